@@ -1,0 +1,50 @@
+# Dropship: `make run` to play, `make test` to check. Needs only Python 3.12+ and make.
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+# The first Python 3.12+ found: on PATH, then pyenv's versions.
+PYTHON ?= $(shell for p in python3.13 python3.12 python3; do \
+	  if $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1; then command -v $$p; exit 0; fi; done; \
+	for p in $$HOME/.pyenv/versions/3.13*/bin/python3 $$HOME/.pyenv/versions/3.12*/bin/python3; do \
+	  if [ -x "$$p" ]; then echo "$$p"; exit 0; fi; done)
+BOOT_PYTHON ?= $(shell command -v python3 || command -v python)
+UV := $(BOOT_PYTHON) -m uv
+MANAGE := $(UV) run --frozen python manage.py
+
+.PHONY: help install run test lint format check-python
+
+help:
+	@echo "make run    serve Dropship on http://$(HOST):$(PORT) (HOST=0.0.0.0 for phones on your network)"
+	@echo "make test   run the test suite"
+	@echo "make lint   ruff, mypy and the engine import contract"
+
+check-python:
+	@if [ -z "$(PYTHON)" ]; then echo "Dropship needs Python 3.12 or newer (none found on PATH or in ~/.pyenv)." >&2; exit 1; fi
+
+install: check-python
+	@$(BOOT_PYTHON) -m uv --version >/dev/null 2>&1 || $(BOOT_PYTHON) -m pip install --quiet uv
+	@$(UV) sync --frozen --python "$(PYTHON)" --quiet
+
+run: install
+	@mkdir -p var
+	@$(MANAGE) migrate --no-input -v 0
+	@$(MANAGE) load_tables
+	@$(MANAGE) ensure_local_account
+	@if [ "$(HOST)" = "0.0.0.0" ]; then \
+	  ip=$$(hostname -I 2>/dev/null | awk '{print $$1}'); \
+	  echo "Phones at the table: open http://$${ip:-<this computer's address>}:$(PORT)/"; fi
+	@echo "Dropship is at http://127.0.0.1:$(PORT)/  (Ctrl+C stops it)"
+	@$(UV) run --frozen uvicorn config.asgi:application --host $(HOST) --port $(PORT) --log-level warning
+
+test: install
+	@$(UV) run --frozen pytest $(PYTEST_ARGS)
+
+lint: install
+	@$(UV) run --frozen ruff check .
+	@$(UV) run --frozen ruff format --check .
+	@$(UV) run --frozen mypy .
+	@$(UV) run --frozen lint-imports
+
+format: install
+	@$(UV) run --frozen ruff format .
+	@$(UV) run --frozen ruff check --fix .

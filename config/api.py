@@ -1,0 +1,34 @@
+"""The REST API: one router for every app, and one exception handler.
+
+Service errors (:class:`rules.errors.DropshipError`) become 400/403/404/409 bodies of the form
+``{"detail": "...", "field": "..."}``; DRF's own validation errors keep DRF's shape.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import include, path
+from rest_framework.response import Response
+from rest_framework.routers import DefaultRouter
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from rules.errors import DropshipError
+
+router = DefaultRouter()
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, DropshipError):
+        return Response(exc.as_dict(), status=exc.status)
+    return drf_exception_handler(exc, context)
+
+
+def urlpatterns() -> list[Any]:
+    """Routes under ``/api/v1/``: the shared router plus each app's own API views."""
+    from rules import apis as rules_apis
+
+    return [
+        path("", include(rules_apis.urlpatterns)),
+        path("", include(router.urls)),
+    ]

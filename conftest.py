@@ -1,0 +1,46 @@
+"""Test-wide rules: tests that need Chromium, PostgreSQL or Redis skip with a reason when those
+are absent, unless DROPSHIP_REQUIRE_SERVICES is set (as .ci/run does), which turns every such
+skip into a failure."""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+
+
+def _require(reason: str) -> None:
+    from django.conf import settings
+
+    if settings.DROPSHIP_REQUIRE_SERVICES:
+        pytest.fail(f"DROPSHIP_REQUIRE_SERVICES is set, but {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+def chromium_path() -> str | None:
+    return CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium")
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if item.get_closest_marker("browser") and not chromium_path():
+        _require(f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)")
+    if item.get_closest_marker("postgres"):
+        from django.db import connection
+
+        if connection.vendor != "postgresql":
+            _require("the database is not PostgreSQL (set DATABASE_URL=postgres://...)")
+    if item.get_closest_marker("redis"):
+        from django.conf import settings
+
+        if not settings.REDIS_URL:
+            _require("REDIS_URL is not set")
+        else:
+            import redis
+
+            try:
+                redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=2).ping()
+            except redis.RedisError as exc:
+                _require(f"Redis at REDIS_URL does not answer ({exc})")

@@ -1,0 +1,351 @@
+"""Dice: every random number in Dropship comes from here.
+
+A :class:`Dice` wraps an injectable, seedable :class:`random.Random`. Tests pass a seed;
+play uses a fresh seed that the caller stores. Every roll returns a :class:`RollRecord`
+saying what was rolled, why, the faces, the modifier and the total. A physical roll typed
+in by the player goes through :meth:`Dice.enter` and makes the same record, marked
+``entered=True``.
+
+Notation accepted by :func:`parse`: ``D6``, ``1D6+2``, ``2D6``, ``D100``, ``1D3+1``, ``2D3+1``,
+``3D6-1`` and a plain integer such as ``4``. Die sizes are 3, 6, 10, 12, 20 and 100.
+D100 is rolled as two D10 (tens and units); "00" with "0" reads as 100.
+
+This module is pure Python: it imports nothing from Django.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+ALLOWED_SIDES: tuple[int, ...] = (3, 6, 10, 12, 20, 100)
+
+_NOTATION = re.compile(r"^\s*(?P<count>\d*)\s*[dD]\s*(?P<sides>\d+)\s*(?:(?P<sign>[+-])\s*(?P<mod>\d+))?\s*$")
+_CONSTANT = re.compile(r"^\s*(?P<value>-?\d+)\s*$")
+
+NOTATION_HELP = (
+    "use dice notation such as D6, 2D6, 1D6+2, 1D3+1, 2D3+1 or D100 "
+    f"(die sizes {', '.join(f'D{s}' for s in ALLOWED_SIDES)}; 1 to 100 dice), or a whole number"
+)
+
+
+class DiceError(ValueError):
+    """Bad notation, a bad entered face, or an impossible request. The message says what is allowed."""
+
+
+class Keep(StrEnum):
+    """How several dice become one number."""
+
+    SUM = "sum"
+    HIGHEST = "highest"
+    LOWEST = "lowest"
+    SEPARATE = "separate"
+
+
+@dataclass(frozen=True)
+class Notation:
+    """Parsed dice notation: ``count`` dice of ``sides`` faces plus ``modifier``.
+
+    ``count == 0`` means a constant (``modifier`` alone), as in a table that says "4".
+    """
+
+    count: int
+    sides: int
+    modifier: int = 0
+
+    @property
+    def minimum(self) -> int:
+        """Lowest possible total (every die shows 1)."""
+        return self.count + self.modifier
+
+    @property
+    def maximum(self) -> int:
+        """Highest possible total (every die shows its top face)."""
+        return self.count * self.sides + self.modifier
+
+    def __str__(self) -> str:
+        if self.count == 0:
+            return str(self.modifier)
+        base = f"{self.count}D{self.sides}" if self.count != 1 else f"D{self.sides}"
+        if self.modifier:
+            return f"{base}{self.modifier:+d}"
+        return base
+
+
+def parse(notation: str) -> Notation:
+    """Parse dice notation such as ``2D6`` or ``1D3+1``.
+
+    Raises :class:`DiceError` naming what is allowed when the notation is not understood.
+    """
+    if not isinstance(notation, str):
+        raise DiceError(f"Dice notation must be text: {NOTATION_HELP}.")
+    constant = _CONSTANT.match(notation)
+    if constant:
+        return Notation(count=0, sides=0, modifier=int(constant["value"]))
+    match = _NOTATION.match(notation)
+    if not match:
+        raise DiceError(f"Cannot read dice notation {notation!r}: {NOTATION_HELP}.")
+    count = int(match["count"]) if match["count"] else 1
+    sides = int(match["sides"])
+    if sides not in ALLOWED_SIDES:
+        raise DiceError(f"Cannot roll a D{sides} in {notation!r}: {NOTATION_HELP}.")
+    if not 1 <= count <= 100:
+        raise DiceError(f"Cannot roll {count} dice in {notation!r}: {NOTATION_HELP}.")
+    modifier = int(match["mod"] or 0) * (-1 if match["sign"] == "-" else 1)
+    return Notation(count=count, sides=sides, modifier=modifier)
+
+
+@dataclass(frozen=True)
+class RollRecord:
+    """The record of one roll, rolled by the app or entered from physical dice.
+
+    - ``notation``: what was rolled, e.g. ``"2D6"``.
+    - ``reason``: why, in words ("Seize the Initiative").
+    - ``faces``: the natural faces, one per die (a D100 is one face, 1-100).
+    - ``kept``: the faces that made the result (all of them when summed; one for highest/lowest;
+      all of them, separately, for ``Keep.SEPARATE``).
+    - ``natural``: the result before the modifier (sum or kept face); ``None`` for separate dice.
+    - ``modifier``: added to the natural result.
+    - ``total``: natural + modifier; ``None`` for separate dice.
+    - ``entered``: True when the faces were typed in from physical dice.
+    - ``rerolled``: faces that were replaced by a reroll, in order.
+    """
+
+    notation: str
+    reason: str
+    faces: tuple[int, ...]
+    kept: tuple[int, ...]
+    natural: int | None
+    modifier: int
+    total: int | None
+    keep: Keep = Keep.SUM
+    entered: bool = False
+    rerolled: tuple[int, ...] = ()
+
+    def as_dict(self) -> dict[str, object]:
+        """JSON-ready form, as stored in action logs and returned by the API."""
+        return {
+            "notation": self.notation,
+            "reason": self.reason,
+            "faces": list(self.faces),
+            "kept": list(self.kept),
+            "natural": self.natural,
+            "modifier": self.modifier,
+            "total": self.total,
+            "keep": self.keep.value,
+            "entered": self.entered,
+            "rerolled": list(self.rerolled),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, object]) -> RollRecord:
+        """Inverse of :meth:`as_dict`."""
+
+        def ints(key: str) -> tuple[int, ...]:
+            value = data.get(key) or []
+            assert isinstance(value, list)
+            return tuple(int(v) for v in value)
+
+        natural = data.get("natural")
+        total = data.get("total")
+        return cls(
+            notation=str(data["notation"]),
+            reason=str(data.get("reason", "")),
+            faces=ints("faces"),
+            kept=ints("kept"),
+            natural=None if natural is None else int(str(natural)),
+            modifier=int(str(data.get("modifier", 0))),
+            total=None if total is None else int(str(total)),
+            keep=Keep(str(data.get("keep", Keep.SUM.value))),
+            entered=bool(data.get("entered", False)),
+            rerolled=ints("rerolled"),
+        )
+
+    def describe(self) -> str:
+        """One line for a result card: ``2D6+1 (Seize the Initiative): 4 + 3 + 1 = 8``."""
+        faces = " + ".join(str(f) for f in self.kept) if self.keep == Keep.SUM else ", ".join(map(str, self.faces))
+        how = "entered" if self.entered else "rolled"
+        if self.total is None:
+            return f"{self.notation} ({self.reason}), {how}: {faces}"
+        mod = f" {'+' if self.modifier >= 0 else '-'} {abs(self.modifier)}" if self.modifier else ""
+        if self.keep in (Keep.HIGHEST, Keep.LOWEST):
+            faces = f"{self.keep.value} of {', '.join(map(str, self.faces))}"
+        return f"{self.notation} ({self.reason}), {how}: {faces}{mod} = {self.total}"
+
+
+@dataclass
+class Dice:
+    """A source of rolls. Pass ``seed`` for repeatable rolls (tests, replays).
+
+    ``seed`` is kept so that a stored game can be replayed. Without one a fresh random seed
+    is drawn from the operating system.
+    """
+
+    seed: int | None = None
+    rng: random.Random = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.seed is None:
+            self.seed = secrets.randbits(63)
+        self.rng = random.Random(self.seed)
+
+    # -- single faces -------------------------------------------------------------------
+
+    def face(self, sides: int) -> int:
+        """One natural face of a die with ``sides`` faces (D100 via two D10, 00+0 = 100)."""
+        if sides not in ALLOWED_SIDES:
+            raise DiceError(f"Cannot roll a D{sides}: {NOTATION_HELP}.")
+        if sides == 100:
+            tens = self.rng.randint(0, 9)
+            units = self.rng.randint(0, 9)
+            value = tens * 10 + units
+            return 100 if value == 0 else value
+        return self.rng.randint(1, sides)
+
+    # -- whole rolls --------------------------------------------------------------------
+
+    def roll(self, notation: str | Notation, reason: str = "", *, modifier: int = 0, keep: Keep = Keep.SUM) -> RollRecord:
+        """Roll ``notation`` (plus an extra ``modifier``) and return its record.
+
+        ``keep`` chooses sum (default), highest or lowest face, or separate faces
+        ("roll three D6 and check each"). Raises :class:`DiceError` on bad notation.
+        """
+        parsed = parse(notation) if isinstance(notation, str) else notation
+        faces = tuple(self.face(parsed.sides) for _ in range(parsed.count))
+        return _record(parsed, reason, faces, parsed.modifier + modifier, keep, entered=False)
+
+    def d3(self, reason: str = "") -> RollRecord:
+        return self.roll("D3", reason)
+
+    def d6(self, reason: str = "") -> RollRecord:
+        return self.roll("D6", reason)
+
+    def d10(self, reason: str = "") -> RollRecord:
+        return self.roll("D10", reason)
+
+    def d12(self, reason: str = "") -> RollRecord:
+        return self.roll("D12", reason)
+
+    def d100(self, reason: str = "") -> RollRecord:
+        return self.roll("D100", reason)
+
+    def highest(self, count: int, sides: int, reason: str = "", *, modifier: int = 0) -> RollRecord:
+        """Roll ``count`` dice and keep the highest face."""
+        return self.roll(Notation(count, sides), reason, modifier=modifier, keep=Keep.HIGHEST)
+
+    def lowest(self, count: int, sides: int, reason: str = "", *, modifier: int = 0) -> RollRecord:
+        """Roll ``count`` dice and keep the lowest face (Bug Hunt Priority: lower of 2D6)."""
+        return self.roll(Notation(count, sides), reason, modifier=modifier, keep=Keep.LOWEST)
+
+    def separate(self, count: int, sides: int, reason: str = "") -> RollRecord:
+        """Roll ``count`` dice and keep each face on its own (``total`` is ``None``)."""
+        return self.roll(Notation(count, sides), reason, keep=Keep.SEPARATE)
+
+    def reroll(self, record: RollRecord, indices: Sequence[int], reason: str | None = None) -> RollRecord:
+        """Reroll the faces at ``indices`` of ``record``; returns a new record.
+
+        The replaced faces are listed in ``rerolled``. Raises :class:`DiceError` for an index
+        that is not a face of the roll.
+        """
+        parsed = parse(record.notation)
+        faces = list(record.faces)
+        replaced: list[int] = []
+        for index in indices:
+            if not 0 <= index < len(faces):
+                raise DiceError(f"Cannot reroll die {index + 1}: the roll has {len(faces)} dice.")
+            replaced.append(faces[index])
+            faces[index] = self.face(parsed.sides)
+        return _record(
+            parsed,
+            reason if reason is not None else record.reason,
+            tuple(faces),
+            record.modifier,
+            record.keep,
+            entered=False,
+            rerolled=record.rerolled + tuple(replaced),
+        )
+
+    @staticmethod
+    def enter(
+        notation: str | Notation,
+        faces: Sequence[int],
+        reason: str = "",
+        *,
+        modifier: int = 0,
+        keep: Keep = Keep.SUM,
+    ) -> RollRecord:
+        """Record faces the player rolled on physical dice.
+
+        ``faces`` has one value per die (a D100 is one value, 1-100). Raises
+        :class:`DiceError` when the count of faces or a face is impossible for the notation.
+        """
+        parsed = parse(notation) if isinstance(notation, str) else notation
+        values = tuple(int(f) for f in faces)
+        if len(values) != parsed.count:
+            raise DiceError(f"{parsed} needs {parsed.count} face(s); got {len(values)}.")
+        for value in values:
+            if not 1 <= value <= parsed.sides:
+                raise DiceError(f"A D{parsed.sides} shows 1 to {parsed.sides}; got {value}.")
+        return _record(parsed, reason, values, parsed.modifier + modifier, keep, entered=True)
+
+    @staticmethod
+    def enter_total(notation: str | Notation, total: int, reason: str = "") -> RollRecord:
+        """Record a physical roll given only as its natural total (the player's dice sum).
+
+        Raises :class:`DiceError` when ``total`` cannot come from the dice; the message
+        names the possible range.
+        """
+        parsed = parse(notation) if isinstance(notation, str) else notation
+        low, high = parsed.count, parsed.count * parsed.sides
+        if not low <= total <= high:
+            raise DiceError(f"{parsed} without modifiers rolls {low} to {high}; got {total}.")
+        return RollRecord(
+            notation=str(parsed),
+            reason=reason,
+            faces=(),
+            kept=(),
+            natural=total,
+            modifier=parsed.modifier,
+            total=total + parsed.modifier,
+            entered=True,
+        )
+
+
+def _record(
+    parsed: Notation,
+    reason: str,
+    faces: tuple[int, ...],
+    modifier: int,
+    keep: Keep,
+    *,
+    entered: bool,
+    rerolled: tuple[int, ...] = (),
+) -> RollRecord:
+    natural: int | None
+    if keep == Keep.SUM:
+        kept, natural = faces, sum(faces)
+    elif keep == Keep.HIGHEST:
+        kept = (max(faces),)
+        natural = kept[0]
+    elif keep == Keep.LOWEST:
+        kept = (min(faces),)
+        natural = kept[0]
+    else:
+        kept, natural = faces, None
+    total = None if natural is None else natural + modifier
+    return RollRecord(
+        notation=str(parsed),
+        reason=reason,
+        faces=faces,
+        kept=kept,
+        natural=natural,
+        modifier=modifier,
+        total=total,
+        keep=keep,
+        entered=entered,
+        rerolled=rerolled,
+    )

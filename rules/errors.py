@@ -1,0 +1,45 @@
+"""Application errors raised by services; views and the API turn them into clear answers.
+
+Each carries an HTTP status so that the HTML views and the API answer alike: a bad request
+names the field and the allowed values (400), a missing role is refused (403), and a write made
+against an old version is refused with the current state (409).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class DropshipError(Exception):
+    """A request the rules cannot carry out. ``field`` names the input at fault, if one is."""
+
+    status = 400
+
+    def __init__(self, message: str, *, field: str | None = None, extra: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+        self.extra = extra or {}
+
+    def as_dict(self) -> dict[str, Any]:
+        body: dict[str, Any] = {"detail": self.message}
+        if self.field:
+            body["field"] = self.field
+        body.update(self.extra)
+        return body
+
+
+class NotAllowed(DropshipError):
+    """The user's role does not allow this."""
+
+    status = 403
+
+
+class NotFound(DropshipError):
+    status = 404
+
+
+class StaleVersion(DropshipError):
+    """The write was made against an older version than the stored one."""
+
+    status = 409

@@ -1,0 +1,54 @@
+"""In real Chromium: open Tables, find a table, roll it, see the result; then look up a roll."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.management import call_command
+
+from rules.fixturefiles import FIXTURES_DIR
+from rules.models import Roll
+from tests.browser import LAPTOP, PHONE, chromium
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def loaded_tables(transactional_db: None) -> None:
+    call_command("loaddata", str(FIXTURES_DIR / "systems.json"), verbosity=0)
+    call_command("loaddata", str(FIXTURES_DIR / "fiveparsecs" / "char-primary-alien.json"), verbosity=0)
+    call_command("loaddata", str(FIXTURES_DIR / "fiveparsecs" / "world-names.json"), verbosity=0)
+
+
+def test_open_tables_roll_and_see_the_result(live_server, loaded_tables: None) -> None:  # type: ignore[no-untyped-def]
+    with chromium() as browser:
+        page = browser.new_page(viewport=LAPTOP)
+        page.goto(f"{live_server.url}/tables/")
+        page.get_by_placeholder("Search titles and results").fill("Skulker")
+        page.wait_for_url("**q=Skulker**")
+        page.get_by_role("link", name="New Primary Alien table").click()
+        page.get_by_role("button", name="Roll D100").click()
+        card = page.get_by_test_id("result")
+        card.wait_for()
+        roll = Roll.objects.get()
+        assert roll.result in card.inner_text()
+        assert "D100" in card.inner_text()
+        # The swap kept the page: the entries table is still there and the hit is marked.
+        assert page.locator("tr.hit").count() == 1
+
+        page.get_by_label("I rolled").fill("72")
+        page.get_by_role("button", name="Look up my roll").click()
+        page.get_by_text("entered").wait_for()
+        assert "Skulker" in page.get_by_test_id("result").inner_text()
+        assert Roll.objects.count() == 2
+
+
+def test_a_whole_name_in_one_tap_on_a_phone(live_server, loaded_tables: None) -> None:  # type: ignore[no-untyped-def]
+    with chromium() as browser:
+        page = browser.new_page(viewport=PHONE)
+        page.goto(f"{live_server.url}/names/")
+        page.get_by_test_id("name-colony").click()
+        out = page.locator("#name-colony .name-out")
+        out.wait_for()
+        words = out.inner_text().split(" ")
+        assert len(words) >= 2
+        assert Roll.objects.count() == 2
