@@ -14,8 +14,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rules.engine.dice import Dice  # noqa: E402
-from rules.fixturefiles import read_all  # noqa: E402
+from rules.engine.dice import Dice
+from rules.fixturefiles import read_all
 
 N = 20_000
 
