@@ -28,13 +28,20 @@ PHONE: ViewportSize = {"width": 390, "height": 844}
 @contextmanager
 def chromium() -> Iterator[Browser]:
     # Playwright's sync API runs an event loop in this thread; Django's ORM calls made by
-    # the test itself are still synchronous and safe.
-    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    # the test itself are still synchronous and safe. The switch is undone afterwards.
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     path = chromium_path()
     assert path, "Chromium not found"
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+            try:
+                yield browser
+            finally:
+                browser.close()
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
