@@ -9,17 +9,19 @@ from rules.fixturefiles import FIXTURES_DIR
 from rules.models import Roll
 from tests.browser import LAPTOP, PHONE, chromium
 
+# The database fixtures come before live_server so that the server stops (and lets go of its
+# database connection) before the test database is dropped.
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
-def loaded_tables(transactional_db: None) -> None:
+def loaded_tables(transactional_db: None, release_live_server_connections: None) -> None:
     call_command("loaddata", str(FIXTURES_DIR / "systems.json"), verbosity=0)
     call_command("loaddata", str(FIXTURES_DIR / "fiveparsecs" / "char-primary-alien.json"), verbosity=0)
     call_command("loaddata", str(FIXTURES_DIR / "fiveparsecs" / "world-names.json"), verbosity=0)
 
 
-def test_open_tables_roll_and_see_the_result(live_server, loaded_tables: None) -> None:  # type: ignore[no-untyped-def]
+def test_open_tables_roll_and_see_the_result(loaded_tables: None, live_server) -> None:  # type: ignore[no-untyped-def]
     with chromium() as browser:
         page = browser.new_page(viewport=LAPTOP)
         page.goto(f"{live_server.url}/tables/")
@@ -42,7 +44,7 @@ def test_open_tables_roll_and_see_the_result(live_server, loaded_tables: None) -
         assert Roll.objects.count() == 2
 
 
-def test_a_whole_name_in_one_tap_on_a_phone(live_server, loaded_tables: None) -> None:  # type: ignore[no-untyped-def]
+def test_a_whole_name_in_one_tap_on_a_phone(loaded_tables: None, live_server) -> None:  # type: ignore[no-untyped-def]
     with chromium() as browser:
         page = browser.new_page(viewport=PHONE)
         page.goto(f"{live_server.url}/names/")

@@ -10,10 +10,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
+SERVICE_VARIABLES = {"DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+
+
 def _manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    clean = {
-        k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DJANGO_ALLOW_ASYNC_UNSAFE"}
-    }
+    clean = {k: v for k, v in os.environ.items() if k not in SERVICE_VARIABLES}
     return subprocess.run(
         [sys.executable, "manage.py", *args], cwd=ROOT, env={**clean, **env}, capture_output=True, text=True, timeout=120
     )
