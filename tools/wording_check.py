@@ -49,7 +49,9 @@ def main() -> int:
         for row in json.loads(fixture.read_text()):
             fields = row["fields"]
             label = fields.get("slug") or f"{fields.get('table', [''])[0]}:{fields.get('result', '')}"
-            for where, text in strings({k: v for k, v in fields.items() if k not in {"slug", "title", "result", "system", "table"}}):
+            for where, text in strings(
+                {k: v for k, v in fields.items() if k not in {"slug", "title", "result", "system", "table"}}
+            ):
                 w = words(text)
                 covered = [False] * len(w)
                 for i in range(len(w) - args.run + 1):

@@ -1,0 +1,94 @@
+"""What every live tracker shares: actions, events, refusals and replay.
+
+A tracker is a reducer ``apply(state, action, dice) -> (new_state, events)`` over a JSON-ready
+``dict`` state. The stored log of actions, each with the seed of the dice it used, replays to
+the same state: undo is replay without the last action.
+
+Pure Python: no Django imports.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from rules.engine.dice import Dice
+
+
+class Role(StrEnum):
+    """Roles at a shared table: the owner runs it, players act on their own figures, viewers read."""
+
+    OWNER = "owner"
+    PLAYER = "player"
+    VIEWER = "viewer"
+
+
+class TrackerError(ValueError):
+    """An action the rules refuse. ``field`` names the payload key at fault, when there is one."""
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+class NotYours(TrackerError):
+    """The actor's role does not allow this action."""
+
+
+@dataclass(frozen=True)
+class Action:
+    """One action: its ``type``, its ``payload`` and who made it (user id as text, and role)."""
+
+    type: str
+    payload: Mapping[str, Any] = field(default_factory=dict)
+    actor: str = ""
+    role: Role = Role.OWNER
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, in words for the log, with data for screens (roll records under ``roll``)."""
+
+    type: str
+    text: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"type": self.type, "text": self.text, "data": dict(self.data)}
+
+
+Reducer = Callable[[dict[str, Any], Action, Dice], tuple[dict[str, Any], list[Event]]]
+
+
+def replay(initial: Mapping[str, Any], log: Iterable[tuple[Action, int]], reducer: Reducer) -> dict[str, Any]:
+    """Apply each ``(action, seed)`` of ``log`` to ``initial`` in order; returns the final state.
+
+    Raises :class:`TrackerError` if a logged action no longer applies (a corrupt log).
+    """
+    state = dict(initial)
+    for action, seed in log:
+        state, _ = reducer(state, action, Dice(seed=seed))
+    return state
+
+
+def require_owner(action: Action) -> None:
+    """Refuse unless the actor is the owner (the referee)."""
+    if action.role != Role.OWNER:
+        raise NotYours(f"Only the table's owner can {action.type.replace('_', ' ')}.")
+
+
+def payload_int(action: Action, key: str, *, low: int, high: int, default: int | None = None) -> int:
+    """An integer from the payload within ``low..high``; the error names the key and the range."""
+    raw = action.payload.get(key, default)
+    if raw is None:
+        raise TrackerError(f"{key} is required: a whole number from {low} to {high}.", field=key)
+    try:
+        value = int(raw)
+    except (TypeError, ValueError):
+        raise TrackerError(f"{key} must be a whole number from {low} to {high}; got {raw!r}.", field=key) from None
+    if not low <= value <= high:
+        raise TrackerError(f"{key} must be from {low} to {high}; got {value}.", field=key)
+    return value
