@@ -44,3 +44,11 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
                 redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=2).ping()
             except redis.RedisError as exc:
                 _require(f"Redis at REDIS_URL does not answer ({exc})")
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> None:
+    """Each test starts with an empty cache (join throttling counts live there)."""
+    from django.core.cache import cache
+
+    cache.clear()

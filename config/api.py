@@ -26,9 +26,11 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
 
 def urlpatterns() -> list[Any]:
     """Routes under ``/api/v1/``: the shared router plus each app's own API views."""
+    from live import apis as live_apis
     from rules import apis as rules_apis
 
     return [
         path("", include(rules_apis.urlpatterns)),
+        path("", include(live_apis.urlpatterns)),
         path("", include(router.urls)),
     ]

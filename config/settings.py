@@ -88,6 +88,8 @@ DATABASES["default"]["ATOMIC_REQUESTS"] = False
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL and a busy timeout let the one local process serve the stream and writes together.
     DATABASES["default"].setdefault("OPTIONS", {}).update({"init_command": "PRAGMA journal_mode=WAL;", "timeout": 20})
+    # A file, not memory, so that a test can share it with a real ASGI server process.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-dropship.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="")
@@ -113,6 +115,7 @@ if REDIS_URL:
         "password": _redis_url.password,
     }
 EVENTSTREAM_STORAGE_CLASS = "django_eventstream.storage.DjangoModelStorage"
+EVENTSTREAM_CHANNELMANAGER_CLASS = "live.events.RoomChannelManager"
 
 # -- auth -------------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

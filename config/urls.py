@@ -5,10 +5,13 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config import api
+from live import views as live_views
 from rules import views as rules_views
 
 urlpatterns = [
     path("", include("rules.urls")),
+    path("rooms/", include("live.urls")),
+    path("events/rooms/<int:room_id>/", live_views.room_events, name="room-events"),
     path("accounts/signup/", rules_views.signup, name="signup"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),

@@ -103,7 +103,7 @@ class TableLookupApi(APIView):
 
     permission_classes = [AllowAny]
 
-    class InputSerializer(serializers.Serializer[Any]):
+    class TableLookupInputSerializer(serializers.Serializer[Any]):
         roll = serializers.IntegerField()
         column = serializers.CharField(required=False, allow_blank=True, default="")
 
@@ -115,7 +115,7 @@ class TableLookupApi(APIView):
         responses=inline_serializer("TableLookup", {"roll": RollRecordSerializer(), "entry": EntryOutSerializer()}),
     )
     def get(self, request: Request, slug: str) -> Response:
-        params = self.InputSerializer(data=request.query_params)
+        params = self.TableLookupInputSerializer(data=request.query_params)
         params.is_valid(raise_exception=True)
         table = selectors.table_get(slug=slug)
         outcome = services.table_lookup(table=table, value=params.validated_data["roll"], column=params.validated_data["column"])
@@ -128,18 +128,18 @@ class TableRollApi(APIView):
 
     permission_classes = [AllowAny]
 
-    class InputSerializer(serializers.Serializer[Any]):
+    class TableRollInputSerializer(serializers.Serializer[Any]):
         modifier = serializers.IntegerField(required=False, default=0, min_value=-100, max_value=100)
         column = serializers.CharField(required=False, allow_blank=True, default="")
 
     @extend_schema(
-        request=InputSerializer,
+        request=TableRollInputSerializer,
         responses=inline_serializer(
             "TableRoll", {"roll": RollRecordSerializer(), "entry": EntryOutSerializer(), "value": serializers.IntegerField()}
         ),
     )
     def post(self, request: Request, slug: str) -> Response:
-        data = self.InputSerializer(data=request.data)
+        data = self.TableRollInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         table = selectors.table_get(slug=slug)
         user_id = request.user.pk if request.user.is_authenticated else None

@@ -1,0 +1,49 @@
+"""Tracker kinds of the battles app, registered with the live app."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from battles.engine import threat
+from live.engine.tracker import TrackerError
+from live.registry import TrackerKind, register
+from rules.models import TableEntry
+
+
+def _names(slug: str) -> list[str]:
+    return list(TableEntry.objects.filter(table__slug=slug).order_by("position").values_list("result", flat=True))
+
+
+def threat_initial_state(options: Mapping[str, Any]) -> dict[str, Any]:
+    """A new combat. ``options``: ``threat`` (1-5, default 3). The threat-to-actions mapping,
+    complications and ultra successes come from the threat-tracker tables when loaded."""
+    try:
+        level = int(options.get("threat", 3))
+    except (TypeError, ValueError):
+        raise TrackerError("threat must be a whole number from 1 to 5.", field="threat") from None
+    if not 1 <= level <= 5:
+        raise TrackerError(f"threat must be from 1 to 5; got {level}.", field="threat")
+    mapping = {
+        str(e.data["threat"]): [e.data["offense_actions"], e.data["defence_actions"]]
+        for e in TableEntry.objects.filter(table__slug="threat-levels")
+    }
+    return threat.initial_state(
+        threat=level,
+        mapping=mapping if len(mapping) == 5 else None,
+        complications=_names("threat-complications"),
+        ultra_successes=_names("threat-ultra-successes"),
+    )
+
+
+def register_all() -> None:
+    register(
+        TrackerKind(
+            kind="threat",
+            title="Combat threat and action tracker",
+            app="battles",
+            reducer=threat.apply,
+            initial_state=threat_initial_state,
+            template="battles/threat.html",
+        )
+    )

@@ -1,0 +1,41 @@
+"""The one permission check for rooms, used by every HTML and API endpoint."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from live.engine.tracker import Role
+from live.models import Membership, Room
+from rules.errors import NotAllowed, NotFound
+
+_RANK = {Role.VIEWER: 0, Role.PLAYER: 1, Role.OWNER: 2}
+
+
+def role_in(room: Room, user: Any) -> Role | None:
+    """The user's role in ``room``: a member's role, viewer for guests when the owner allows
+    watching, otherwise ``None``."""
+    if user is not None and getattr(user, "is_authenticated", False):
+        if room.owner_id == user.pk:
+            return Role.OWNER
+        membership = Membership.objects.filter(room=room, user=user).only("role").first()
+        if membership is not None:
+            return Role(membership.role)
+    if room.guests_can_watch:
+        return Role.VIEWER
+    return None
+
+
+def room_for(user: Any, room_id: int, *, at_least: Role = Role.VIEWER, lock: bool = False) -> tuple[Room, Role]:
+    """Load ``room_id`` for ``user`` with at least the role ``at_least``.
+
+    Raises :class:`NotFound` when the user may not see the room at all (so outsiders learn
+    nothing), and :class:`NotAllowed` when they see it but their role is too low.
+    """
+    rooms = Room.objects.select_for_update() if lock else Room.objects
+    room = rooms.filter(pk=room_id).first()
+    role = role_in(room, user) if room is not None else None
+    if room is None or role is None:
+        raise NotFound("No such room, or it is not shared with you.")
+    if _RANK[role] < _RANK[at_least]:
+        raise NotAllowed(f"You are a {role.value} in {room.title}; this needs {at_least.value}.")
+    return room, role

@@ -1,0 +1,217 @@
+"""Writes for shared rooms: create, join, act, undo, share. One transaction each; changes are
+published to every device after commit as ``{room, version}``."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.core.cache import cache
+from django.db import transaction
+from django.utils import timezone
+
+from live import registry
+from live.engine.tracker import Action, Role, TrackerError, replay
+from live.events import publish_room
+from live.models import JoinCode, Membership, Room, RoomAction
+from live.permissions import room_for
+from rules.engine.dice import Dice
+from rules.errors import DropshipError, NotAllowed, StaleVersion
+
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no I, L, O, 0 or 1
+CODE_LENGTH = 8
+CODE_LIFETIME = timedelta(hours=24)
+JOIN_FAILURES_ALLOWED = 10
+JOIN_FAILURE_WINDOW = 600  # seconds
+
+
+class Throttled(DropshipError):
+    status = 429
+
+
+@dataclass(frozen=True)
+class ActResult:
+    room: Room
+    entry: RoomAction
+
+
+def _new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def _stale(room: Room) -> StaleVersion:
+    return StaleVersion(
+        "Someone else changed this; here is the latest.", field="version", extra={"version": room.version, "state": room.state}
+    )
+
+
+def _check_version(room: Room, version: int | None) -> None:
+    if version is None:
+        raise DropshipError(f"version is required: the version you acted on (now {room.version}).", field="version")
+    if version != room.version:
+        raise _stale(room)
+
+
+@transaction.atomic
+def room_create(
+    *, user: Any, kind: str, title: str, options: dict[str, Any] | None = None, guests_can_watch: bool = False
+) -> Room:
+    """A new room hosting a tracker of ``kind``, owned by ``user``, with a fresh join code.
+
+    Raises :class:`DropshipError` for an unknown kind (naming the known ones) or a blank title.
+    """
+    tracker = registry.get(kind)
+    title = title.strip()
+    if not title:
+        raise DropshipError("title is required: a name for this table.", field="title")
+    try:
+        state = tracker.initial_state(options or {})
+    except TrackerError as exc:
+        raise DropshipError(exc.message, field=exc.field) from exc
+    room = Room.objects.create(
+        kind=kind, title=title[:120], owner=user, initial_state=state, state=state, guests_can_watch=guests_can_watch
+    )
+    Membership.objects.create(room=room, user=user, role=Role.OWNER.value)
+    JoinCode.objects.create(room=room, code=_new_code(), expires=timezone.now() + CODE_LIFETIME)
+    return room
+
+
+def room_code(room: Room) -> JoinCode | None:
+    """The room's current usable join code, if any."""
+    return room.codes.filter(revoked__isnull=True, expires__gt=timezone.now()).first()
+
+
+@transaction.atomic
+def room_code_rotate(*, user: Any, room_id: int) -> JoinCode:
+    """Revoke every code of the room and issue a new one (owner only)."""
+    room, _ = room_for(user, room_id, at_least=Role.OWNER, lock=True)
+    room.codes.filter(revoked__isnull=True).update(revoked=timezone.now())
+    return JoinCode.objects.create(room=room, code=_new_code(), expires=timezone.now() + CODE_LIFETIME)
+
+
+@transaction.atomic
+def room_code_revoke(*, user: Any, room_id: int) -> None:
+    """Revoke the room's codes: nobody new can join until a new one is issued (owner only)."""
+    room, _ = room_for(user, room_id, at_least=Role.OWNER, lock=True)
+    room.codes.filter(revoked__isnull=True).update(revoked=timezone.now())
+
+
+@transaction.atomic
+def room_join(*, user: Any, code: str) -> Membership:
+    """Join the room behind ``code`` as a player (existing members keep their role).
+
+    Raises :class:`NotAllowed` for guests, :class:`DropshipError` for an unknown, expired or
+    revoked code, and :class:`Throttled` after too many failed attempts.
+    """
+    if not getattr(user, "is_authenticated", False):
+        raise NotAllowed("Log in or sign up to join a table; guests can only watch shared links.")
+    key = f"live:join-failures:{user.pk}"
+    if (cache.get(key) or 0) >= JOIN_FAILURES_ALLOWED:
+        raise Throttled("Too many wrong codes; wait ten minutes and try again.", field="code")
+    clean = "".join(ch for ch in code.upper() if ch.isalnum())
+    found = JoinCode.objects.select_related("room").filter(code=clean).first()
+    if found is None or found.revoked is not None or found.expires <= timezone.now():
+        cache.set(key, (cache.get(key) or 0) + 1, JOIN_FAILURE_WINDOW)
+        reason = "That code has expired or was revoked" if found else "No table has that code"
+        raise DropshipError(f"{reason}; ask the owner for the code on their screen.", field="code")
+    membership, _ = Membership.objects.get_or_create(
+        room=found.room, user=user, defaults={"role": Role.OWNER.value if found.room.owner_id == user.pk else Role.PLAYER.value}
+    )
+    transaction.on_commit(lambda: publish_room(found.room.pk, found.room.version))
+    return membership
+
+
+@transaction.atomic
+def membership_set_role(*, user: Any, room_id: int, member_id: int, role: str) -> Membership:
+    """Change a member's role (owner only). Raises :class:`DropshipError` naming the roles."""
+    room, _ = room_for(user, room_id, at_least=Role.OWNER, lock=True)
+    if role not in (Role.PLAYER.value, Role.VIEWER.value):
+        raise DropshipError("role must be player or viewer.", field="role")
+    membership = Membership.objects.filter(room=room, pk=member_id).exclude(user_id=room.owner_id).first()
+    if membership is None:
+        raise DropshipError("No such member (the owner's role cannot change).", field="member")
+    membership.role = role
+    membership.save(update_fields=["role"])
+    return membership
+
+
+@transaction.atomic
+def room_act(
+    *, user: Any, room_id: int, type: str, payload: dict[str, Any], version: int | None, seed: int | None = None
+) -> ActResult:
+    """Apply one action to the room's tracker, made against ``version``.
+
+    Raises :class:`StaleVersion` (409, with the current version and state) when ``version`` is
+    not the room's, :class:`NotAllowed` when the role does not allow it, and
+    :class:`DropshipError` when the rules refuse it; nothing is written then.
+    """
+    room, role = room_for(user, room_id, at_least=Role.PLAYER, lock=True)
+    _check_version(room, version)
+    tracker = registry.get(room.kind)
+    dice = Dice(seed=seed)
+    assert dice.seed is not None
+    action = Action(type=type, payload=payload, actor=str(user.pk), role=role)
+    try:
+        state, events = tracker.reducer(room.state, action, dice)
+    except TrackerError as exc:
+        error = NotAllowed if exc.__class__.__name__ == "NotYours" else DropshipError
+        raise error(exc.message, field=exc.field) from exc
+    room.state = state
+    room.version += 1
+    room.save(update_fields=["state", "version", "updated"])
+    entry = RoomAction.objects.create(
+        room=room,
+        version=room.version,
+        actor=user,
+        role=role.value,
+        type=type,
+        payload=payload,
+        seed=dice.seed,
+        rolls=[e.data["roll"] for e in events if "roll" in e.data],
+        events=[e.as_dict() for e in events],
+    )
+    transaction.on_commit(lambda: publish_room(room.pk, room.version))
+    return ActResult(room=room, entry=entry)
+
+
+@transaction.atomic
+def room_undo(*, user: Any, room_id: int, version: int | None) -> ActResult:
+    """Take back the last action still in force (its actor or the owner may), by replaying the
+    log without it. The undo is itself logged. Raises :class:`StaleVersion`,
+    :class:`NotAllowed` or :class:`DropshipError` (nothing to undo)."""
+    room, role = room_for(user, room_id, at_least=Role.PLAYER, lock=True)
+    _check_version(room, version)
+    live_actions = list(room.actions.filter(undone=False).exclude(type="undo").order_by("version"))
+    if not live_actions:
+        raise DropshipError("Nothing to undo.", field="version")
+    last = live_actions[-1]
+    if role != Role.OWNER and last.actor_id != user.pk:
+        raise NotAllowed("Only the owner or whoever made the last action can undo it.")
+    tracker = registry.get(room.kind)
+    log = [(Action(a.type, a.payload, actor=str(a.actor_id or ""), role=Role(a.role)), a.seed) for a in live_actions[:-1]]
+    room.state = replay(room.initial_state, log, tracker.reducer)
+    room.version += 1
+    room.save(update_fields=["state", "version", "updated"])
+    last.undone = True
+    last.save(update_fields=["undone"])
+    text = f"Undid: {last.events[0]['text'] if last.events else last.type}"
+    entry = RoomAction.objects.create(
+        room=room,
+        version=room.version,
+        actor=user,
+        role=role.value,
+        type="undo",
+        payload={"undid": last.version},
+        seed=0,
+        events=[{"type": "undo", "text": text, "data": {"undid": last.version}}],
+    )
+    transaction.on_commit(lambda: publish_room(room.pk, room.version))
+    return ActResult(room=room, entry=entry)
+
+
+def room_seen(*, user: Any, room: Room) -> None:
+    """Mark the member as watching now (for the presence list)."""
+    if getattr(user, "is_authenticated", False):
+        Membership.objects.filter(room=room, user=user).update(last_seen=timezone.now())

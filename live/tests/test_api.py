@@ -1,0 +1,102 @@
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def api_owner(owner, threat_tables) -> APIClient:  # type: ignore[no-untyped-def]
+    client = APIClient()
+    client.force_authenticate(owner)
+    return client
+
+
+@pytest.fixture
+def room(api_owner: APIClient) -> dict:  # type: ignore[type-arg]
+    response = api_owner.post("/api/v1/rooms/", {"kind": "threat", "title": "LV-426"}, format="json")
+    assert response.status_code == 201
+    return response.json()  # type: ignore[no-any-return]
+
+
+def test_kinds_lists_the_threat_tracker() -> None:
+    body = APIClient().get("/api/v1/rooms/kinds/").json()
+    assert {"kind": "threat", "title": "Combat threat and action tracker", "app": "battles"} in body
+
+
+def test_create_returns_id_code_kind_title_version_state(room: dict) -> None:  # type: ignore[type-arg]
+    assert set(room) >= {"id", "code", "kind", "title", "version", "state"}
+    assert room["version"] == 0 and len(room["code"]) == 8
+
+
+def test_detail_has_members_and_an_etag(api_owner: APIClient, room: dict) -> None:  # type: ignore[type-arg]
+    response = api_owner.get(f"/api/v1/rooms/{room['id']}/")
+    assert response["ETag"] == '"0"'
+    assert response.json()["members"][0]["role"] == "owner"
+    assert api_owner.get(f"/api/v1/rooms/{room['id']}/", HTTP_IF_NONE_MATCH='"0"').status_code == 304
+
+
+def test_actions_return_version_state_and_log_entry(api_owner: APIClient, room: dict) -> None:  # type: ignore[type-arg]
+    url = f"/api/v1/rooms/{room['id']}/actions/"
+    added = api_owner.post(url, {"type": "add_character", "payload": {"name": "Ripley"}, "version": 0}, format="json")
+    assert added.status_code == 200
+    rolled = api_owner.post(
+        url, {"type": "combat_action", "payload": {"characters": ["c1"], "faces": [6, 6]}, "version": 1}, format="json"
+    ).json()
+    assert rolled["version"] == 2
+    assert rolled["log_entry"]["rolls"][0]["faces"] == [6, 6]
+    assert rolled["state"]["offer"]["kind"] == "ultra"
+
+
+def test_a_stale_action_gets_409_with_the_latest(api_owner: APIClient, room: dict) -> None:  # type: ignore[type-arg]
+    url = f"/api/v1/rooms/{room['id']}/actions/"
+    api_owner.post(url, {"type": "add_character", "payload": {"name": "Ripley"}, "version": 0}, format="json")
+    stale = api_owner.post(url, {"type": "add_character", "payload": {"name": "Hicks"}, "version": 0}, format="json")
+    assert stale.status_code == 409
+    assert stale.json()["detail"] == "Someone else changed this; here is the latest."
+    assert stale.json()["version"] == 1 and stale.json()["state"]["characters"][0]["name"] == "Ripley"
+
+
+def test_bad_actions_name_the_field(api_owner: APIClient, room: dict) -> None:  # type: ignore[type-arg]
+    bad = api_owner.post(
+        f"/api/v1/rooms/{room['id']}/actions/", {"type": "set_threat", "payload": {"level": 9}, "version": 0}, format="json"
+    )
+    assert bad.status_code == 400 and bad.json() == {"detail": "level must be from 1 to 5; got 9.", "field": "level"}
+    missing = api_owner.post(f"/api/v1/rooms/{room['id']}/actions/", {"type": "end_phase"}, format="json")
+    assert missing.status_code == 400 and "version" in missing.json()
+
+
+def test_undo_and_log(api_owner: APIClient, room: dict) -> None:  # type: ignore[type-arg]
+    api_owner.post(
+        f"/api/v1/rooms/{room['id']}/actions/",
+        {"type": "add_character", "payload": {"name": "Ripley"}, "version": 0},
+        format="json",
+    )
+    undone = api_owner.post(f"/api/v1/rooms/{room['id']}/undo/", {"version": 1}, format="json")
+    assert undone.status_code == 200 and undone.json()["state"]["characters"] == []
+    log = api_owner.get(f"/api/v1/rooms/{room['id']}/log/").json()
+    assert [e["type"] for e in log] == ["undo", "add_character"] and log[1]["undone"] is True
+
+
+def test_join_by_code(room: dict, player) -> None:  # type: ignore[no-untyped-def, type-arg]
+    client = APIClient()
+    client.force_authenticate(player)
+    joined = client.post("/api/v1/rooms/join/", {"code": room["code"]}, format="json")
+    assert joined.json() == {"room": room["id"], "role": "player"}
+    detail = client.get(f"/api/v1/rooms/{room['id']}/").json()
+    assert detail["code"] is None  # only the owner sees the code
+
+
+def test_outsiders_and_guests_get_404(room: dict, outsider) -> None:  # type: ignore[no-untyped-def, type-arg]
+    client = APIClient()
+    assert client.get(f"/api/v1/rooms/{room['id']}/").status_code == 404
+    assert client.post(
+        f"/api/v1/rooms/{room['id']}/actions/", {"type": "end_phase", "version": 0}, format="json"
+    ).status_code in (401, 403)
+    client.force_authenticate(outsider)
+    assert client.get(f"/api/v1/rooms/{room['id']}/").status_code == 404
+    assert (
+        client.post(f"/api/v1/rooms/{room['id']}/actions/", {"type": "end_phase", "version": 0}, format="json").status_code == 404
+    )
+    assert client.get(f"/api/v1/rooms/{room['id']}/log/").status_code == 404

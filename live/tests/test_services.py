@@ -1,0 +1,127 @@
+from __future__ import annotations
+
+import pytest
+
+from live import services
+from live.models import RoomAction
+from rules.errors import DropshipError, NotAllowed, NotFound, StaleVersion
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def room(owner, threat_tables):  # type: ignore[no-untyped-def]
+    return services.room_create(user=owner, kind="threat", title="Hadley's Hope", options={"threat": 3})
+
+
+def test_create_reads_the_threat_tables(room) -> None:  # type: ignore[no-untyped-def]
+    assert room.version == 0 and room.state["actions_left"] == 2
+    assert "Durability loss" in room.state["complications"]
+    code = services.room_code(room)
+    assert code is not None and len(code.code) == 8 and not set(code.code) & set("IL01O")
+
+
+def test_unknown_kind_names_the_known_ones(owner) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(DropshipError, match="choose one of threat"):
+        services.room_create(user=owner, kind="poker", title="x")
+
+
+def test_act_bumps_the_version_and_logs_rolls(room, owner) -> None:  # type: ignore[no-untyped-def]
+    services.room_act(user=owner, room_id=room.pk, type="add_character", payload={"name": "Ripley"}, version=0)
+    result = services.room_act(
+        user=owner, room_id=room.pk, type="combat_action", payload={"characters": ["c1"]}, version=1, seed=5
+    )
+    assert result.room.version == 2
+    assert result.entry.rolls[0]["notation"] == "2D6" and result.entry.seed == 5
+    assert result.entry.events[0]["type"] == "combat_action"
+
+
+def test_a_stale_write_is_refused_with_the_latest_state(room, owner) -> None:  # type: ignore[no-untyped-def]
+    services.room_act(user=owner, room_id=room.pk, type="add_character", payload={"name": "Ripley"}, version=0)
+    with pytest.raises(StaleVersion) as refused:
+        services.room_act(user=owner, room_id=room.pk, type="add_character", payload={"name": "Hicks"}, version=0)
+    assert refused.value.extra["version"] == 1
+    assert [c["name"] for c in refused.value.extra["state"]["characters"]] == ["Ripley"]
+    assert RoomAction.objects.count() == 1
+
+
+def test_a_refused_action_writes_nothing(room, owner) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(DropshipError, match="name is required"):
+        services.room_act(user=owner, room_id=room.pk, type="add_character", payload={}, version=0)
+    room.refresh_from_db()
+    assert room.version == 0 and not RoomAction.objects.exists()
+
+
+def test_join_with_code_then_act_only_on_own_characters(room, owner, player) -> None:  # type: ignore[no-untyped-def]
+    code = services.room_code(room)
+    assert code is not None
+    membership = services.room_join(user=player, code=code.code.lower())
+    assert membership.role == "player"
+    services.room_act(
+        user=owner, room_id=room.pk, type="add_character", payload={"name": "Hudson", "owner": player.pk}, version=0
+    )
+    services.room_act(user=owner, room_id=room.pk, type="add_character", payload={"name": "Vasquez"}, version=1)
+    services.room_act(
+        user=player, room_id=room.pk, type="combat_action", payload={"characters": ["c1"], "faces": [5, 5]}, version=2
+    )
+    with pytest.raises(NotAllowed, match="Vasquez is not one of your characters"):
+        services.room_act(
+            user=player, room_id=room.pk, type="combat_action", payload={"characters": ["c2"], "faces": [5, 5]}, version=3
+        )
+    with pytest.raises(NotAllowed, match="Only the table's owner"):
+        services.room_act(user=player, room_id=room.pk, type="set_threat", payload={"level": 1}, version=3)
+
+
+def test_outsiders_cannot_see_or_act(room, outsider) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(NotFound):
+        services.room_act(user=outsider, room_id=room.pk, type="end_phase", payload={}, version=0)
+
+
+def test_viewers_cannot_act(room, owner, player) -> None:  # type: ignore[no-untyped-def]
+    code = services.room_code(room)
+    assert code is not None
+    membership = services.room_join(user=player, code=code.code)
+    services.membership_set_role(user=owner, room_id=room.pk, member_id=membership.pk, role="viewer")
+    with pytest.raises(NotAllowed, match="You are a viewer"):
+        services.room_act(user=player, room_id=room.pk, type="end_phase", payload={}, version=0)
+
+
+def test_wrong_and_revoked_codes_are_refused_and_throttled(room, owner, player) -> None:  # type: ignore[no-untyped-def]
+    code = services.room_code(room)
+    assert code is not None
+    services.room_code_revoke(user=owner, room_id=room.pk)
+    with pytest.raises(DropshipError, match="expired or was revoked"):
+        services.room_join(user=player, code=code.code)
+    for _ in range(services.JOIN_FAILURES_ALLOWED - 1):
+        with pytest.raises(DropshipError, match="No table has that code"):
+            services.room_join(user=player, code="WRONGCOD")
+    fresh = services.room_code_rotate(user=owner, room_id=room.pk)
+    with pytest.raises(services.Throttled):
+        services.room_join(user=player, code=fresh.code)
+
+
+def test_undo_replays_without_the_last_action(room, owner, player) -> None:  # type: ignore[no-untyped-def]
+    services.room_act(user=owner, room_id=room.pk, type="add_character", payload={"name": "Ripley"}, version=0)
+    after_one = services.room_act(
+        user=owner, room_id=room.pk, type="add_character", payload={"name": "Hicks"}, version=1
+    ).room.state
+    rolled = services.room_act(
+        user=owner, room_id=room.pk, type="combat_action", payload={"characters": ["c1"]}, version=2, seed=3
+    )
+    assert rolled.room.state != after_one
+    undone = services.room_undo(user=owner, room_id=room.pk, version=3)
+    assert undone.room.version == 4
+    assert undone.room.state == after_one
+    assert RoomAction.objects.get(version=3).undone
+    # The next undo takes back the action before.
+    again = services.room_undo(user=owner, room_id=room.pk, version=4)
+    assert [c["name"] for c in again.room.state["characters"]] == ["Ripley"]
+
+
+def test_only_the_actor_or_owner_may_undo(room, owner, player) -> None:  # type: ignore[no-untyped-def]
+    code = services.room_code(room)
+    assert code is not None
+    services.room_join(user=player, code=code.code)
+    services.room_act(user=owner, room_id=room.pk, type="add_character", payload={"name": "Ripley"}, version=0)
+    with pytest.raises(NotAllowed, match="Only the owner or whoever made the last action"):
+        services.room_undo(user=player, room_id=room.pk, version=1)

@@ -1,0 +1,77 @@
+"""A real ASGI server (uvicorn) in a subprocess, sharing the test database, for browser tests
+that need Server-Sent Events. Django's own live server is WSGI and cannot hold streams."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def database_url() -> str:
+    """The test database as a DATABASE_URL the server process can open."""
+    s = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{s['NAME']}"
+    auth = s["USER"] + (f":{s['PASSWORD']}" if s.get("PASSWORD") else "")
+    return f"postgres://{auth}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def asgi_server(*, redis_url: str | None = None) -> Iterator[str]:
+    """Start uvicorn on a free loopback port; yields its base URL; stops it afterwards."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k not in {"DJANGO_ALLOW_ASYNC_UNSAFE", "REDIS_URL"}}
+    env.update({"DATABASE_URL": database_url(), "DEBUG": "true", "DJANGO_SETTINGS_MODULE": "config.settings"})
+    if redis_url:
+        env["REDIS_URL"] = redis_url
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "config.asgi:application",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                    break
+            except OSError:
+                if process.poll() is not None:
+                    raise RuntimeError("the ASGI server exited while starting") from None
+                time.sleep(0.2)
+        else:
+            raise RuntimeError("the ASGI server did not start within 30 s")
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()

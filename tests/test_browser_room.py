@@ -1,0 +1,71 @@
+"""In real Chromium against a real ASGI server: the referee on a laptop acts, and a player's
+phone shows it without reloading (Server-Sent Events, with polling as the fallback)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.core.management import call_command
+from playwright.sync_api import expect
+
+from live import services
+from rules.fixturefiles import FIXTURES_DIR
+from tests.asgi_server import asgi_server
+from tests.browser import LAPTOP, PHONE, chromium
+from tests.factories import UserFactory
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def table(transactional_db: None, release_live_server_connections: None):  # type: ignore[no-untyped-def]
+    call_command("loaddata", str(FIXTURES_DIR / "systems.json"), verbosity=0)
+    call_command("loaddata", str(FIXTURES_DIR / "threat-tracker" / "threat-tracker.json"), verbosity=0)
+    referee = UserFactory(username="referee")
+    player = UserFactory(username="hudson")
+    room = services.room_create(user=referee, kind="threat", title="Operations")
+    return room, referee, player
+
+
+def _login(page, base: str, username: str) -> None:  # type: ignore[no-untyped-def]
+    page.goto(f"{base}/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill("correct horse battery")
+    page.get_by_role("button", name="Log in").click()
+
+
+def test_two_devices_share_the_tracker_live(table) -> None:  # type: ignore[no-untyped-def]
+    room, _, _ = table
+    with asgi_server() as base, chromium() as browser:
+        laptop = browser.new_context(viewport=LAPTOP).new_page()
+        phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+        _login(laptop, base, "referee")
+        _login(phone, base, "hudson")
+
+        # The player joins by the code the owner shows.
+        laptop.goto(f"{base}/rooms/{room.pk}/")
+        shown = laptop.get_by_test_id("join-code").inner_text().strip()
+        phone.goto(f"{base}/rooms/join/")
+        phone.get_by_label("Code from the owner's screen").fill(shown)
+        phone.get_by_role("button", name="Join").click()
+        expect(phone.get_by_test_id("threat-tracker")).to_be_visible()
+
+        # The referee adds a character; the phone shows it without a reload.
+        laptop.reload()
+        laptop.get_by_text("Referee controls").click()
+        laptop.get_by_label("Add character").fill("Vasquez")
+        laptop.get_by_role("button", name="Add", exact=True).click()
+        expect(laptop.locator("#tracker")).to_have_attribute("data-version", "1")
+        phone_url = phone.url
+        expect(phone.locator(".characters")).to_contain_text("Vasquez", timeout=12_000)
+        assert phone.url == phone_url
+
+        # The referee rolls a combat action; the phone sees the outcome and the spent action.
+        laptop.get_by_label("Vasquez").check()
+        laptop.get_by_label("First D6").fill("6")
+        laptop.get_by_label("Second D6").fill("5")
+        laptop.get_by_test_id("roll-action").click()
+        expect(phone.get_by_test_id("last-outcome")).to_contain_text("Success", timeout=12_000)
+        expect(phone.get_by_test_id("actions-left")).to_have_text("1")
+        expect(phone.get_by_test_id("last-outcome")).to_contain_text(re.compile(r"6 \+ 5 = 11"))

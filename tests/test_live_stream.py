@@ -1,0 +1,97 @@
+"""Server-Sent Events over a real ASGI server: a watcher hears ``{room, version}`` after an
+action commits, in one process without Redis, and across two processes through Redis."""
+
+from __future__ import annotations
+
+import http.client
+import json
+from urllib.parse import urlparse
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from rest_framework.authtoken.models import Token
+
+from live import services
+from tests.asgi_server import asgi_server
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _session_cookie(user) -> str:  # type: ignore[no-untyped-def]
+    client = Client()
+    client.force_login(user)
+    return f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
+
+
+def _open_stream(base: str, room_id: int, cookie: str) -> http.client.HTTPResponse:
+    url = urlparse(base)
+    conn = http.client.HTTPConnection(url.hostname or "127.0.0.1", url.port, timeout=20)
+    conn.request("GET", f"/events/rooms/{room_id}/", headers={"Cookie": cookie, "Accept": "text/event-stream"})
+    response = conn.getresponse()
+    assert response.status == 200
+    assert response.getheader("Content-Type", "").startswith("text/event-stream")
+    return response
+
+
+def _next_event(stream: http.client.HTTPResponse, wanted: str) -> dict:  # type: ignore[type-arg]
+    event = ""
+    while True:
+        line = stream.readline().decode().rstrip("\r\n")
+        if line.startswith("event:"):
+            event = line.split(":", 1)[1].strip()
+        elif line.startswith("data:") and event == wanted:
+            data = line.split(":", 1)[1].strip()
+            return json.loads(data) if data else {}  # type: ignore[no-any-return]
+
+
+def _act(base: str, room_id: int, token: str, version: int) -> None:
+    url = urlparse(base)
+    conn = http.client.HTTPConnection(url.hostname or "127.0.0.1", url.port, timeout=20)
+    body = json.dumps({"type": "add_character", "payload": {"name": f"Trooper {version}"}, "version": version})
+    conn.request(
+        "POST", f"/api/v1/rooms/{room_id}/actions/", body, {"Content-Type": "application/json", "Authorization": f"Token {token}"}
+    )
+    assert conn.getresponse().status == 200
+
+
+@pytest.fixture
+def room_and_people(transactional_db: None):  # type: ignore[no-untyped-def]
+    owner, watcher = UserFactory.create(username="apone"), UserFactory.create(username="drake")
+    room = services.room_create(user=owner, kind="threat", title="Stream")
+    code = services.room_code(room)
+    assert code is not None
+    services.room_join(user=watcher, code=code.code)
+    return room, Token.objects.create(user=owner).key, _session_cookie(watcher)
+
+
+def test_a_watcher_hears_each_new_version(room_and_people) -> None:  # type: ignore[no-untyped-def]
+    room, token, cookie = room_and_people
+    with asgi_server() as base:
+        stream = _open_stream(base, room.pk, cookie)
+        _next_event(stream, "stream-open")
+        _act(base, room.pk, token, 0)
+        assert _next_event(stream, "version") == {"room": room.pk, "version": 1}
+        _act(base, room.pk, token, 1)
+        assert _next_event(stream, "version") == {"room": room.pk, "version": 2}
+
+
+def test_an_outsider_cannot_open_the_stream(room_and_people) -> None:  # type: ignore[no-untyped-def]
+    room, _, _ = room_and_people
+    cookie = _session_cookie(UserFactory(username="burke"))
+    with asgi_server() as base:
+        url = urlparse(base)
+        conn = http.client.HTTPConnection(url.hostname or "127.0.0.1", url.port, timeout=20)
+        conn.request("GET", f"/events/rooms/{room.pk}/", headers={"Cookie": cookie})
+        assert conn.getresponse().status == 404
+
+
+@pytest.mark.redis
+def test_events_cross_processes_through_redis(room_and_people) -> None:  # type: ignore[no-untyped-def]
+    room, token, cookie = room_and_people
+    with asgi_server(redis_url=settings.REDIS_URL) as first, asgi_server(redis_url=settings.REDIS_URL) as second:
+        stream = _open_stream(first, room.pk, cookie)
+        _next_event(stream, "stream-open")
+        _act(second, room.pk, token, 0)
+        assert _next_event(stream, "version") == {"room": room.pk, "version": 1}
