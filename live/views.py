@@ -3,6 +3,7 @@ join by code, QR code, and the tracker fragment that devices refetch when the ve
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import segno
@@ -157,8 +158,9 @@ def room_qr(request: HtmxHttpRequest, room_id: int) -> HttpResponse:
     if code is None:
         raise Http404("No join code: issue a new one.")
     link = request.build_absolute_uri(reverse("live:join") + f"?code={code.code}")
-    svg = segno.make(link, error="m").svg_inline(scale=6, dark="#000", light="#fff")
-    return HttpResponse(svg, content_type="image/svg+xml")
+    out = io.BytesIO()
+    segno.make(link, error="m").save(out, kind="svg", scale=6, dark="#000", light="#fff", xmldecl=False)
+    return HttpResponse(out.getvalue(), content_type="image/svg+xml")
 
 
 def room_events(request: HttpRequest, room_id: int) -> HttpResponse:

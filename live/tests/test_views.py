@@ -37,6 +37,7 @@ def test_room_page_shows_code_qr_and_tracker(referee: Client, room: Room) -> Non
     assert b'data-testid="threat-tracker"' in page.content and b'sse-connect="/events/rooms/' in page.content
     qr = referee.get(f"/rooms/{room.pk}/qr.svg")
     assert qr["Content-Type"] == "image/svg+xml" and qr.content.startswith(b"<svg")
+    assert b'xmlns="http://www.w3.org/2000/svg"' in qr.content  # stands alone as an <img>
 
 
 def test_acting_from_a_form_swaps_the_tracker(referee: Client, room: Room) -> None:
