@@ -46,6 +46,7 @@ def _context(request: HttpRequest, room: Room, role: Role, **extra: Any) -> dict
         "state": room.state,
         "tracker": tracker,
         "tracker_template": f"{tracker.template}#tracker",
+        "tracker_controls": f"{tracker.template}#controls",
         "me": str(request.user.pk) if request.user.is_authenticated else "",
         "log": selectors.room_log(room, limit=12),
         **extra,
@@ -86,6 +87,7 @@ def room_detail(request: HtmxHttpRequest, room_id: int) -> HttpResponse:
 def room_tracker(request: HtmxHttpRequest, room_id: int) -> HttpResponse:
     """The tracker fragment; 304 when the caller already has ``?version=``."""
     room, role = _load(request, room_id)
+    services.room_seen(user=request.user, room=room)  # polling devices count as present
     if request.GET.get("version") == str(room.version):
         return HttpResponse(status=304)
     return render(request, "live/room.html#tracker-frame", _context(request, room, role))

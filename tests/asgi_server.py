@@ -32,8 +32,14 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+class RunningServer(str):
+    """The server's base URL, with the process id for measurements."""
+
+    pid: int
+
+
 @contextmanager
-def asgi_server(*, redis_url: str | None = None) -> Iterator[str]:
+def asgi_server(*, redis_url: str | None = None) -> Iterator[RunningServer]:
     """Start uvicorn on a free loopback port; yields its base URL; stops it afterwards."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in {"DJANGO_ALLOW_ASYNC_UNSAFE", "REDIS_URL"}}
@@ -68,7 +74,9 @@ def asgi_server(*, redis_url: str | None = None) -> Iterator[str]:
                 time.sleep(0.2)
         else:
             raise RuntimeError("the ASGI server did not start within 30 s")
-        yield f"http://127.0.0.1:{port}"
+        running = RunningServer(f"http://127.0.0.1:{port}")
+        running.pid = process.pid
+        yield running
     finally:
         process.terminate()
         try:

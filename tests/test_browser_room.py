@@ -68,3 +68,22 @@ def test_two_devices_share_the_tracker_live(table) -> None:  # type: ignore[no-u
         expect(phone.get_by_test_id("last-outcome")).to_contain_text("Success", timeout=12_000)
         expect(phone.get_by_test_id("actions-left")).to_have_text("1")
         expect(phone.get_by_test_id("last-outcome")).to_contain_text(re.compile(r"6 \+ 5 = 11"))
+
+
+def test_a_live_refresh_keeps_what_the_referee_is_typing(table) -> None:  # type: ignore[no-untyped-def]
+    room, _, _ = table
+    with asgi_server() as base, chromium() as browser:
+        context = browser.new_context(viewport=LAPTOP)
+        first, second = context.new_page(), context.new_page()
+        _login(first, base, "referee")
+        first.goto(f"{base}/rooms/{room.pk}/")
+        second.goto(f"{base}/rooms/{room.pk}/")
+        first.get_by_label("Add character").fill("Drake")
+        second.get_by_label("Add character").fill("Vasquez")
+        second.get_by_role("button", name="Add", exact=True).click()
+        expect(second.get_by_label("Add character")).to_have_value("")
+        expect(first.locator(".characters")).to_contain_text("Vasquez", timeout=12_000)
+        expect(first.get_by_label("Add character")).to_have_value("Drake")
+        first.get_by_role("button", name="Add", exact=True).click()
+        expect(first.locator(".characters")).to_contain_text("Drake")
+        expect(first.get_by_label("Add character")).to_have_value("")
