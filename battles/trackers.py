@@ -7,7 +7,7 @@ from typing import Any
 
 from battles.engine import threat
 from live.engine.tracker import TrackerError
-from live.registry import TrackerKind, register
+from live.registry import OptionField, TrackerKind, register
 from rules.models import TableEntry
 
 
@@ -45,5 +45,7 @@ def register_all() -> None:
             reducer=threat.apply,
             initial_state=threat_initial_state,
             template="battles/threat.html",
+            description="Offense and Defence phases; the combat threat sets the actions per phase.",
+            options=(OptionField("threat", "Starting combat threat (1-5)", "int", 3, minimum=1, maximum=5),),
         )
     )

@@ -16,13 +16,35 @@ from rules.errors import DropshipError
 
 
 @dataclass(frozen=True)
+class OptionField:
+    """One option shown when opening a table of a kind: ``type`` is ``int``, ``bool``,
+    ``choice`` (from ``choices``: value, label pairs) or ``text``. Values reach
+    ``initial_state`` as text (``"on"`` for a ticked bool); it validates them."""
+
+    name: str
+    label: str
+    type: str = "int"
+    default: Any = None
+    choices: tuple[tuple[str, str], ...] = ()
+    help: str = ""
+    minimum: int | None = None
+    maximum: int | None = None
+
+
+@dataclass(frozen=True)
 class TrackerKind:
+    """A tracker kind: ``reducer`` is the engine's apply, ``initial_state`` builds the state
+    from options (raising ``TrackerError`` naming a bad option), ``template`` has the
+    ``tracker`` (live state) and ``controls`` (forms) partials."""
+
     kind: str
     title: str
     app: str
     reducer: Reducer
     initial_state: Callable[[Mapping[str, Any]], dict[str, Any]]
     template: str
+    description: str = ""
+    options: tuple[OptionField, ...] = ()
 
 
 _KINDS: dict[str, TrackerKind] = {}

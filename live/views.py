@@ -57,20 +57,22 @@ def _context(request: HttpRequest, room: Room, role: Role, **extra: Any) -> dict
 @require_http_methods(["GET", "POST"])
 def room_list(request: HtmxHttpRequest) -> HttpResponse:
     """My rooms, and a form to open a new one."""
-    error = None
+    error, failed_kind = None, ""
     if request.method == "POST":
+        kind = request.POST.get("kind", "")
         try:
+            names = [o.name for o in registry.get(kind).options]
             room = services.room_create(
                 user=request.user,
-                kind=request.POST.get("kind", ""),
+                kind=kind,
                 title=request.POST.get("title", ""),
-                options={"threat": request.POST.get("threat", 3)},
+                options={name: request.POST[name] for name in names if name in request.POST},
                 guests_can_watch=request.POST.get("guests_can_watch") == "on",
             )
             return redirect("live:room", room_id=room.pk)
         except DropshipError as exc:
-            error = exc
-    context = {"rooms": selectors.rooms_for(request.user), "kinds": registry.kinds(), "error": error}
+            error, failed_kind = exc, kind
+    context = {"rooms": selectors.rooms_for(request.user), "kinds": registry.kinds(), "error": error, "failed_kind": failed_kind}
     return render(request, "live/room_list.html", context, status=400 if error else 200)
 
 

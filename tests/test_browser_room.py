@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.conf import settings
 from django.core.management import call_command
 from playwright.sync_api import expect
 
@@ -37,7 +38,8 @@ def _login(page, base: str, username: str) -> None:  # type: ignore[no-untyped-d
 
 def test_two_devices_share_the_tracker_live(table) -> None:  # type: ignore[no-untyped-def]
     room, _, _ = table
-    with asgi_server() as base, chromium() as browser:
+    # With REDIS_URL set (as in CI) the server fans events out through Redis; without it, in process.
+    with asgi_server(redis_url=settings.REDIS_URL or None) as base, chromium() as browser:
         laptop = browser.new_context(viewport=LAPTOP).new_page()
         phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
         _login(laptop, base, "referee")
