@@ -118,8 +118,7 @@ class TableLookupApi(APIView):
         params = self.TableLookupInputSerializer(data=request.query_params)
         params.is_valid(raise_exception=True)
         table = selectors.table_get(slug=slug)
-        outcome = services.table_lookup(table=table, value=params.validated_data["roll"], column=params.validated_data["column"])
-        assert outcome is not None
+        outcome = selectors.table_lookup(table=table, value=params.validated_data["roll"], column=params.validated_data["column"])
         return Response({"roll": outcome.record.as_dict(), "entry": _entry(outcome)})
 
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from django.db.models import Q, QuerySet
 
-from rules.errors import NotFound
+from rules.engine.dice import Dice
+from rules.engine.tables import RangeTable, TableError, TableRoll
+from rules.errors import DropshipError, NotFound
 from rules.models import Roll, RuleSystem, RuleTable
 
 HISTORY_LENGTH = 50
@@ -47,3 +49,29 @@ def roll_history(*, user_id: int | None, session_key: str = "", limit: int = HIS
     else:
         return Roll.objects.none()
     return rolls.select_related("table", "entry").order_by("-created", "-id")[:limit]
+
+
+def engine_table(table: RuleTable, column: str) -> RangeTable:
+    """The engine table for rolling ``table`` in ``column``. Raises :class:`DropshipError` for a
+    reference table or an unknown column (naming the columns)."""
+    if not table.is_random:
+        raise DropshipError(f"{table.title} is a reference table; it has no die to roll.", field="slug")
+    engine = table.to_engine()
+    if column not in engine.column_names():
+        allowed = ", ".join(repr(c) for c in engine.column_names())
+        raise DropshipError(f"{table.title} has no column {column!r}; choose one of {allowed}.", field="column")
+    return engine
+
+
+def table_lookup(*, table: RuleTable, value: int, column: str = "") -> TableRoll:
+    """Look up ``value`` without logging anything (the API's GET lookup).
+
+    Raises :class:`DropshipError` naming the allowed range when ``value`` is outside the die.
+    """
+    engine = engine_table(table, column)
+    try:
+        entry = engine.lookup(value, column)
+    except TableError as exc:
+        raise DropshipError(str(exc), field="roll") from exc
+    record = Dice.enter_total(engine.notation, value, reason=table.title)
+    return TableRoll(record=record, value=value, entry=entry, clamped=False)

@@ -8,9 +8,10 @@ from django.db import transaction
 
 from rules.engine import names
 from rules.engine.dice import Dice, DiceError, RollRecord
-from rules.engine.tables import RangeTable, TableError, TableRoll
+from rules.engine.tables import TableRoll
 from rules.errors import DropshipError
 from rules.models import Roll, RuleTable
+from rules.selectors import engine_table
 
 
 @dataclass(frozen=True)
@@ -28,16 +29,6 @@ class TableResult:
     roll: Roll
     outcome: TableRoll
     table: RuleTable
-
-
-def _engine_table(table: RuleTable, column: str) -> RangeTable:
-    if not table.is_random:
-        raise DropshipError(f"{table.title} is a reference table; it has no die to roll.", field="slug")
-    engine = table.to_engine()
-    if column not in engine.column_names():
-        allowed = ", ".join(repr(c) for c in engine.column_names())
-        raise DropshipError(f"{table.title} has no column {column!r}; choose one of {allowed}.", field="column")
-    return engine
 
 
 def _log(*, roller: Roller, table: RuleTable, outcome: TableRoll, column: str, seed: int | None) -> Roll:
@@ -62,7 +53,7 @@ def table_roll(*, table: RuleTable, roller: Roller, modifier: int = 0, column: s
     The total is clamped to the table's span, as the books do. Raises :class:`DropshipError`
     for a reference table or an unknown column (the message lists the columns).
     """
-    engine = _engine_table(table, column)
+    engine = engine_table(table, column)
     dice = dice or Dice()
     outcome = engine.roll(dice, modifier=modifier, column=column)
     roll = _log(roller=roller, table=table, outcome=outcome, column=column, seed=dice.seed)
@@ -75,7 +66,7 @@ def table_enter(*, table: RuleTable, roller: Roller, value: int, modifier: int =
 
     Raises :class:`DropshipError` naming the possible range when the dice cannot show ``value``.
     """
-    engine = _engine_table(table, column)
+    engine = engine_table(table, column)
     try:
         record = Dice.enter_total(engine.notation, value, reason=table.title)
     except DiceError as exc:
@@ -94,20 +85,6 @@ def table_enter(*, table: RuleTable, roller: Roller, value: int, modifier: int =
     outcome = engine.resolve(record, column=column)
     roll = _log(roller=roller, table=table, outcome=outcome, column=column, seed=None)
     return TableResult(roll=roll, outcome=outcome, table=table)
-
-
-def table_lookup(*, table: RuleTable, value: int, column: str = "") -> TableRoll | None:
-    """Look up ``value`` without logging anything (the API's GET lookup).
-
-    Raises :class:`DropshipError` naming the allowed range when ``value`` is outside the die.
-    """
-    engine = _engine_table(table, column)
-    try:
-        entry = engine.lookup(value, column)
-    except TableError as exc:
-        raise DropshipError(str(exc), field="roll") from exc
-    record = Dice.enter_total(engine.notation, value, reason=table.title)
-    return TableRoll(record=record, value=value, entry=entry, clamped=False)
 
 
 @dataclass(frozen=True)
