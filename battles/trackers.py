@@ -37,6 +37,12 @@ def threat_initial_state(options: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def register_all() -> None:
+    """Register every tracker kind of the battles app with the live app."""
+    from battles.tracker_kinds import mass_combat, stacking, stress
+
+    stacking.register()
+    stress.register()
+    mass_combat.register()
     register(
         TrackerKind(
             kind="threat",

@@ -8,6 +8,7 @@ switch can be overridden (for a LAN server without TLS, ``SECURE_SSL_REDIRECT=fa
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -88,8 +89,9 @@ DATABASES["default"]["ATOMIC_REQUESTS"] = False
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL and a busy timeout let the one local process serve the stream and writes together.
     DATABASES["default"].setdefault("OPTIONS", {}).update({"init_command": "PRAGMA journal_mode=WAL;", "timeout": 20})
-    # A file, not memory, so that a test can share it with a real ASGI server process.
-    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-dropship.sqlite3")}
+    # A file, not memory, so that a test can share it with a real ASGI server process; one per
+    # test process, so that two test runs at once do not collide.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-dropship-{os.getpid()}.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="")
