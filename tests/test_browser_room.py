@@ -89,3 +89,28 @@ def test_a_live_refresh_keeps_what_the_referee_is_typing(table) -> None:  # type
         first.get_by_role("button", name="Add", exact=True).click()
         expect(first.locator(".characters")).to_contain_text("Drake")
         expect(first.get_by_label("Add character")).to_have_value("")
+
+
+def test_typing_inside_the_live_tracker_survives_a_refresh_but_not_your_own_submit(table) -> None:  # type: ignore[no-untyped-def]
+    _, referee, _ = table
+    room = services.room_create(user=referee, kind="stress", title="Scene")
+    services.room_act(
+        user=referee,
+        room_id=room.pk,
+        type="add_character",
+        payload={"name": "Ripley", "strength": "2", "agility": "4", "wits": "4", "empathy": "3"},
+        version=0,
+    )
+    with asgi_server(redis_url=settings.REDIS_URL or None) as base, chromium() as browser:
+        context = browser.new_context(viewport=LAPTOP)
+        first, second = context.new_page(), context.new_page()
+        _login(first, base, "referee")
+        first.goto(f"{base}/rooms/{room.pk}/")
+        second.goto(f"{base}/rooms/{room.pk}/")
+        first.get_by_label("Which action").fill("Reload")
+        second.get_by_role("button", name="Stress +1").click()
+        expect(first.locator("#tracker")).to_have_attribute("data-version", "2", timeout=12_000)
+        expect(first.get_by_label("Which action")).to_have_value("Reload")
+        first.get_by_label("Which action").press("Enter")
+        expect(first.locator("#tracker")).to_have_attribute("data-version", "3")
+        expect(first.get_by_label("Which action")).to_have_value("")

@@ -64,7 +64,7 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from live.engine.tracker import Action, Event, NotYours, Role, TrackerError, payload_int, require_owner
+from live.engine.tracker import Action, Event, NotYours, Role, TrackerError, payload_int, payload_ints, require_owner, words
 from rules.engine.dice import Dice, DiceError, Keep, Notation, RollRecord, parse
 
 SOURCE = "Stacking, p.1"
@@ -706,25 +706,11 @@ def _notation(raw: Any, *, field: str) -> str:
 
 def _faces(action: Action) -> list[int] | None:
     """Entered faces: a list of numbers, or text with numbers separated by commas or spaces."""
-    raw = action.payload.get("faces")
-    if raw is None or raw == "" or raw == []:
-        return None
-    items = raw if isinstance(raw, list | tuple) else [raw]
-    faces: list[int] = []
-    for item in items:
-        for part in str(item).replace(",", " ").split():
-            try:
-                faces.append(int(part))
-            except ValueError:
-                raise TrackerError(f"faces must be whole numbers, one per die; got {part!r}.", field="faces") from None
-    return faces or None
+    return payload_ints(action, "faces") or None
 
 
 def _id_list(raw: Any) -> list[str]:
-    if raw is None or raw == "":
-        return []
-    items = raw if isinstance(raw, list | tuple) else [raw]
-    return [part for item in items for part in str(item).replace(",", " ").split()]
+    return words(raw)
 
 
 def _name(action: Action) -> str:

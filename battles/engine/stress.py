@@ -58,7 +58,7 @@ import copy
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from live.engine.tracker import Action, Event, NotYours, Role, TrackerError, payload_int, require_owner
+from live.engine.tracker import Action, Event, NotYours, Role, TrackerError, payload_int, payload_ints, require_owner
 from rules.engine.dice import Dice, DiceError, Keep, RollRecord
 
 SOURCE = "Stress dice skill checks, p.1"
@@ -267,17 +267,9 @@ def _flag(action: Action, key: str, *, default: bool = False) -> bool:
 
 def _faces(action: Action, key: str, count: int) -> list[int] | None:
     """Typed D6 faces under ``key`` (a list, or text like "6, 3 1"); ``None`` when absent."""
-    raw = action.payload.get(key)
-    if raw is None or raw == "" or raw == []:
+    values = payload_ints(action, key)
+    if not values:
         return None
-    parts = raw if isinstance(raw, (list, tuple)) else [raw]
-    values: list[int] = []
-    for part in parts:
-        for bit in str(part).replace(",", " ").split():
-            try:
-                values.append(int(bit))
-            except ValueError:
-                raise TrackerError(f"{key} must be D6 faces from 1 to 6, such as 6, 3, 1; got {bit!r}.", field=key) from None
     if len(values) != count:
         raise TrackerError(f"{key} needs {count} D6 face(s); got {len(values)}.", field=key)
     if any(not 1 <= v <= 6 for v in values):

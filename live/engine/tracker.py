@@ -92,3 +92,31 @@ def payload_int(action: Action, key: str, *, low: int, high: int, default: int |
     if not low <= value <= high:
         raise TrackerError(f"{key} must be from {low} to {high}; got {value}.", field=key)
     return value
+
+
+def words(raw: Any) -> list[str]:
+    """A payload value as a list of words: a list, or text separated by commas or spaces
+    (HTML forms send one string). Empty for ``None`` or ``""``."""
+    if raw is None or raw == "":
+        return []
+    items = raw if isinstance(raw, list | tuple) else [raw]
+    return [part for item in items for part in str(item).replace(",", " ").split()]
+
+
+def payload_words(action: Action, key: str) -> list[str]:
+    """The payload's ``key`` as a list of words (see :func:`words`)."""
+    return words(action.payload.get(key))
+
+
+def payload_ints(action: Action, key: str) -> list[int]:
+    """The payload's ``key`` as whole numbers (typed dice faces: ``[6, 3]`` or ``"6, 3"``).
+
+    Raises :class:`TrackerError` naming the key when a part is not a whole number.
+    """
+    values: list[int] = []
+    for part in payload_words(action, key):
+        try:
+            values.append(int(part))
+        except ValueError:
+            raise TrackerError(f"{key} must be whole numbers, one per die, such as 6, 3; got {part!r}.", field=key) from None
+    return values
