@@ -61,7 +61,7 @@ Every roll is one :class:`Event` with its record under ``data["roll"]``.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from live.engine.tracker import Action, Event, NotYours, Role, TrackerError, payload_int, payload_ints, require_owner, words
@@ -419,20 +419,34 @@ def _combat_check(state: dict[str, Any], action: Action, dice: Dice) -> list[Eve
     else:
         then = "no damage"
     text = f"{stack['name']} Combat Check{with_adv}: {record.total} against {target} (summed Combat), {'a hit' if success else 'a miss'}: {then}."
+    headline = f"Hit {target_name}" if success else "Miss"
+    return _checked(state, "combat", stack, text, headline, record=record, success=success, target=target, advantage=advantage)
+
+
+def _checked(
+    state: dict[str, Any],
+    kind: str,
+    stack: Mapping[str, Any],
+    text: str,
+    headline: str,
+    *,
+    record: RollRecord,
+    success: bool,
+    target: int,
+    advantage: str,
+) -> list[Event]:
+    """Record a stacked Combat Check or Save as the last result and return its event
+    (``combat_check`` or ``stacked_save``) carrying the roll."""
     state["last"] = {
-        "kind": "combat",
+        "kind": kind,
         "outcome": "success" if success else "failure",
-        "headline": f"Hit {target_name}" if success else "Miss",
+        "headline": headline,
         "text": text,
         "dice": record.describe(),
     }
-    return [
-        Event(
-            "combat_check",
-            text,
-            {"stack": stack["id"], "success": success, "target": target, "advantage": advantage, "roll": record.as_dict()},
-        )
-    ]
+    event_type = "combat_check" if kind == "combat" else "stacked_save"
+    data = {"stack": stack["id"], "success": success, "target": target, "advantage": advantage, "roll": record.as_dict()}
+    return [Event(event_type, text, data)]
 
 
 def _stacked_save(state: dict[str, Any], action: Action, dice: Dice) -> list[Event]:
@@ -475,20 +489,8 @@ def _stacked_save(state: dict[str, Any], action: Action, dice: Dice) -> list[Eve
         f"{stack['name']} Save{with_adv}: {record.total} against {target} (Instinct plus the PC's Save), "
         f"{'saved' if success else 'failed'}: {then}."
     )
-    state["last"] = {
-        "kind": "save",
-        "outcome": "success" if success else "failure",
-        "headline": "Saved" if success else "Save failed",
-        "text": text,
-        "dice": record.describe(),
-    }
-    return [
-        Event(
-            "stacked_save",
-            text,
-            {"stack": stack["id"], "success": success, "target": target, "advantage": advantage, "roll": record.as_dict()},
-        )
-    ]
+    headline = "Saved" if success else "Save failed"
+    return _checked(state, "save", stack, text, headline, record=record, success=success, target=target, advantage=advantage)
 
 
 def _take_hit(state: dict[str, Any], action: Action, dice: Dice) -> list[Event]:
