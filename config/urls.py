@@ -11,6 +11,7 @@ from rules import views as rules_views
 urlpatterns = [
     path("", include("rules.urls")),
     path("rooms/", include("live.urls")),
+    path("bughunt/", include("bughunt.urls")),
     path("events/rooms/<int:room_id>/", live_views.room_events, name="room-events"),
     path("accounts/signup/", rules_views.signup, name="signup"),
     path("accounts/", include("django.contrib.auth.urls")),

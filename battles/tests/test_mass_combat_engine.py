@@ -329,6 +329,14 @@ def test_soldiers_that_score_ignore_one_enemy_hit() -> None:
     assert any(e.type == "hit_ignored" and "(Soldiers)" in e.text for e in events)
 
 
+def test_soldiers_that_miss_ignore_nothing() -> None:
+    state = fight(duel(2, 2, "soldiers", "paladins"), "s1", "s2")
+    state, _ = roll(state, "s1", "5,1")
+    state, events = roll(state, "s2", "6,1")
+    assert squad(state, "Guard")["destroyed"] and not squad(state, "Orcs")["destroyed"]
+    assert not any(e.type == "hit_ignored" for e in events)
+
+
 def test_without_soldiers_both_hits_land() -> None:
     state = fight(duel(2, 2, "paladins", "paladins"), "s1", "s2")
     state, _ = roll(state, "s1", "6,1")

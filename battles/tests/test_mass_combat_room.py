@@ -7,8 +7,12 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from battles.engine import mass_combat as mc
+from battles.tracker_kinds.mass_combat import mass_initial_state
 from live import services
+from live.engine.tracker import Action, Role
 from live.models import Room
+from rules.engine.dice import Dice
 from rules.errors import DropshipError, NotAllowed
 from tests.factories import UserFactory
 
@@ -94,3 +98,48 @@ def test_the_room_page_draws_the_battle(room: Room, owner: Any) -> None:
         HTTP_HX_REQUEST="true",
     )
     assert b"1 of 1 checks succeeded" in response.content and b"Wardens first" in response.content
+
+
+def test_the_side_options_name_both_sides(owner: Any) -> None:
+    room = services.room_create(user=owner, kind="mass", title="Ford", options={"side_a": "Wardens", "side_b": "Raiders"})
+    assert [room.state["sides"][s]["name"] for s in ("a", "b")] == ["Wardens", "Raiders"]
+    blank = services.room_create(user=owner, kind="mass", title="Ford", options={})
+    assert [blank.state["sides"][s]["name"] for s in ("a", "b")] == ["Heroes", "Foes"]
+    result = services.room_act(
+        user=owner,
+        room_id=room.pk,
+        type="add_squad",
+        payload={"side": "b", "name": "Wolves", "squad_type": "skirmishers", "level": "1"},
+        version=room.version,
+    )
+    assert result.entry.events[0]["text"] == "Wolves (Skirmishers 1) joins Raiders: speed 7."
+
+
+@pytest.mark.parametrize(
+    ("options", "face", "saved"),
+    [
+        ({"save_die": "D20", "save_target": "10"}, 7, True),  # 7 + Medic level 3 = 10
+        ({"save_die": "D20", "save_target": "11"}, 7, False),
+        ({"save_die": "D6", "save_target": "9"}, 6, True),  # 6 + 3 = 9 on a D6
+    ],
+)
+def test_the_medic_save_options_decide_the_saving_throw(options: dict[str, str], face: int, saved: bool) -> None:
+    state = mass_initial_state(options)
+    steps: list[tuple[str, dict[str, Any]]] = [
+        ("add_squad", {"side": "a", "name": "Guard", "squad_type": "paladins", "level": "2"}),
+        ("add_squad", {"side": "b", "name": "Orcs", "squad_type": "paladins", "level": "1"}),
+        ("add_squad", {"side": "b", "name": "Healers", "squad_type": "medics", "level": "3"}),
+        ("place", {"squad": "s2", "medic": "s3"}),
+        ("advance", {}),
+        ("choose_priority", {"side": "a"}),
+        ("advance", {}),
+        ("start_combat", {"squads": "s1,s2"}),
+        ("combat_roll", {"squad": "s1", "faces": "6,1"}),
+        ("combat_roll", {"squad": "s2", "faces": "1"}),
+        ("medic_save", {"faces": str(face)}),
+    ]
+    events: list[Any] = []
+    for type_, payload in steps:
+        state, events = mc.apply(state, Action(type_, payload, actor="1", role=Role.OWNER), Dice(seed=1))
+    assert events[0].data["roll"]["notation"] == options["save_die"] and events[0].data["roll"]["natural"] == face
+    assert events[0].data["saved"] is saved and state["squads"][1]["destroyed"] is not saved

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
+from battles.engine import stacking
 from battles.tracker_kinds import stacking as stack_kind
+from live import registry as live_registry
 from live import services
 from live.models import Room
 from rules.errors import DropshipError, NotAllowed
@@ -110,3 +112,56 @@ def test_a_hit_shows_the_damage_form_with_the_adjacent_choice(room, owner) -> No
     assert done.status_code == 200 and b"Damage 4 times 3 = 12, shared by 2" in done.content
     room.refresh_from_db()
     assert [t["health"] for t in room.state["targets"]] == [24, 14]
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "expected"),
+    [
+        ("check_die", "D20", "D20"),
+        ("equal_succeeds", "on", True),
+        ("advantage", "shift", "shift"),
+        ("advantage_shift", "25", 25),
+        ("remainder", "drop", "drop"),
+        ("zero_health", "wound", "wound"),
+    ],
+)
+def test_every_option_reaches_the_stack_rules(option: str, value: str, expected: object) -> None:
+    kind_options = {field.name for field in live_registry.get("stack").options}
+    assert kind_options == set(stacking.DEFAULT_RULES)
+    state = stack_kind.initial_state({option: value})
+    assert state["rules"][option] == expected and stacking.DEFAULT_RULES[option] != expected
+
+
+def test_options_change_the_rolls_at_the_table(owner) -> None:  # type: ignore[no-untyped-def]
+    """The same typed dice give other results under other options: shift advantage moves the
+    target by the chosen amount, dropped remainders are lost, and 0 Health costs a Wound."""
+    results = {}
+    for label, options, faces in (
+        ("defaults", {}, "70, 55"),
+        ("house", {"advantage": "shift", "advantage_shift": "20", "remainder": "drop", "zero_health": "wound"}, "70"),
+    ):
+        room = services.room_create(user=owner, kind="stack", title=label, options=options)
+        steps = [
+            ("add_stack", {"name": "Swarm", "kind": "creatures", "damage": "1D10"}),
+            ("add_member", {"stack": "s1", "name": "Crawler", "count": "2", "combat": "30"}),
+            ("add_target", {"name": "Warrior", "health": "4"}),
+            ("add_target", {"name": "Drone", "health": "20"}),
+            ("add_target", {"name": "Husk", "health": "20"}),
+            ("combat_check", {"stack": "s1", "target": "t4", "advantage": "advantage", "faces": faces}),
+            ("roll_damage", {"characters": "t5, t6", "faces": "7"}),
+        ]
+        for version, (type_, payload) in enumerate(steps):
+            result = services.room_act(user=owner, room_id=room.pk, type=type_, payload=payload, version=version)
+            if type_ == "combat_check":
+                check = result.room.state["last"]
+        results[label] = (check, result.room.state["targets"])
+    # Defaults: advantage keeps the lower of two D100 (55 under 60); 7 x 2 = 14 over three is
+    # 4 each and the 2 left over go to the Warrior, who stops at 0 Health and is down.
+    check, (warrior, drone, husk) = results["defaults"]
+    assert check["outcome"] == "success" and "55 against 60" in check["text"] and "lowest of 70, 55" in check["dice"]
+    assert (warrior["health"], warrior["wounds"], warrior["down"], drone["health"], husk["health"]) == (0, 0, True, 16, 16)
+    # House rules: one D100 against 60 + 20; the 2 left over are lost; at 0 the Warrior takes a
+    # Wound and its Health refills.
+    check, (warrior, drone, husk) = results["house"]
+    assert check["outcome"] == "success" and "70 against 80" in check["text"]
+    assert (warrior["health"], warrior["wounds"], warrior["down"], drone["health"], husk["health"]) == (4, 1, False, 16, 16)

@@ -382,6 +382,57 @@ def test_the_panic_table_names_the_effect_and_the_next_row_is_one_step_worse() -
     assert stress.one_step_worse(stress.clean_panic_table(PANIC_TABLE), 6) == 7
 
 
+def panic_after(table: list[dict[str, Any]], *faces: str) -> tuple[State, list[list[Event]]]:
+    """Ripley (stress 2) rolls for panic once per face in ``faces``, with ``table`` as the group's
+    panic table (``[]`` for none); returns the state and each roll's events."""
+    state = stress.initial_state(panic_table=table, panic_table_slug="our-panic" if table else "")
+    state, _ = act(state, "add_character", name="Ripley", strength=3, agility=4, wits=3, empathy=2, stress=2)
+    all_events = []
+    for face in faces:
+        state, events = act(state, "panic_roll", id="c1", trigger="horror", faces=face)
+        all_events.append(events)
+    return state, all_events
+
+
+def test_the_same_panic_roll_with_and_without_the_groups_table() -> None:
+    # D6 5 + stress 2 = 7 both times: the table names the row and says how long it lasts.
+    with_table, [events] = panic_after(PANIC_TABLE, "5")
+    panic = char(with_table, "c1")["panic"]
+    assert (panic["value"], panic["result"], panic["effect"], panic["lasts"]) == (7, "Jumpy", "Stress +1.", "round")
+    assert "= 7 — Jumpy, lasts this round." in events[0].text
+    assert with_table["last"]["result"] == "Jumpy" and with_table["last"]["lasts"] == "round"
+    ended, _ = act(with_table, "new_round")
+    assert char(ended, "c1")["panic"] is None  # the row's duration: one round
+
+    # Without a table: the bare value, and the document's rule for 7+ (lasts until aid).
+    bare, [events] = panic_after([], "5")
+    panic = char(bare, "c1")["panic"]
+    assert (panic["value"], panic["result"], panic["effect"], panic["lasts"]) == (7, "", "", "until_aid")
+    assert "= 7 — a panic effect" in events[0].text and "Jumpy" not in events[0].text
+    assert "until someone calms them with Command, they are Broken, or a Turn passes" in events[0].text
+    roll = events[0].data["roll"]
+    assert (roll["faces"], roll["modifier"], roll["total"], roll["entered"]) == ([5], 2, 7, True)
+    kept, _ = act(bare, "new_round")
+    assert char(kept, "c1")["panic"] is not None  # not a round-long effect without the table
+
+
+def test_one_step_worse_follows_the_table_rows_or_adds_one_without_it() -> None:
+    # 6 + 2 = 8, then 3 + 2 = 5 (lower): one step more severe than 8.
+    with_table, _ = panic_after(PANIC_TABLE, "6", "3")
+    assert char(with_table, "c1")["panic"]["value"] == 9 and char(with_table, "c1")["panic"]["result"] == "Scream"
+    bare, events = panic_after([], "6", "3")
+    assert char(bare, "c1")["panic"]["value"] == 9 and char(bare, "c1")["panic"]["result"] == ""
+    assert "lower than the current 8, so one step worse: 9" in events[1][0].text
+    # A table whose rows span several values steps to the next row, not to value + 1.
+    wide = [
+        {"low": 1, "high": 6, "result": "Steady"},
+        {"low": 7, "high": 9, "result": "Shaken"},
+        {"low": 10, "high": 12, "result": "Flee"},
+    ]
+    stepped, _ = panic_after(wide, "6", "3")
+    assert char(stepped, "c1")["panic"]["value"] == 10 and char(stepped, "c1")["panic"]["result"] == "Flee"
+
+
 def test_a_round_long_panic_ends_with_the_round() -> None:
     state = stress.initial_state(panic_table=PANIC_TABLE)
     state, _ = act(state, "add_character", name="Ripley", strength=3, agility=4, wits=3, empathy=2, stress=2)

@@ -93,6 +93,44 @@ def test_the_panic_table_changes_the_result(owner, panic_table: RuleTable) -> No
     assert "Jumpy" in result.entry.events[0]["text"]
 
 
+def test_the_panic_table_option_against_no_table_for_the_same_roll(owner, panic_table: RuleTable) -> None:  # type: ignore[no-untyped-def]
+    client = Client()
+    client.force_login(owner)
+    pages = {}
+    for option in ("our-panic", ""):
+        room = services.room_create(user=owner, kind="stress", title="Sevastopol", options={"panic_table": option})
+        act(owner, room, "add_character", name="Amanda", stress="3", **SHEET)
+        result = act(owner, room, "panic_roll", id="c1", trigger="horror", faces="5")  # 5 + 3 = 8
+        pages[option] = (result, client.get(f"/rooms/{room.pk}/").content.decode())
+
+    tabled, page = pages["our-panic"]
+    panic = tabled.room.state["characters"][0]["panic"]
+    assert (panic["value"], panic["result"], panic["effect"], panic["lasts"]) == (8, "Jumpy", "Jumpy words", "round")
+    assert "= 8 — Jumpy, lasts this round." in tabled.entry.events[0]["text"]
+    assert "panic 8 · Jumpy" in page and "Jumpy words" in page and "From your panic table: lasts this round." in page
+    assert 'data-testid="panic-rules"' not in page
+
+    bare, page = pages[""]
+    panic = bare.room.state["characters"][0]["panic"]
+    assert (panic["value"], panic["result"], panic["effect"], panic["lasts"]) == (8, "", "", "until_aid")
+    assert "Jumpy" not in bare.entry.events[0]["text"] and "Jumpy" not in page
+    assert "Amanda: panic 8</p>" in page and 'data-testid="panic-rules"' in page
+    assert "10 or more after a skill check cancels that action" in page and "one step worse" in page
+    assert bare.entry.rolls == tabled.entry.rolls  # the same roll, logged the same way
+
+
+def test_the_extreme_range_option_changes_the_base_dice(owner) -> None:  # type: ignore[no-untyped-def]
+    dice = {}
+    for option in ("-1", "-3", "0"):
+        room = services.room_create(user=owner, kind="stress", title="x", options={"extreme_modifier": option})
+        act(owner, room, "add_character", name="Amanda", **SHEET)  # Agility 4 + Ranged Combat 2
+        result = act(owner, room, "check", id="c1", skill="ranged_combat", action="free", range="extreme")
+        dice[option] = len(result.entry.rolls[0]["faces"])
+    assert dice == {"-1": 5, "-3": 3, "0": 6}
+    blank = services.room_create(user=owner, kind="stress", title="y", options={"extreme_modifier": ""})
+    assert blank.state["settings"]["extreme_modifier"] == -3  # the default when left blank
+
+
 def test_a_check_logs_both_rolls_and_a_player_can_push_their_own(room: Room, owner, player) -> None:  # type: ignore[no-untyped-def]
     act(owner, room, "stress_up", id="c1", reason="scary")
     result = act(player, room, "check", id="c1", skill="ranged_combat", action="slow", faces="2,2,3,4,5,5", stress_faces="3")

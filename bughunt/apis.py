@@ -1,0 +1,303 @@
+"""REST API for Bug Hunt campaigns: squads, main characters, the campaign log and missions.
+
+Writes carry the squad ``version`` they were made against; a stale one gets 409 with the
+current version. The mission tracker itself runs through the room API (``mission.room``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import path
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from bughunt import selectors, services
+from bughunt.models import LogEntry, Mission, Squad, Trooper
+
+
+class TrooperSerializer(serializers.ModelSerializer[Trooper]):
+    class Meta:
+        model = Trooper
+        fields = [
+            "id",
+            "name",
+            "reactions",
+            "speed",
+            "combat_skill",
+            "toughness",
+            "savvy",
+            "xp",
+            "completed_missions",
+            "status",
+            "sick_bay",
+            "origin",
+            "basic_training",
+            "service_history",
+            "commendations",
+            "assignments",
+            "flags",
+        ]
+
+
+class SquadSerializer(serializers.ModelSerializer[Squad]):
+    class Meta:
+        model = Squad
+        fields = [
+            "id",
+            "name",
+            "regiment",
+            "uniform",
+            "reputation",
+            "turn",
+            "main_characters",
+            "difficulty",
+            "escalation",
+            "signals",
+            "operation",
+            "movie_magic_used",
+            "enemies_met",
+            "pending",
+            "version",
+        ]
+
+
+class SquadDetailSerializer(SquadSerializer):
+    troopers = TrooperSerializer(many=True, read_only=True)
+
+    class Meta(SquadSerializer.Meta):
+        fields = [*SquadSerializer.Meta.fields, "troopers"]
+
+
+class MissionSerializer(serializers.ModelSerializer[Mission]):
+    class Meta:
+        model = Mission
+        fields = ["id", "squad", "number", "turn", "stage", "setup", "room", "outcome", "post_battle"]
+
+
+class LogEntrySerializer(serializers.ModelSerializer[LogEntry]):
+    mission = serializers.IntegerField(source="mission.number", default=None)
+
+    class Meta:
+        model = LogEntry
+        fields = ["id", "turn", "step", "mission", "text", "rolls", "data", "created"]
+
+
+class VersionSerializer(serializers.Serializer[Any]):
+    version = serializers.IntegerField(min_value=1, help_text="The squad version this write was made against.")
+
+
+class SquadListApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    class CreateSerializer(serializers.Serializer[Any]):
+        name = serializers.CharField(max_length=80)
+        character_names = serializers.ListField(child=serializers.CharField(max_length=60), min_length=3, max_length=5)
+        difficulty = serializers.ChoiceField(choices=[d for d, _ in Squad.DIFFICULTIES], default="Mess Me Up")
+        escalation = serializers.BooleanField(default=False)
+        signals = serializers.BooleanField(default=False)
+
+    @extend_schema(responses=SquadSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        squads = selectors.squad_list(user=request.user, search=request.query_params.get("q", ""))
+        return Response(SquadSerializer(squads, many=True).data)
+
+    @extend_schema(request=CreateSerializer, responses={201: SquadDetailSerializer})
+    def post(self, request: Request) -> Response:
+        data = self.CreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        squad = services.squad_create(user=request.user, **data.validated_data)
+        return Response(SquadDetailSerializer(squad).data, status=status.HTTP_201_CREATED)
+
+
+class SquadDetailApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=SquadDetailSerializer)
+    def get(self, request: Request, squad_id: int) -> Response:
+        return Response(SquadDetailSerializer(selectors.squad_get(user=request.user, squad_id=squad_id)).data)
+
+
+class SquadLogApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=LogEntrySerializer(many=True))
+    def get(self, request: Request, squad_id: int) -> Response:
+        squad = selectors.squad_get(user=request.user, squad_id=squad_id)
+        raw = request.query_params.get("mission", "")
+        entries = selectors.log_list(squad=squad, step=request.query_params.get("step", ""), mission=int(raw) if raw.isdigit() else None)
+        return Response(LogEntrySerializer(entries, many=True).data)
+
+
+class AssignmentApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(VersionSerializer):
+        trooper = serializers.IntegerField()
+        assignment = serializers.CharField(max_length=60)
+        faces = serializers.ListField(child=serializers.IntegerField(), required=False, allow_null=True, default=None)
+
+    @extend_schema(request=InputSerializer, responses=SquadDetailSerializer)
+    def post(self, request: Request, squad_id: int) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        squad = services.special_assignment_apply(
+            user=request.user, squad_id=squad_id, version=v["version"], trooper_id=v["trooper"], assignment=v["assignment"], faces=v["faces"]
+        )
+        return Response(SquadDetailSerializer(squad).data)
+
+
+class AdvanceApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(VersionSerializer):
+        trooper = serializers.IntegerField()
+        stat = serializers.CharField(max_length=20)
+
+    @extend_schema(request=InputSerializer, responses=SquadDetailSerializer)
+    def post(self, request: Request, squad_id: int) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        squad = services.trooper_advance(user=request.user, squad_id=squad_id, version=v["version"], trooper_id=v["trooper"], stat=v["stat"])
+        return Response(SquadDetailSerializer(squad).data)
+
+
+class OfferApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(VersionSerializer):
+        index = serializers.IntegerField(min_value=0)
+        choice = serializers.CharField(max_length=40)
+
+    @extend_schema(request=InputSerializer, responses=SquadDetailSerializer)
+    def post(self, request: Request, squad_id: int) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        squad = services.offer_answer(user=request.user, squad_id=squad_id, version=v["version"], index=v["index"], choice=v["choice"])
+        return Response(SquadDetailSerializer(squad).data)
+
+
+class MissionCreateApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(VersionSerializer):
+        difficulty = serializers.ChoiceField(choices=[d for d, _ in Squad.DIFFICULTIES], required=False, allow_null=True, default=None)
+        reputation_spent = serializers.IntegerField(min_value=-2, max_value=2, default=0)
+        priority_shift = serializers.IntegerField(min_value=-1, max_value=1, default=0)
+        objective_faces = serializers.ListField(child=serializers.IntegerField(), required=False, allow_null=True, default=None)
+        priority_faces = serializers.ListField(child=serializers.IntegerField(), required=False, allow_null=True, default=None)
+
+    @extend_schema(request=InputSerializer, responses={201: MissionSerializer})
+    def post(self, request: Request, squad_id: int) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        mission = services.mission_create(user=request.user, squad_id=squad_id, **data.validated_data)
+        return Response(MissionSerializer(mission).data, status=status.HTTP_201_CREATED)
+
+
+class MissionDetailApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=MissionSerializer)
+    def get(self, request: Request, mission_id: int) -> Response:
+        return Response(MissionSerializer(selectors.mission_get(user=request.user, mission_id=mission_id)).data)
+
+
+class MissionSupportApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(VersionSerializer):
+        option = serializers.CharField(max_length=60, required=False, default="")
+        buy = serializers.BooleanField(default=False, help_text="Spend 1 Reputation for +1 Support point instead.")
+        faces = serializers.ListField(child=serializers.IntegerField(), required=False, allow_null=True, default=None)
+        extra_support_card = serializers.BooleanField(default=False)
+
+    @extend_schema(request=InputSerializer, responses=MissionSerializer)
+    def post(self, request: Request, mission_id: int) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        if v["buy"]:
+            mission = services.mission_buy_support(user=request.user, mission_id=mission_id, version=v["version"])
+        else:
+            mission = services.mission_request_support(
+                user=request.user,
+                mission_id=mission_id,
+                version=v["version"],
+                option=v["option"],
+                faces=v["faces"],
+                extra_support_card=v["extra_support_card"],
+            )
+        return Response(MissionSerializer(mission).data)
+
+
+class MissionLoadoutApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(VersionSerializer):
+        loadout = serializers.DictField(child=serializers.CharField(), help_text="Trooper id -> Combat rifle, Shot gun or Boarding sword.")
+        hand_cannon = serializers.CharField(required=False, allow_null=True, default=None)
+        extras = serializers.DictField(child=serializers.CharField(), required=False, default=dict)
+
+    @extend_schema(request=InputSerializer, responses=MissionSerializer)
+    def post(self, request: Request, mission_id: int) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        mission = services.mission_loadout(user=request.user, mission_id=mission_id, **data.validated_data)
+        return Response(MissionSerializer(mission).data)
+
+
+class MissionStartApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(VersionSerializer):
+        guests_can_watch = serializers.BooleanField(default=False)
+
+    @extend_schema(request=InputSerializer, responses=MissionSerializer)
+    def post(self, request: Request, mission_id: int) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        mission = services.mission_start(user=request.user, mission_id=mission_id, **data.validated_data)
+        return Response(MissionSerializer(mission).data)
+
+
+class MissionFinishApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(VersionSerializer):
+        mvp = serializers.CharField(required=False, allow_null=True, default=None)
+        in_charge = serializers.CharField(required=False, allow_null=True, default=None)
+        advanced_care = serializers.ListField(child=serializers.CharField(), required=False, default=list)
+        retire = serializers.ListField(child=serializers.CharField(), required=False, default=list)
+        pay_court_martial = serializers.BooleanField(default=False)
+        buy_rest = serializers.BooleanField(default=False)
+
+    @extend_schema(request=InputSerializer, responses=MissionSerializer)
+    def post(self, request: Request, mission_id: int) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        mission = services.mission_finish(user=request.user, mission_id=mission_id, **data.validated_data)
+        return Response(MissionSerializer(mission).data)
+
+
+urlpatterns = [
+    path("bughunt/squads/", SquadListApi.as_view(), name="api-bughunt-squads"),
+    path("bughunt/squads/<int:squad_id>/", SquadDetailApi.as_view(), name="api-bughunt-squad"),
+    path("bughunt/squads/<int:squad_id>/log/", SquadLogApi.as_view(), name="api-bughunt-log"),
+    path("bughunt/squads/<int:squad_id>/assignments/", AssignmentApi.as_view(), name="api-bughunt-assignment"),
+    path("bughunt/squads/<int:squad_id>/advance/", AdvanceApi.as_view(), name="api-bughunt-advance"),
+    path("bughunt/squads/<int:squad_id>/offers/", OfferApi.as_view(), name="api-bughunt-offer"),
+    path("bughunt/squads/<int:squad_id>/missions/", MissionCreateApi.as_view(), name="api-bughunt-mission-create"),
+    path("bughunt/missions/<int:mission_id>/", MissionDetailApi.as_view(), name="api-bughunt-mission"),
+    path("bughunt/missions/<int:mission_id>/support/", MissionSupportApi.as_view(), name="api-bughunt-support"),
+    path("bughunt/missions/<int:mission_id>/loadout/", MissionLoadoutApi.as_view(), name="api-bughunt-loadout"),
+    path("bughunt/missions/<int:mission_id>/start/", MissionStartApi.as_view(), name="api-bughunt-start"),
+    path("bughunt/missions/<int:mission_id>/finish/", MissionFinishApi.as_view(), name="api-bughunt-finish"),
+]

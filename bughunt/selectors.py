@@ -1,0 +1,63 @@
+"""Reads for the Bug Hunt app."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+
+from bughunt.models import LogEntry, Mission, Squad
+from rules.engine.tables import RangeTable
+from rules.errors import DropshipError, NotFound
+from rules.models import RuleTable
+
+
+def bughunt_tables() -> dict[str, RangeTable]:
+    """Every shipped Bug Hunt table as an engine table, keyed by slug (``bh-origin`` ...).
+
+    Raises :class:`DropshipError` when the tables are not loaded, saying how to load them.
+    """
+    tables = RuleTable.objects.filter(system__slug="bughunt", owner__isnull=True).prefetch_related("entries")
+    found = {t.slug: t.to_engine() for t in tables}
+    if "bh-origin" not in found:
+        raise DropshipError("The Bug Hunt tables are not loaded: run `manage.py load_tables`.", field="tables")
+    return found
+
+
+def squad_list(*, user: Any, search: str = "") -> QuerySet[Squad]:
+    """The user's squads, newest activity first; ``search`` matches the squad or regiment name."""
+    squads = Squad.objects.filter(owner=user)
+    if search:
+        squads = squads.filter(name__icontains=search) | squads.filter(regiment__icontains=search)
+    return squads.order_by("-updated", "-id")
+
+
+def squad_get(*, user: Any, squad_id: int) -> Squad:
+    """The user's squad. Raises :class:`NotFound` for another user's squad or a missing one."""
+    squad = Squad.objects.filter(owner=user, pk=squad_id).first()
+    if squad is None:
+        raise NotFound(f"No squad {squad_id} of yours.", field="squad")
+    return squad
+
+
+def mission_get(*, user: Any, mission_id: int) -> Mission:
+    """The user's mission. Raises :class:`NotFound` otherwise."""
+    mission = Mission.objects.select_related("squad", "room").filter(squad__owner=user, pk=mission_id).first()
+    if mission is None:
+        raise NotFound(f"No mission {mission_id} of yours.", field="mission")
+    return mission
+
+
+def current_mission(squad: Squad) -> Mission | None:
+    """The mission not yet through its post-battle, if any."""
+    return squad.missions.exclude(stage="done").order_by("-number").first()
+
+
+def log_list(*, squad: Squad, step: str = "", mission: int | None = None) -> QuerySet[LogEntry]:
+    """The campaign log, oldest first; filter by ``step`` (prefix) or mission number."""
+    entries = squad.log.all()
+    if step:
+        entries = entries.filter(step__istartswith=step)
+    if mission is not None:
+        entries = entries.filter(mission__number=mission)
+    return entries.select_related("mission").order_by("id")

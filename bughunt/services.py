@@ -1,0 +1,918 @@
+"""Writes for Bug Hunt campaigns. Each function is one transaction: it loads the squad (locked),
+calls the engines, saves, and logs every roll in the campaign log with its reason.
+
+A write made against an older squad ``version`` than the stored one is refused with
+:class:`StaleVersion`; rule refusals raise :class:`DropshipError` naming the field. Nothing is
+written when a write is refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from django.db import transaction
+
+from bughunt.engine import campaign, characters, missions
+from bughunt.models import LogEntry, Mission, Squad, Trooper
+from bughunt.selectors import bughunt_tables
+from rules.engine.dice import Dice, DiceError, RollRecord
+from rules.engine.tables import RangeTable, TableError
+from rules.errors import DropshipError, NotFound, StaleVersion
+
+MIN_MAIN, MAX_MAIN = 3, 5
+TRACKER_KIND = "bughunt-mission"
+LOADOUT_WEAPONS = ("Combat rifle", "Shot gun", "Boarding sword")
+HAND_CANNON = "Hand cannon"
+SERVICE_PISTOL = "Service pistol"
+EDGES = {1: "north", 2: "east", 3: "south", 4: "west"}
+
+
+# -- helpers ----------------------------------------------------------------------------------
+
+
+def _rolls(records: Iterable[RollRecord]) -> list[dict[str, Any]]:
+    return [r.as_dict() for r in records]
+
+
+def _log(
+    squad: Squad,
+    step: str,
+    text: str,
+    rolls: Iterable[RollRecord] = (),
+    *,
+    mission: Mission | None = None,
+    data: Mapping[str, Any] | None = None,
+) -> LogEntry:
+    return LogEntry.objects.create(
+        squad=squad, mission=mission, turn=squad.turn, step=step, text=text, rolls=_rolls(rolls), data=dict(data or {})
+    )
+
+
+def _locked_squad(user: Any, squad_id: int, version: int | None) -> Squad:
+    squad = Squad.objects.select_for_update().filter(owner=user, pk=squad_id).first()
+    if squad is None:
+        raise NotFound(f"No squad {squad_id} of yours.", field="squad")
+    if version is not None and int(version) != squad.version:
+        raise StaleVersion(
+            f"The squad changed since you loaded it (version {version}, now {squad.version}); reload and try again.",
+            field="version",
+            extra={"version": squad.version},
+        )
+    return squad
+
+
+def _bump(squad: Squad, *fields: str) -> None:
+    squad.version += 1
+    squad.save(update_fields=[*fields, "version", "updated"])
+
+
+def _locked_mission(user: Any, mission_id: int, version: int | None, *, stage: str | None = None) -> Mission:
+    mission = Mission.objects.filter(squad__owner=user, pk=mission_id).select_related("squad").first()
+    if mission is None:
+        raise NotFound(f"No mission {mission_id} of yours.", field="mission")
+    mission.squad = _locked_squad(user, mission.squad_id, version)
+    mission.refresh_from_db()
+    if stage is not None and mission.stage != stage:
+        raise DropshipError(
+            f"Mission {mission.number} is at {mission.get_stage_display()}; this needs {dict(Mission.STAGES)[stage]}.",
+            field="stage",
+        )
+    return mission
+
+
+def _faces(raw: Sequence[int] | str | None, field: str) -> list[int] | None:
+    if raw is None or raw == "" or raw == []:
+        return None
+    parts = raw.replace(",", " ").split() if isinstance(raw, str) else list(raw)
+    try:
+        return [int(p) for p in parts]
+    except (TypeError, ValueError):
+        raise DropshipError(f"{field} must be whole numbers, one per die, such as 4, 2.", field=field) from None
+
+
+def _engine_call(field: str, call: Any, *args: Any, **kwargs: Any) -> Any:
+    """Run an engine function, turning its ValueError refusals into a :class:`DropshipError`."""
+    try:
+        return call(*args, **kwargs)
+    except DropshipError:
+        raise
+    except (DiceError, TableError) as exc:
+        raise DropshipError(str(exc), field=field) from exc
+    except ValueError as exc:
+        raise DropshipError(str(exc), field=getattr(exc, "field", None) or field) from exc
+
+
+def _trooper_from_engine(squad: Squad, made: characters.MainCharacter) -> Trooper:
+    return Trooper.objects.create(
+        squad=squad,
+        name=made.name,
+        xp=made.xp,
+        completed_missions=made.completed_missions,
+        origin=made.origin,
+        basic_training=made.basic_training,
+        service_history=made.service_history,
+        commendations=made.commendations,
+        joined_turn=squad.turn,
+        **made.profile.as_dict(),
+    )
+
+
+def _roll_character(squad: Squad, tables: Mapping[str, RangeTable], name: str, dice: Dice, *, step: str) -> Trooper:
+    made = _engine_call("name", characters.create_main_character, name, tables, dice)
+    trooper = _trooper_from_engine(squad, made)
+    squad.reputation += made.reputation
+    bits = [f"{made.origin}", f"{made.basic_training}", f"{made.service_history}"]
+    extra = []
+    if made.commendations:
+        extra.append(f"{made.commendations} commendation{'s' if made.commendations > 1 else ''}")
+    if made.reputation:
+        extra.append(f"+{made.reputation} Reputation to the squad")
+    _log(
+        squad,
+        step,
+        f"{made.name}: {', '.join(bits)}" + (f"; {', '.join(extra)}" if extra else "") + ".",
+        made.rolls,
+        data={"trooper": trooper.pk, "profile": made.profile.as_dict(), "xp": made.xp},
+    )
+    return trooper
+
+
+# -- squads -----------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def squad_create(
+    *,
+    user: Any,
+    name: str,
+    character_names: Sequence[str],
+    difficulty: str = "Mess Me Up",
+    escalation: bool = False,
+    signals: bool = False,
+    seed: int | None = None,
+) -> Squad:
+    """A new Hunter Squad (pp.170-173): one main character per name (3 to 5), each rolled on
+    Origin, Basic Training and Service History with commendations; Reputation gained goes to the
+    squad pool; the regiment's title and uniform come from the Regiment Flavor table.
+
+    Raises :class:`DropshipError` naming ``name``, ``character_names`` (3-5 distinct names) or
+    ``difficulty`` (the five settings).
+    """
+    name = name.strip()
+    if not name:
+        raise DropshipError("name is required: what the squad is called.", field="name")
+    names = [n.strip() for n in character_names if n and n.strip()]
+    if not MIN_MAIN <= len(names) <= MAX_MAIN:
+        raise DropshipError(
+            f"character_names must hold {MIN_MAIN} to {MAX_MAIN} names (three is standard); got {len(names)}.",
+            field="character_names",
+        )
+    if len({n.lower() for n in names}) != len(names):
+        raise DropshipError("character_names must be different from each other.", field="character_names")
+    allowed = [d for d, _ in Squad.DIFFICULTIES]
+    if difficulty not in allowed:
+        raise DropshipError(f"difficulty must be one of: {', '.join(allowed)}.", field="difficulty")
+    tables = bughunt_tables()
+    dice = Dice(seed=seed)
+    squad = Squad.objects.create(
+        owner=user,
+        name=name[:80],
+        main_characters=len(names),
+        difficulty=difficulty,
+        escalation=escalation,
+        signals=signals,
+    )
+    regiment = characters.regiment_flavor(tables, dice)
+    squad.regiment, squad.uniform = regiment.title, regiment.uniform
+    _log(squad, "creation", f"Regiment: the {regiment.title}, uniform {regiment.uniform}.", regiment.rolls)
+    for character in names:
+        _roll_character(squad, tables, character[:60], dice, step="creation")
+    squad.save()
+    return squad
+
+
+@transaction.atomic
+def squad_update(
+    *,
+    user: Any,
+    squad_id: int,
+    version: int | None,
+    name: str | None = None,
+    difficulty: str | None = None,
+    escalation: bool | None = None,
+    signals: bool | None = None,
+) -> Squad:
+    """Change the squad's name or campaign options. Raises :class:`StaleVersion` or
+    :class:`DropshipError` naming the field."""
+    squad = _locked_squad(user, squad_id, version)
+    if name is not None:
+        if not name.strip():
+            raise DropshipError("name is required: what the squad is called.", field="name")
+        squad.name = name.strip()[:80]
+    if difficulty is not None:
+        allowed = [d for d, _ in Squad.DIFFICULTIES]
+        if difficulty not in allowed:
+            raise DropshipError(f"difficulty must be one of: {', '.join(allowed)}.", field="difficulty")
+        squad.difficulty = difficulty
+    if escalation is not None:
+        squad.escalation = escalation
+    if signals is not None:
+        squad.signals = signals
+    _bump(squad, "name", "difficulty", "escalation", "signals")
+    return squad
+
+
+# -- mission set-up ---------------------------------------------------------------------------
+
+
+def available_troopers(squad: Squad) -> list[Trooper]:
+    """Main characters who may take the field: active, not in Sick Bay, not kept back."""
+    return [
+        t
+        for t in squad.troopers.filter(status="active")
+        if t.sick_bay == 0 and not (t.flags or {}).get("miss_next_mission")
+    ]
+
+
+@transaction.atomic
+def mission_create(
+    *,
+    user: Any,
+    squad_id: int,
+    version: int | None,
+    difficulty: str | None = None,
+    reputation_spent: int = 0,
+    priority_shift: int = 0,
+    objective_faces: Sequence[int] | str | None = None,
+    priority_faces: Sequence[int] | str | None = None,
+    seed: int | None = None,
+) -> Mission:
+    """Generate the next mission, steps 2-5 and 8-9 (pp.184-190): Objectives (three D6), the
+    difficulty, Priority (lower of 2D6 +1 Vital +2 Critical, up to 2 Reputation either way,
+    1-6; or the escalation sequence), Spawn Rating, Signals, Tactical Locations and the initial
+    Contact markers (with Operational Progress extras), and the deployment edge (a D12 in quarters: the book only says to pick one at random).
+
+    ``reputation_spent`` is -2..2 (each point costs 1 Reputation); ``priority_shift`` is the
+    -1/+1 a friend in the Intel Corps allows (Military Life, p.206). ``objective_faces`` and
+    ``priority_faces`` are the player's own dice. Raises :class:`DropshipError` naming the field.
+    """
+    squad = _locked_squad(user, squad_id, version)
+    if squad.missions.exclude(stage="done").exists():
+        raise DropshipError("Finish the current mission's post-battle before starting another.", field="mission")
+    if not available_troopers(squad):
+        raise DropshipError("No main character can take the field this turn.", field="troopers")
+    tables = bughunt_tables()
+    dice = Dice(seed=seed)
+    number = squad.missions.count() + 1
+    setting = _engine_call("difficulty", missions.difficulty, tables, difficulty or squad.difficulty)
+    try:
+        spent = int(reputation_spent or 0)
+        shift = int(priority_shift or 0)
+    except (TypeError, ValueError):
+        raise DropshipError("reputation_spent must be a whole number from -2 to 2.", field="reputation_spent") from None
+    if abs(spent) > squad.reputation:
+        raise DropshipError(
+            f"reputation_spent needs {abs(spent)} Reputation; the squad has {squad.reputation}.", field="reputation_spent"
+        )
+    operation = dict(squad.operation or {})
+    intel = squad.priority_shift_next
+    if shift and not intel:
+        raise DropshipError("priority_shift is only allowed after a friend in the Intel Corps (Military Life).", field="priority_shift")
+    if shift not in (-1, 0, 1):
+        raise DropshipError("priority_shift must be -1, 0 or 1.", field="priority_shift")
+
+    mission = Mission(squad=squad, number=number, turn=squad.turn)
+    mission.save()
+    objectives = _engine_call("objective_faces", missions.roll_objectives, tables, dice, faces=_faces(objective_faces, "objective_faces"))
+    _log(
+        squad,
+        "mission: objectives",
+        "Objectives: " + "; ".join(f"marker {o.position} {o.type} ({o.rank})" for o in objectives.objectives) + ".",
+        objectives.rolls,
+        mission=mission,
+    )
+    if squad.escalation and number <= 8:
+        priority = missions.escalation_priority(tables, number)
+        if spent:
+            raise DropshipError("reputation_spent does not apply under the campaign escalation option.", field="reputation_spent")
+    else:
+        priority = _engine_call(
+            "priority_faces",
+            missions.determine_priority,
+            dice,
+            vital=objectives.has_vital,
+            critical=objectives.has_critical,
+            reputation_spent=spent,
+            faces=_faces(priority_faces, "priority_faces"),
+        )
+    value = max(missions.PRIORITY_MIN, min(missions.PRIORITY_MAX, priority.priority + shift))
+    squad.reputation -= abs(spent)
+    explanation = priority.explanation + (f", {shift:+d} from the Intel Corps friend: Priority {value}" if shift else "")
+    _log(squad, "mission: priority", explanation + f". Spawn Rating {missions.spawn_rating(value)}.", [priority.record] if priority.record else [], mission=mission)
+    squad.priority_shift_next = 0
+    markers = missions.place_markers(sum(1 for _ in objectives.objectives), setting, dice, use_signals=squad.signals)
+    extra_contacts = int(operation.get("extra_contacts", 0) or 0)  # a disaster's two are already in it
+    edge = dice.roll("D12", "Deployment edge (1-3 north, 4-6 east, 7-9 south, 10-12 west)")
+    side = EDGES[(int(edge.total or 1) + 2) // 3]
+    _log(
+        squad,
+        "mission: markers",
+        f"{markers.signals} Signals, {markers.tactical_locations} Tactical Locations; Contact markers: one on each Objective, "
+        f"{markers.contacts_at_center + extra_contacts} at the center"
+        + (f" ({extra_contacts} from Operational Progress)" if extra_contacts else "")
+        + f". Deploy within 3\" of the {side} edge.",
+        [*markers.rolls, edge],
+        mission=mission,
+    )
+    support_points = missions.support_points(value, setting) + int(operation.get("extra_support_rolls", 0) or 0)
+    mission.setup = {
+        "mission_number": number,
+        "difficulty": setting.name,
+        "encounter": setting.encounter,
+        "living_nightmare": setting.minimum_contacts is not None,
+        "priority": value,
+        "spawn_rating": missions.spawn_rating(value),
+        "objectives": [o.as_dict() for o in objectives.objectives],
+        "signals": markers.signals,
+        "tactical_locations": markers.tactical_locations,
+        "contacts_on_objectives": markers.contacts_on_objectives,
+        "contacts_at_center": markers.contacts_at_center,
+        "extra_contacts": extra_contacts,
+        "deployment_edge": side,
+        "support": {"points": support_points, "reputation_bought": False, "requests": [], "extra_support_card": False},
+        "loadout": {},
+        "hand_cannon": None,
+        "extras": [],
+        "intel_report": False,
+    }
+    mission.save()
+    _bump(squad, "reputation", "priority_shift_next")
+    return mission
+
+
+@transaction.atomic
+def mission_buy_support(*, user: Any, mission_id: int, version: int | None) -> Mission:
+    """Spend 1 Reputation for +1 Support point (p.187), once per mission.
+
+    Raises :class:`DropshipError` when already bought or without Reputation."""
+    mission = _locked_mission(user, mission_id, version, stage="setup")
+    support = mission.setup["support"]
+    if support["reputation_bought"]:
+        raise DropshipError("The Reputation point for support was already spent on this mission.", field="support")
+    if mission.squad.reputation < 1:
+        raise DropshipError("The squad has no Reputation to spend.", field="support")
+    support["reputation_bought"] = True
+    support["points"] += 1
+    mission.squad.reputation -= 1
+    mission.save(update_fields=["setup"])
+    _log(mission.squad, "mission: support", "Spent 1 Reputation for +1 Support point.", mission=mission)
+    _bump(mission.squad, "reputation")
+    return mission
+
+
+def _team(option: str, data: Mapping[str, Any], *, weapons: Sequence[str] | None = None) -> dict[str, Any]:
+    profile = dict(data.get("profile") or {})
+    special = []
+    if data.get("brawl_dice"):
+        special.append("kerin")
+    if data.get("reaction_rerolls"):
+        special.append("precursor")
+    if data.get("objective_at_center"):
+        special.append("scientists")
+    return {
+        "name": option,
+        "figures": int(data.get("figures") or 1),
+        **{k: int(profile.get(k, 0)) for k in ("reactions", "speed", "combat_skill", "toughness", "savvy")},
+        "save": data.get("armor_save"),
+        "weapons": list(weapons if weapons is not None else data.get("weapons") or []),
+        "special": special,
+        "owner": "",
+    }
+
+
+@transaction.atomic
+def mission_request_support(
+    *,
+    user: Any,
+    mission_id: int,
+    version: int | None,
+    option: str,
+    faces: Sequence[int] | str | None = None,
+    extra_support_card: bool = False,
+    seed: int | None = None,
+) -> Mission:
+    """Spend one Support point on ``option`` (pp.187-189): 2D6 at or over its target grants it.
+    Each option once per mission. ``extra_support_card`` plays the Extra Support movie magic card
+    (p.181): the first request needs no roll; the card is spent for the campaign.
+
+    Raises :class:`DropshipError` naming ``option`` (the choices), ``faces`` or the card."""
+    mission = _locked_mission(user, mission_id, version, stage="setup")
+    squad = mission.squad
+    support = mission.setup["support"]
+    if len(support["requests"]) >= support["points"]:
+        raise DropshipError(f"All {support['points']} Support points are spent.", field="option")
+    tables = bughunt_tables()
+    already = [r["option"] for r in support["requests"]]
+    if extra_support_card:
+        if "Extra Support" in squad.movie_magic_used:
+            raise DropshipError("The Extra Support card was already used this campaign.", field="extra_support_card")
+        if support["requests"]:
+            raise DropshipError("The Extra Support card works on the first Support request only.", field="extra_support_card")
+        entries = {e.result: e for e in tables["bh-support"].entries}
+        if option not in entries:
+            raise DropshipError(f"option must be one of: {', '.join(entries)}.", field="option")
+        if option in already:
+            raise DropshipError(f"{option} was already requested for this mission; each option once.", field="option")
+        granted, target, record = True, int(entries[option].data["target"]), None
+        data = entries[option].data
+        squad.movie_magic_used = [*squad.movie_magic_used, "Extra Support"]
+        support["extra_support_card"] = True
+        text = f"Support: {option} granted without a roll (Extra Support card)."
+    else:
+        request = _engine_call(
+            "option", missions.request_support, tables, Dice(seed=seed), option, already=already, faces=_faces(faces, "faces")
+        )
+        granted, target, record, data = request.granted, request.target, request.record, request.data
+        text = f"Support: {option} needs {target}+ on 2D6, rolled {record.total}: {'granted' if granted else 'not available, point lost'}."
+    entry: dict[str, Any] = {"option": option, "target": target, "granted": granted, "total": record.total if record else None}
+    support["requests"].append(entry)
+    if granted:
+        if data.get("profile"):
+            mission.setup.setdefault("teams", []).append(_team(option, data))
+        elif data.get("tactical_activation"):
+            mission.setup["intel_report"] = True
+        else:
+            mission.setup["extras"].append({"option": option, "weapons": list(data.get("weapons") or []), "assigned": None})
+    mission.save(update_fields=["setup"])
+    _log(squad, "mission: support", text, [record] if record else [], mission=mission, data=entry)
+    _bump(squad, "movie_magic_used")
+    return mission
+
+
+@transaction.atomic
+def mission_loadout(
+    *,
+    user: Any,
+    mission_id: int,
+    version: int | None,
+    loadout: Mapping[str, str],
+    hand_cannon: str | None = None,
+    extras: Mapping[str, str] | None = None,
+) -> Mission:
+    """Step 6 (p.187): each main character taking the field carries a Combat rifle, Shot gun or
+    Boarding sword (``loadout`` maps trooper id to weapon); one may swap the Service pistol for a
+    Hand cannon (``hand_cannon``: trooper id). ``extras`` assigns granted Weapons support or
+    Grenades: ``{"Weapons support": "<figure>: <weapon>"}``.
+
+    Raises :class:`DropshipError` naming the field and the allowed values."""
+    mission = _locked_mission(user, mission_id, version, stage="setup")
+    ids = {str(t.pk): t for t in available_troopers(mission.squad)}
+    chosen: dict[str, str] = {}
+    for key, weapon in loadout.items():
+        if str(key) not in ids:
+            raise DropshipError(f"loadout names trooper {key}, who is not taking the field.", field="loadout")
+        if weapon not in LOADOUT_WEAPONS:
+            raise DropshipError(f"loadout weapons must be one of: {', '.join(LOADOUT_WEAPONS)}; got {weapon!r}.", field="loadout")
+        chosen[str(key)] = weapon
+    missing = [t.name for k, t in ids.items() if k not in chosen]
+    if missing:
+        raise DropshipError(f"loadout needs a weapon for {', '.join(missing)}.", field="loadout")
+    if hand_cannon not in (None, "") and str(hand_cannon) not in ids:
+        raise DropshipError("hand_cannon must name one main character taking the field.", field="hand_cannon")
+    mission.setup["loadout"] = chosen
+    mission.setup["hand_cannon"] = str(hand_cannon) if hand_cannon not in (None, "") else None
+    for extra in mission.setup.get("extras", []):
+        choice = (extras or {}).get(extra["option"])
+        if choice:
+            weapon = choice.split(":", 1)[-1].strip()
+            if not any(weapon == w for w in extra["weapons"]):
+                raise DropshipError(f"{extra['option']} weapon must be one of: {', '.join(extra['weapons'])}.", field="extras")
+            extra["assigned"] = choice.strip()
+    mission.save(update_fields=["setup"])
+    names = {k: t.name for k, t in ids.items()}
+    _log(
+        mission.squad,
+        "mission: loadout",
+        "Loadout: "
+        + "; ".join(f"{names[k]} {w}" for k, w in chosen.items())
+        + (f"; {names[mission.setup['hand_cannon']]} swaps the Service pistol for a Hand cannon" if mission.setup["hand_cannon"] else "")
+        + ".",
+        mission=mission,
+    )
+    _bump(mission.squad)
+    return mission
+
+
+def tracker_setup(mission: Mission) -> dict[str, Any]:
+    """The set-up the mission tracker starts from: the generated mission plus the squad's main
+    characters (profile, Trooper armor 5+, weapons from the loadout) and combat teams (the Fire
+    team always, then the granted Support), enemy types met and movie magic cards used."""
+    squad = mission.squad
+    tables = bughunt_tables()
+    fire_team = next(e for e in tables["bh-support"].entries if e.result == "Fire team")
+    setup = dict(mission.setup)
+    loadout = setup.get("loadout", {})
+    extras = [e for e in setup.get("extras", []) if e.get("assigned")]
+    mains = []
+    for trooper in available_troopers(squad):
+        key = str(trooper.pk)
+        sidearm = HAND_CANNON if setup.get("hand_cannon") == key else SERVICE_PISTOL
+        weapons = [sidearm, loadout.get(key, "Combat rifle")]
+        weapons += [e["assigned"].split(":", 1)[1].strip() for e in extras if e["assigned"].split(":", 1)[0].strip() == trooper.name]
+        mains.append({**trooper.profile, "name": trooper.name, "save": 5, "weapons": weapons, "owner": "", "trooper_id": trooper.pk})
+    teams = [_team("Fire team", fire_team.data), *setup.get("teams", [])]
+    setup.update(
+        {
+            "main_characters": mains,
+            "combat_teams": teams,
+            "enemies_met": list(squad.enemies_met),
+            "movie_magic_used": list(squad.movie_magic_used),
+            "squad": squad.pk,
+            "mission": mission.pk,
+        }
+    )
+    return setup
+
+
+@transaction.atomic
+def mission_start(*, user: Any, mission_id: int, version: int | None, guests_can_watch: bool = False) -> Mission:
+    """Open the live mission tracker (a room of kind ``bughunt-mission``) for this mission.
+
+    Raises :class:`DropshipError` when the loadout is missing."""
+    from live import services as live_services
+
+    mission = _locked_mission(user, mission_id, version, stage="setup")
+    if not mission.setup.get("loadout"):
+        raise DropshipError("Choose the loadout (step 6) before the mission starts.", field="loadout")
+    room = live_services.room_create(
+        user=user,
+        kind=TRACKER_KIND,
+        title=f"{mission.squad.name}: mission {mission.number}",
+        options={"setup": tracker_setup(mission)},
+        guests_can_watch=guests_can_watch,
+    )
+    mission.room = room
+    mission.stage = "in_play"
+    mission.save(update_fields=["room", "stage"])
+    _log(mission.squad, "mission: start", f"Mission {mission.number} is on the table.", mission=mission, data={"room": room.pk})
+    _bump(mission.squad)
+    return mission
+
+
+# -- the campaign engine's squad, to and from the models ------------------------------------
+
+ENGINE_FLAGS = (
+    "laid_up",
+    "assignment_bonus",
+    "no_assignment_next",
+    "bonus_assignment_roll",
+    "miss_next_mission",
+    "weapon_notes",
+    "advanced_care_turn",
+    "assignment_turn",
+    "assignment_rolls",
+    "mission_counted_turn",
+    "replaced_by",
+)
+
+
+def engine_squad(squad: Squad) -> campaign.Squad:
+    """The squad as the campaign engine sees it: every main character (departed ones too), the
+    Reputation pool, the operation, the campaign turn and the Intel Corps shift."""
+    troopers = tuple(
+        campaign.Trooper.from_dict(
+            {
+                "name": t.name,
+                "profile": t.profile,
+                "xp": t.xp,
+                "completed_missions": t.completed_missions,
+                "status": t.status,
+                "sick_bay": t.sick_bay,
+                "assignments": t.assignments,
+                **{k: v for k, v in (t.flags or {}).items() if k in ENGINE_FLAGS},
+            }
+        )
+        for t in squad.troopers.order_by("id")
+    )
+    return campaign.Squad(
+        reputation=squad.reputation,
+        troopers=troopers,
+        operation=campaign.Operation.from_dict(squad.operation or {}),
+        turn=squad.turn,
+        priority_shift_next=squad.priority_shift_next,
+    )
+
+
+def _store(squad: Squad, state: campaign.Squad, *, backgrounds: Mapping[str, Mapping[str, Any]] | None = None) -> None:
+    """Write the engine's squad back: update each main character by name, add newcomers
+    (``backgrounds`` holds their rolled Origin etc.), then the squad's pools. Does not bump."""
+    rows = {t.name: t for t in squad.troopers.all()}
+    for trooper in state.troopers:
+        data = trooper.as_dict()
+        fields = {
+            **data["profile"],
+            "xp": data["xp"],
+            "completed_missions": data["completed_missions"],
+            "status": data["status"],
+            "sick_bay": data["sick_bay"],
+            "assignments": data["assignments"],
+            "flags": {k: data[k] for k in ENGINE_FLAGS if data.get(k) not in (None, False, 0, [], ())},
+        }
+        row = rows.get(trooper.name)
+        if row is None:
+            extra = (backgrounds or {}).get(trooper.name, {})
+            Trooper.objects.create(
+                squad=squad,
+                name=trooper.name,
+                origin=extra.get("origin", ""),
+                basic_training=extra.get("basic_training", ""),
+                service_history=extra.get("service_history", ""),
+                commendations=int(extra.get("commendations", 0) or 0),
+                joined_turn=state.turn,
+                **fields,
+            )
+            continue
+        for key, value in fields.items():
+            setattr(row, key, value)
+        row.save()
+    squad.reputation = state.reputation
+    squad.operation = state.operation.as_dict()
+    squad.turn = state.turn
+    squad.priority_shift_next = state.priority_shift_next
+
+
+def _trooper_row(squad: Squad, trooper_id: Any, field: str = "trooper") -> Trooper:
+    row = squad.troopers.filter(pk=int(trooper_id)).first() if str(trooper_id).isdigit() else None
+    if row is None:
+        names = ", ".join(f"{t.pk} ({t.name})" for t in squad.troopers.filter(status="active"))
+        raise DropshipError(f"{field} must be one of the squad's main characters: {names}.", field=field)
+    return row
+
+
+def assignment_choices(squad: Squad, tables: Mapping[str, RangeTable]) -> list[dict[str, Any]]:
+    """For each active main character: the Special Assignments open to them this turn, with
+    their 2D6 targets and training, or why they cannot apply (p.183)."""
+    state = engine_squad(squad)
+    targets = {e.result: e for e in tables["bh-special-assignments"].entries}
+    rows = []
+    for trooper in squad.troopers.filter(status="active"):
+        options = campaign.assignments_available(tables, state, trooper.name)
+        rows.append(
+            {
+                "trooper": trooper,
+                "blocked": options.reason,
+                "bonus": options.bonus,
+                "options": [
+                    {
+                        "name": name,
+                        "target": targets[name].data.get("target"),
+                        "note": (f"+{options.bonus} bonus" if options.bonus else ""),
+                    }
+                    for name in options.available
+                ],
+            }
+        )
+    return rows
+
+
+def advancement_choices(squad: Squad, tables: Mapping[str, RangeTable]) -> list[dict[str, Any]]:
+    """For each active main character, the advances their XP buys now (cost and maximum from
+    ``bh-advancement``, p.204)."""
+    rows = []
+    for trooper in squad.troopers.filter(status="active"):
+        stats = []
+        for entry in tables["bh-advancement"].entries:
+            stat = str(entry.data["stat"])
+            cost, maximum = int(entry.data["xp"]), int(entry.data["maximum"])
+            if trooper.xp >= cost and getattr(trooper, stat) < maximum:
+                stats.append({"stat": stat, "label": campaign.PROFILE_NAMES[stat], "cost": cost})
+        if stats:
+            rows.append({"trooper": trooper, "stats": stats})
+    return rows
+
+
+@transaction.atomic
+def special_assignment_apply(
+    *,
+    user: Any,
+    squad_id: int,
+    version: int | None,
+    trooper_id: Any,
+    assignment: str,
+    faces: Sequence[int] | str | None = None,
+    seed: int | None = None,
+) -> Squad:
+    """Apply a main character for a Special Assignment (p.183): 2D6 (or the player's own two
+    D6 as ``faces``) plus any bonus against the target; success brings the training award,
+    bonus XP and Reputation. Raises :class:`DropshipError` naming the field."""
+    squad = _locked_squad(user, squad_id, version)
+    if squad.missions.filter(stage__in=["in_play", "post_battle"]).exists():
+        raise DropshipError("Special Assignments come before the mission; this turn's mission is already under way.", field="assignment")
+    row = _trooper_row(squad, trooper_id)
+    tables = bughunt_tables()
+    result = _engine_call(
+        "assignment",
+        campaign.special_assignment,
+        tables,
+        engine_squad(squad),
+        row.name,
+        assignment,
+        Dice(seed=seed),
+        faces=_faces(faces, "faces"),
+    )
+    _store(squad, result.squad)
+    _log(squad, "special assignment", result.text, result.rolls, data=dict(result.data))
+    _bump(squad, "reputation", "operation", "turn", "priority_shift_next")
+    return squad
+
+
+@transaction.atomic
+def trooper_advance(*, user: Any, squad_id: int, version: int | None, trooper_id: Any, stat: str) -> Squad:
+    """Spend XP on +1 to ``stat`` (p.204). Raises :class:`DropshipError` naming the stat (the
+    five allowed), its maximum or the XP missing."""
+    squad = _locked_squad(user, squad_id, version)
+    row = _trooper_row(squad, trooper_id)
+    result = _engine_call("stat", campaign.advance_trooper, bughunt_tables(), engine_squad(squad), row.name, stat)
+    _store(squad, result.squad)
+    _log(squad, "advance", result.text, data=dict(result.data))
+    _bump(squad)
+    return squad
+
+
+def _offer_entry(offer: campaign.Offer, weapons: Sequence[str]) -> dict[str, Any]:
+    """A pending Military Life offer with the buttons the player can press."""
+    if offer.kind == "raise_stat":
+        label = campaign.PROFILE_NAMES.get(offer.stat or "", offer.stat or "")
+        text = f"{offer.trooper} may raise {label} by 1 for {offer.cost_xp} XP."
+        choices = [("accept", f"Raise {label}"), ("decline", "No thanks")]
+    elif offer.kind == "tinkering":
+        text = f'{offer.trooper} tinkers with a personal weapon: +{offer.range_in}" range.'
+        choices = [(f"weapon:{w}", w) for w in weapons] + [("decline", "Not now")]
+    else:
+        text = (
+            f"{offer.trooper} may cash in a favor: up to {offer.max_reputation} Reputation, each for "
+            f"{offer.xp_per_reputation} XP or +{offer.bonus_per_reputation} on the next Special Assignments roll."
+        )
+        choices = [
+            (f"favor:{x}:{b}", f"{x} for XP, {b} for the assignment roll")
+            for x in range(offer.max_reputation + 1)
+            for b in range(offer.max_reputation + 1 - x)
+            if x + b > 0
+        ] + [("decline", "Spend nothing")]
+    return {"offer": offer.as_dict(), "text": text, "choices": choices}
+
+
+@transaction.atomic
+def offer_answer(*, user: Any, squad_id: int, version: int | None, index: Any, choice: str) -> Squad:
+    """Take or decline a waiting Military Life offer (p.206). ``choice`` is ``accept``,
+    ``decline``, ``weapon:<name>`` (tinkering) or ``favor:<xp points>:<bonus points>``.
+    Raises :class:`DropshipError` naming ``index`` or ``choice``."""
+    squad = _locked_squad(user, squad_id, version)
+    pending = list(squad.pending or [])
+    try:
+        entry = pending[int(index)]
+    except (TypeError, ValueError, IndexError):
+        raise DropshipError(f"index must be 0 to {len(pending) - 1}: a waiting offer.", field="index") from None
+    allowed = [value for value, _ in entry["choices"]]
+    if choice not in allowed:
+        raise DropshipError(f"choice must be one of: {', '.join(allowed)}.", field="choice")
+    pending.pop(int(index))
+    offer = campaign.Offer.from_dict(entry["offer"])
+    if choice == "decline":
+        _log(squad, "military life", f"{offer.trooper} lets the offer go.")
+    else:
+        kwargs: dict[str, Any] = {}
+        if choice.startswith("weapon:"):
+            kwargs["weapon"] = choice.split(":", 1)[1]
+        elif choice.startswith("favor:"):
+            _, xp_points, bonus_points = choice.split(":")
+            kwargs.update(xp_points=int(xp_points), bonus_points=int(bonus_points))
+        result = _engine_call("choice", campaign.accept_offer, bughunt_tables(), engine_squad(squad), offer, **kwargs)
+        _store(squad, result.squad)
+        _log(squad, "military life", result.text, data=dict(result.data))
+    squad.pending = pending
+    _bump(squad, "pending", "reputation", "operation", "turn", "priority_shift_next")
+    return squad
+
+
+# -- the end of a mission and the post-battle sequence ----------------------------------------
+
+
+def _outcome(mission: Mission) -> dict[str, Any]:
+    from bughunt.engine import tracker
+
+    if mission.room is None:
+        raise DropshipError("This mission has no tracker yet; start it first.", field="mission")
+    if mission.room.state.get("phase") != "over":
+        raise DropshipError("End the mission on the tracker first (End mission), then run the post-battle.", field="mission")
+    return dict(tracker.outcome(mission.room.state))
+
+
+@transaction.atomic
+def mission_finish(
+    *,
+    user: Any,
+    mission_id: int,
+    version: int | None,
+    mvp: str | None = None,
+    in_charge: str | None = None,
+    advanced_care: Sequence[str] = (),
+    retire: Sequence[str] = (),
+    replacement_names: Sequence[str] = (),
+    pay_court_martial: bool = False,
+    buy_rest: bool = False,
+    seed: int | None = None,
+) -> Mission:
+    """End the mission: read the tracker's outcome (Objectives, casualties, lost marines, Evac,
+    the enemy met, movie magic spent) and run the court martial when no Objective was completed
+    and the nine post-battle steps (pp.201-206). Offers from Military Life wait on the squad
+    page. Replacements are rolled for every main character who left; unnamed ones are called
+    "Recruit <turn>-<n>". Raises :class:`DropshipError` naming the field."""
+    mission = _locked_mission(user, mission_id, version, stage="in_play")
+    squad = mission.squad
+    tables = bughunt_tables()
+    report = _outcome(mission)
+    took_field = list(report.get("took_field", []))
+    names = {t.name for t in squad.troopers.all()}
+    for field, value in (("mvp", mvp), ("in_charge", in_charge)):
+        if value and value not in took_field:
+            raise DropshipError(f"{field} must be one of those who took the field: {', '.join(took_field) or 'nobody'}.", field=field)
+    for field, values in (("advanced_care", advanced_care), ("retire", retire)):
+        unknown = [v for v in values if v not in names]
+        if unknown:
+            raise DropshipError(f"{field} names {', '.join(unknown)}, who is not in the squad.", field=field)
+
+    def mains(key: str) -> list[str]:
+        return [f["name"] for f in report.get(key, []) if f.get("main")]
+
+    lost = mains("lost_marines")
+    escaped = "Escape" in report.get("movie_magic_mission", [])
+    outcome = campaign.MissionOutcome(
+        priority=int(report.get("priority", mission.setup.get("priority", 1))),
+        objectives_completed=int(report.get("objectives_completed", 0)),
+        took_field=tuple(took_field),
+        casualties=tuple(mains("casualties")),
+        lost_marines=tuple(lost),
+        evacuated=tuple(mains("evacuated")),
+        enemy=report.get("enemy"),
+        signals_initial=int(report.get("signals_initial", 0)),
+        signals_investigated=int(report.get("signals_investigated", 0)),
+        in_charge=in_charge or (took_field[0] if took_field else None),
+    )
+    state = engine_squad(squad)
+    departing = len(retire) + len(outcome.casualties) + len(outcome.lost_marines) + 3
+    recruits = [n.strip() for n in replacement_names if n and n.strip()]
+    taken = {t.name for t in state.troopers}
+    serial = 1
+    while len(recruits) < departing:
+        candidate = f"Recruit {squad.turn}-{serial}"
+        serial += 1
+        if candidate not in taken:
+            recruits.append(candidate)
+    choices = campaign.PostBattleChoices(
+        mvp=mvp,
+        escaped=tuple(lost) if escaped else (),
+        advanced_care=tuple(advanced_care),
+        retire=tuple(retire),
+        replacement_names=tuple(recruits),
+        spend_reputation_on_rr=buy_rest,
+        pay_court_martial=pay_court_martial,
+    )
+    result = _engine_call("post_battle", campaign.post_battle, tables, state, outcome, Dice(seed=seed), choices)
+    backgrounds = {
+        str(step.data.get("name")): dict(step.data) for _, title, step in result.steps if title == "Replacement" and step.data
+    }
+    _store(squad, result.squad, backgrounds=backgrounds)
+    offers: list[dict[str, Any]] = list(squad.pending or [])
+    for _, _, step in result.steps:
+        for offer in step.offers:
+            weapons = [SERVICE_PISTOL, *LOADOUT_WEAPONS, HAND_CANNON]
+            offers.append(_offer_entry(offer, weapons))
+    squad.pending = offers
+    played = [c for c in report.get("movie_magic_used", []) if c not in squad.movie_magic_used]
+    squad.movie_magic_used = [*squad.movie_magic_used, *played]
+    if report.get("enemy") and report["enemy"] not in squad.enemies_met:
+        squad.enemies_met = [*squad.enemies_met, report["enemy"]]
+    _log(
+        squad,
+        "mission: end",
+        f"Mission {mission.number} over after {report.get('rounds', '?')} rounds: {outcome.objectives_completed} Objective point(s); "
+        f"casualties {', '.join(outcome.casualties) or 'none'}; lost marines {', '.join(lost) or 'none'}"
+        + (" (Escape card: no Lost Marine rolls)" if escaped and lost else "")
+        + ".",
+        mission=mission,
+        data=report,
+    )
+    for number, title, step in result.steps:
+        squad.turn = mission.turn  # the log keeps the turn the steps belong to
+        _log(squad, f"post-battle: {number}. {title}", step.text or title, step.rolls, mission=mission, data=dict(step.data))
+    squad.turn = result.squad.turn
+    mission.outcome = {**report, "objectives_completed": outcome.objectives_completed, "in_charge": outcome.in_charge}
+    mission.post_battle = {
+        "steps": [{"number": n, "title": t, "text": r.text, "rolls": [x.as_dict() for x in r.rolls]} for n, t, r in result.steps]
+    }
+    mission.stage = "done"
+    mission.save(update_fields=["outcome", "post_battle", "stage"])
+    _bump(squad, "reputation", "operation", "turn", "priority_shift_next", "pending", "movie_magic_used", "enemies_met")
+    return mission

@@ -1,0 +1,92 @@
+"""The Bug Hunt screens: squads, the squad page, the log and the mission wizard."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from bughunt.models import Squad
+
+pytestmark = pytest.mark.usefixtures("bughunt_tables")
+
+
+@pytest.fixture
+def client(player) -> Client:  # type: ignore[no-untyped-def]
+    c = Client()
+    c.force_login(player)
+    return c
+
+
+def new_squad(client: Client) -> Squad:
+    response = client.post(
+        "/bughunt/new/",
+        {"name": "Kilo", "character_1": "Vasquez", "character_2": "Hicks", "character_3": "Hudson", "difficulty": "Mess Me Up"},
+    )
+    assert response.status_code == 302
+    return Squad.objects.get(name="Kilo")
+
+
+def test_anonymous_visitors_are_sent_to_log_in() -> None:
+    response = Client().get("/bughunt/")
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+def test_create_a_squad_and_see_its_roster(client: Client) -> None:
+    squad = new_squad(client)
+    page = client.get(f"/bughunt/{squad.pk}/").content.decode()
+    for name in ("Vasquez", "Hicks", "Hudson", squad.regiment):
+        assert name in page
+    assert "Marksman training" in page  # the Special Assignments open to them
+    listing = client.get("/bughunt/?q=kilo").content.decode()
+    assert "Kilo" in listing
+
+
+def test_a_missing_name_comes_back_with_the_field_named_and_nothing_saved(client: Client) -> None:
+    response = client.post("/bughunt/new/", {"name": "Kilo", "character_1": "Vasquez", "character_2": "Hicks"})
+    assert response.status_code == 400
+    assert "character_names" in response.content.decode()
+    assert not Squad.objects.exists()
+
+
+def test_the_mission_wizard_walks_from_set_up_to_the_tracker(client: Client) -> None:
+    squad = new_squad(client)
+    response = client.post(f"/bughunt/{squad.pk}/missions/new/", {"version": squad.version, "objective_faces": "3, 3, 6"})
+    assert response.status_code == 302
+    mission = squad.missions.get()
+    page = client.get(f"/bughunt/missions/{mission.pk}/").content.decode()
+    assert "Vital Objective" in page and "Loadout" in page
+    squad.refresh_from_db()
+    loadout = {f"weapon_{t.pk}": "Shot gun" for t in squad.troopers.all()}
+    assert client.post(f"/bughunt/missions/{mission.pk}/loadout/", {"version": squad.version, **loadout}).status_code == 302
+    squad.refresh_from_db()
+    response = client.post(f"/bughunt/missions/{mission.pk}/start/", {"version": squad.version})
+    mission.refresh_from_db()
+    assert mission.stage == "in_play" and mission.room is not None
+    assert response["Location"] == f"/rooms/{mission.room.pk}/"
+    room_page = client.get(response["Location"]).content.decode()
+    assert "Vasquez" in room_page
+
+
+def test_a_stale_form_is_refused_with_409(client: Client) -> None:
+    squad = new_squad(client)
+    response = client.post(f"/bughunt/{squad.pk}/missions/new/", {"version": squad.version + 5})
+    assert response.status_code == 409
+    assert "reload" in response.content.decode()
+    assert not squad.missions.exists()
+
+
+def test_the_log_filters_by_step(client: Client) -> None:
+    squad = new_squad(client)
+    client.post(f"/bughunt/{squad.pk}/missions/new/", {"version": squad.version})
+    everything = client.get(f"/bughunt/{squad.pk}/log/").content.decode()
+    only_creation = client.get(f"/bughunt/{squad.pk}/log/?step=creation").content.decode()
+    assert "Objectives:" in everything and "Objectives:" not in only_creation
+    assert "Regiment:" in only_creation
+
+
+def test_another_players_squad_is_404(client: Client, other) -> None:  # type: ignore[no-untyped-def]
+    squad = new_squad(client)
+    stranger = Client()
+    stranger.force_login(other)
+    assert stranger.get(f"/bughunt/{squad.pk}/").status_code == 404
+    assert stranger.post(f"/bughunt/{squad.pk}/missions/new/", {}).status_code == 404

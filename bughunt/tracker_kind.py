@@ -1,0 +1,82 @@
+"""The Bug Hunt mission tracker as a live room kind (``bughunt-mission``).
+
+A mission started from a squad passes its whole generated set-up as ``options["setup"]``; a
+table opened from the rooms page takes a Priority, a difficulty and main character names and
+plays a standalone mission. The reducer reads the Bug Hunt rule tables on every action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from live import registry
+from live.engine.tracker import Action, Event, TrackerError, words
+from live.registry import OptionField, TrackerKind
+from rules.engine.dice import Dice
+from rules.errors import DropshipError
+
+KIND = "bughunt-mission"
+DIFFICULTIES = ("I'm Too Pretty to Die", "Hey, Not Too Crazy", "Mess Me Up", "Mega-violence", "Living Nightmare")
+
+
+def _tables() -> dict[str, Any]:
+    from bughunt.selectors import bughunt_tables
+
+    try:
+        return bughunt_tables()
+    except DropshipError as exc:
+        raise TrackerError(exc.message, field="tables") from exc
+
+
+def reducer(state: dict[str, Any], action: Action, dice: Dice) -> tuple[dict[str, Any], list[Event]]:
+    """The mission tracker's reducer with the Bug Hunt tables read from the database."""
+    from bughunt.engine import tracker
+
+    return tracker.apply(state, action, dice, _tables())
+
+
+def initial_state(options: Mapping[str, Any]) -> dict[str, Any]:
+    """The tracker's first state. ``options["setup"]`` is a generated mission (see
+    ``bughunt.services.tracker_setup``); otherwise ``priority`` (1-6), ``difficulty`` (one of the
+    five settings) and ``main_characters`` (names separated by commas) make a standalone one.
+
+    Raises :class:`TrackerError` naming the option at fault."""
+    from bughunt.engine import tracker
+
+    setup = options.get("setup")
+    if not isinstance(setup, Mapping):
+        try:
+            priority = int(options.get("priority") or 2)
+        except (TypeError, ValueError):
+            raise TrackerError("priority must be a whole number from 1 to 6.", field="priority") from None
+        if not 1 <= priority <= 6:
+            raise TrackerError(f"priority must be from 1 to 6; got {priority}.", field="priority")
+        difficulty = str(options.get("difficulty") or "Mess Me Up")
+        if difficulty not in DIFFICULTIES:
+            raise TrackerError(f"difficulty must be one of: {', '.join(DIFFICULTIES)}.", field="difficulty")
+        names = [n.strip() for n in str(options.get("main_characters") or "").split(",") if n.strip()] or words(
+            "Alpha Bravo Charlie"
+        )
+        setup = {"priority": priority, "difficulty": difficulty, "main_characters": [{"name": n} for n in names[:5]]}
+    return tracker.initial_state(dict(setup), _tables())
+
+
+def register() -> None:
+    """Register the ``bughunt-mission`` kind with the live app (harmless twice)."""
+    registry.register(
+        TrackerKind(
+            kind=KIND,
+            title="Bug Hunt mission",
+            app="bughunt",
+            reducer=reducer,
+            initial_state=initial_state,
+            template="bughunt/mission.html",
+            description="Reaction dice, Contact markers, Spawn Points, Tactical Locations, Objectives and Evac.",
+            options=(
+                OptionField("priority", "Priority (1-6)", "int", 2, minimum=1, maximum=6),
+                OptionField("difficulty", "Difficulty", "choice", "Mess Me Up", choices=tuple((d, d) for d in DIFFICULTIES)),
+                OptionField("main_characters", "Main characters (names, commas)", "text", "Alpha, Bravo, Charlie"),
+            ),
+        )
+    )

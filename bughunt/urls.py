@@ -1,0 +1,22 @@
+from django.urls import path
+
+from bughunt import views
+
+app_name = "bughunt"
+
+urlpatterns = [
+    path("", views.squad_list, name="squads"),
+    path("new/", views.squad_create, name="squad_create"),
+    path("<int:squad_id>/", views.squad_detail, name="squad"),
+    path("<int:squad_id>/settings/", views.squad_settings, name="squad_settings"),
+    path("<int:squad_id>/log/", views.squad_log, name="squad_log"),
+    path("<int:squad_id>/assignment/", views.special_assignment, name="assignment"),
+    path("<int:squad_id>/advance/", views.advance, name="advance"),
+    path("<int:squad_id>/offer/", views.offer, name="offer"),
+    path("<int:squad_id>/missions/new/", views.mission_create, name="mission_create"),
+    path("missions/<int:mission_id>/", views.mission_detail, name="mission"),
+    path("missions/<int:mission_id>/support/", views.mission_support, name="mission_support"),
+    path("missions/<int:mission_id>/loadout/", views.mission_loadout, name="mission_loadout"),
+    path("missions/<int:mission_id>/start/", views.mission_start, name="mission_start"),
+    path("missions/<int:mission_id>/finish/", views.mission_finish, name="mission_finish"),
+]

@@ -1,0 +1,345 @@
+"""HTML screens for Bug Hunt: squads, the campaign log, the mission set-up wizard and the
+post-battle sequence. Every view calls a service; errors come back on the page with status 400
+(or 409 for a stale write), naming the field."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from bughunt import selectors, services
+from bughunt.models import Mission, Squad
+from rules.errors import DropshipError, NotFound
+
+
+def _squad_or_404(request: HttpRequest, squad_id: int) -> Squad:
+    try:
+        return selectors.squad_get(user=request.user, squad_id=squad_id)
+    except NotFound as exc:
+        raise Http404(exc.message) from exc
+
+
+def _mission_or_404(request: HttpRequest, mission_id: int) -> Mission:
+    try:
+        return selectors.mission_get(user=request.user, mission_id=mission_id)
+    except NotFound as exc:
+        raise Http404(exc.message) from exc
+
+
+def _flag(request: HttpRequest, key: str) -> bool:
+    return request.POST.get(key) in ("on", "true", "1", "yes")
+
+
+def _version(request: HttpRequest) -> int | None:
+    raw = request.POST.get("version")
+    return int(raw) if raw and raw.isdigit() else None
+
+
+@login_required
+@require_GET
+def squad_list(request: HttpRequest) -> HttpResponse:
+    """The user's squads (``?q=`` filters by name) and the new-squad form."""
+    query = request.GET.get("q", "").strip()
+    return render(
+        request,
+        "bughunt/squad_list.html",
+        {"squads": selectors.squad_list(user=request.user, search=query), "query": query, "difficulties": Squad.DIFFICULTIES},
+    )
+
+
+@login_required
+@require_POST
+def squad_create(request: HttpRequest) -> HttpResponse:
+    names = [request.POST.get(f"character_{i}", "") for i in range(1, services.MAX_MAIN + 1)]
+    try:
+        squad = services.squad_create(
+            user=request.user,
+            name=request.POST.get("name", ""),
+            character_names=names,
+            difficulty=request.POST.get("difficulty", "Mess Me Up"),
+            escalation=_flag(request, "escalation"),
+            signals=_flag(request, "signals"),
+        )
+    except DropshipError as exc:
+        context = {
+            "squads": selectors.squad_list(user=request.user),
+            "difficulties": Squad.DIFFICULTIES,
+            "error": exc,
+            "form": request.POST,
+        }
+        return render(request, "bughunt/squad_list.html", context, status=exc.status)
+    return redirect("bughunt:squad", squad_id=squad.pk)
+
+
+def _squad_context(request: HttpRequest, squad: Squad, **extra: Any) -> dict[str, Any]:
+    from bughunt.engine import campaign
+
+    troopers = list(squad.troopers.all())
+    active = [t for t in troopers if t.status == "active"]
+    mission = selectors.current_mission(squad)
+    tables = selectors.bughunt_tables()
+    return {
+        "squad": squad,
+        "active": active,
+        "gone": [t for t in troopers if t.status != "active"],
+        "mission": mission,
+        "missions": squad.missions.all(),
+        "assignments": services.assignment_choices(squad, tables),
+        "advances": services.advancement_choices(squad, tables),
+        "difficulties": Squad.DIFFICULTIES,
+        "recent": list(squad.log.order_by("-id")[:8]),
+        "movie_magic_left": len(tables["bh-movie-magic"].entries) - len(squad.movie_magic_used),
+        "campaign": campaign,
+        **extra,
+    }
+
+
+@login_required
+@require_GET
+def squad_detail(request: HttpRequest, squad_id: int) -> HttpResponse:
+    """The squad: roster, Reputation, the campaign turn's steps and the latest log lines."""
+    squad = _squad_or_404(request, squad_id)
+    return render(request, "bughunt/squad_detail.html", _squad_context(request, squad))
+
+
+def _squad_write(request: HttpRequest, squad_id: int, write: Callable[[Squad], Any]) -> HttpResponse:
+    squad = _squad_or_404(request, squad_id)
+    try:
+        result = write(squad)
+    except DropshipError as exc:
+        squad.refresh_from_db()
+        return render(request, "bughunt/squad_detail.html", _squad_context(request, squad, error=exc), status=exc.status)
+    if isinstance(result, Mission):
+        return redirect("bughunt:mission", mission_id=result.pk)
+    return redirect("bughunt:squad", squad_id=squad.pk)
+
+
+@login_required
+@require_POST
+def squad_settings(request: HttpRequest, squad_id: int) -> HttpResponse:
+    return _squad_write(
+        request,
+        squad_id,
+        lambda s: services.squad_update(
+            user=request.user,
+            squad_id=s.pk,
+            version=_version(request),
+            name=request.POST.get("name"),
+            difficulty=request.POST.get("difficulty"),
+            escalation=_flag(request, "escalation"),
+            signals=_flag(request, "signals"),
+        ),
+    )
+
+
+@login_required
+@require_POST
+def special_assignment(request: HttpRequest, squad_id: int) -> HttpResponse:
+    return _squad_write(
+        request,
+        squad_id,
+        lambda s: services.special_assignment_apply(
+            user=request.user,
+            squad_id=s.pk,
+            version=_version(request),
+            trooper_id=request.POST.get("trooper", ""),
+            assignment=request.POST.get("assignment", ""),
+            faces=request.POST.get("faces") or None,
+        ),
+    )
+
+
+@login_required
+@require_POST
+def advance(request: HttpRequest, squad_id: int) -> HttpResponse:
+    return _squad_write(
+        request,
+        squad_id,
+        lambda s: services.trooper_advance(
+            user=request.user,
+            squad_id=s.pk,
+            version=_version(request),
+            trooper_id=request.POST.get("trooper", ""),
+            stat=request.POST.get("stat", ""),
+        ),
+    )
+
+
+@login_required
+@require_POST
+def offer(request: HttpRequest, squad_id: int) -> HttpResponse:
+    return _squad_write(
+        request,
+        squad_id,
+        lambda s: services.offer_answer(
+            user=request.user,
+            squad_id=s.pk,
+            version=_version(request),
+            index=request.POST.get("index", ""),
+            choice=request.POST.get("choice", ""),
+        ),
+    )
+
+
+@login_required
+@require_POST
+def mission_create(request: HttpRequest, squad_id: int) -> HttpResponse:
+    return _squad_write(
+        request,
+        squad_id,
+        lambda s: services.mission_create(
+            user=request.user,
+            squad_id=s.pk,
+            version=_version(request),
+            difficulty=request.POST.get("difficulty") or None,
+            reputation_spent=request.POST.get("reputation_spent") or 0,
+            priority_shift=request.POST.get("priority_shift") or 0,
+            objective_faces=request.POST.get("objective_faces") or None,
+            priority_faces=request.POST.get("priority_faces") or None,
+        ),
+    )
+
+
+@login_required
+@require_GET
+def squad_log(request: HttpRequest, squad_id: int) -> HttpResponse:
+    """The campaign log with every roll; filter by step and mission number."""
+    squad = _squad_or_404(request, squad_id)
+    step = request.GET.get("step", "").strip()
+    raw_mission = request.GET.get("mission", "").strip()
+    mission = int(raw_mission) if raw_mission.isdigit() else None
+    entries = selectors.log_list(squad=squad, step=step, mission=mission)
+    steps = sorted({s.split(":")[0] for s in squad.log.values_list("step", flat=True)})
+    return render(
+        request,
+        "bughunt/squad_log.html",
+        {"squad": squad, "entries": entries, "step": step, "mission_filter": raw_mission, "steps": steps},
+    )
+
+
+# -- missions ---------------------------------------------------------------------------------
+
+
+def _mission_context(request: HttpRequest, mission: Mission, **extra: Any) -> dict[str, Any]:
+    squad = mission.squad
+    tables = selectors.bughunt_tables()
+    setup = mission.setup
+    support = setup.get("support", {})
+    available = services.available_troopers(squad)
+    return {
+        "mission": mission,
+        "squad": squad,
+        "setup": setup,
+        "available": available,
+        "loadout_rows": [(t, setup.get("loadout", {}).get(str(t.pk))) for t in available],
+        "support_options": [e for e in tables["bh-support"].entries],
+        "support_left": support.get("points", 0) - len(support.get("requests", [])),
+        "requested": [r["option"] for r in support.get("requests", [])],
+        "loadout_weapons": services.LOADOUT_WEAPONS,
+        "log": mission.log.order_by("id"),
+        "everyone": [t for t in squad.troopers.all() if t.status == "active"],
+        "post_battle_steps": list(tables["bh-post-battle-sequence"].entries),
+        **extra,
+    }
+
+
+@login_required
+@require_GET
+def mission_detail(request: HttpRequest, mission_id: int) -> HttpResponse:
+    """The mission wizard: set-up results, loadout and support, then the tracker and the
+    post-battle sequence."""
+    mission = _mission_or_404(request, mission_id)
+    return render(request, "bughunt/mission_detail.html", _mission_context(request, mission))
+
+
+def _mission_write(request: HttpRequest, mission_id: int, write: Callable[[Mission], Any]) -> HttpResponse:
+    mission = _mission_or_404(request, mission_id)
+    try:
+        write(mission)
+    except DropshipError as exc:
+        mission.refresh_from_db()
+        mission.squad.refresh_from_db()
+        return render(request, "bughunt/mission_detail.html", _mission_context(request, mission, error=exc), status=exc.status)
+    return redirect("bughunt:mission", mission_id=mission.pk)
+
+
+@login_required
+@require_POST
+def mission_support(request: HttpRequest, mission_id: int) -> HttpResponse:
+    if request.POST.get("buy"):
+        return _mission_write(
+            request, mission_id, lambda m: services.mission_buy_support(user=request.user, mission_id=m.pk, version=_version(request))
+        )
+    return _mission_write(
+        request,
+        mission_id,
+        lambda m: services.mission_request_support(
+            user=request.user,
+            mission_id=m.pk,
+            version=_version(request),
+            option=request.POST.get("option", ""),
+            faces=request.POST.get("faces") or None,
+            extra_support_card=_flag(request, "extra_support_card"),
+        ),
+    )
+
+
+@login_required
+@require_POST
+def mission_loadout(request: HttpRequest, mission_id: int) -> HttpResponse:
+    loadout = {k.removeprefix("weapon_"): v for k, v in request.POST.items() if k.startswith("weapon_")}
+    extras = {k.removeprefix("extra_"): v for k, v in request.POST.items() if k.startswith("extra_") and v}
+    return _mission_write(
+        request,
+        mission_id,
+        lambda m: services.mission_loadout(
+            user=request.user,
+            mission_id=m.pk,
+            version=_version(request),
+            loadout=loadout,
+            hand_cannon=request.POST.get("hand_cannon") or None,
+            extras=extras,
+        ),
+    )
+
+
+@login_required
+@require_POST
+def mission_start(request: HttpRequest, mission_id: int) -> HttpResponse:
+    mission = _mission_or_404(request, mission_id)
+    try:
+        services.mission_start(
+            user=request.user, mission_id=mission.pk, version=_version(request), guests_can_watch=_flag(request, "guests_can_watch")
+        )
+    except DropshipError as exc:
+        return render(request, "bughunt/mission_detail.html", _mission_context(request, mission, error=exc), status=exc.status)
+    mission.refresh_from_db()
+    assert mission.room is not None
+    return redirect("live:room", room_id=mission.room.pk)
+
+
+@login_required
+@require_POST
+def mission_finish(request: HttpRequest, mission_id: int) -> HttpResponse:
+    """End the mission: read the tracker's outcome and run the post-battle sequence with the
+    player's choices (MVP, advanced care, retirements, Reputation for the court martial and R&R)."""
+    return _mission_write(
+        request,
+        mission_id,
+        lambda m: services.mission_finish(
+            user=request.user,
+            mission_id=m.pk,
+            version=_version(request),
+            mvp=request.POST.get("mvp") or None,
+            in_charge=request.POST.get("in_charge") or None,
+            advanced_care=request.POST.getlist("advanced_care"),
+            retire=request.POST.getlist("retire"),
+            pay_court_martial=_flag(request, "pay_court_martial"),
+            buy_rest=_flag(request, "buy_rest"),
+        ),
+    )
