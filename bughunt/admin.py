@@ -6,7 +6,18 @@ from bughunt.models import LogEntry, Mission, Squad, Trooper
 class TrooperInline(admin.TabularInline):
     model = Trooper
     extra = 0
-    fields = ["name", "status", "reactions", "speed", "combat_skill", "toughness", "savvy", "xp", "completed_missions", "sick_bay"]
+    fields = [
+        "name",
+        "status",
+        "reactions",
+        "speed",
+        "combat_skill",
+        "toughness",
+        "savvy",
+        "xp",
+        "completed_missions",
+        "sick_bay",
+    ]
 
 
 @admin.register(Squad)

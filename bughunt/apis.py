@@ -129,7 +129,9 @@ class SquadLogApi(APIView):
     def get(self, request: Request, squad_id: int) -> Response:
         squad = selectors.squad_get(user=request.user, squad_id=squad_id)
         raw = request.query_params.get("mission", "")
-        entries = selectors.log_list(squad=squad, step=request.query_params.get("step", ""), mission=int(raw) if raw.isdigit() else None)
+        entries = selectors.log_list(
+            squad=squad, step=request.query_params.get("step", ""), mission=int(raw) if raw.isdigit() else None
+        )
         return Response(LogEntrySerializer(entries, many=True).data)
 
 
@@ -147,7 +149,12 @@ class AssignmentApi(APIView):
         data.is_valid(raise_exception=True)
         v = data.validated_data
         squad = services.special_assignment_apply(
-            user=request.user, squad_id=squad_id, version=v["version"], trooper_id=v["trooper"], assignment=v["assignment"], faces=v["faces"]
+            user=request.user,
+            squad_id=squad_id,
+            version=v["version"],
+            trooper_id=v["trooper"],
+            assignment=v["assignment"],
+            faces=v["faces"],
         )
         return Response(SquadDetailSerializer(squad).data)
 
@@ -164,7 +171,9 @@ class AdvanceApi(APIView):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
-        squad = services.trooper_advance(user=request.user, squad_id=squad_id, version=v["version"], trooper_id=v["trooper"], stat=v["stat"])
+        squad = services.trooper_advance(
+            user=request.user, squad_id=squad_id, version=v["version"], trooper_id=v["trooper"], stat=v["stat"]
+        )
         return Response(SquadDetailSerializer(squad).data)
 
 
@@ -180,7 +189,9 @@ class OfferApi(APIView):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
-        squad = services.offer_answer(user=request.user, squad_id=squad_id, version=v["version"], index=v["index"], choice=v["choice"])
+        squad = services.offer_answer(
+            user=request.user, squad_id=squad_id, version=v["version"], index=v["index"], choice=v["choice"]
+        )
         return Response(SquadDetailSerializer(squad).data)
 
 
@@ -188,7 +199,9 @@ class MissionCreateApi(APIView):
     permission_classes = [IsAuthenticated]
 
     class InputSerializer(VersionSerializer):
-        difficulty = serializers.ChoiceField(choices=[d for d, _ in Squad.DIFFICULTIES], required=False, allow_null=True, default=None)
+        difficulty = serializers.ChoiceField(
+            choices=[d for d, _ in Squad.DIFFICULTIES], required=False, allow_null=True, default=None
+        )
         reputation_spent = serializers.IntegerField(min_value=-2, max_value=2, default=0)
         priority_shift = serializers.IntegerField(min_value=-1, max_value=1, default=0)
         objective_faces = serializers.ListField(child=serializers.IntegerField(), required=False, allow_null=True, default=None)
@@ -242,7 +255,9 @@ class MissionLoadoutApi(APIView):
     permission_classes = [IsAuthenticated]
 
     class InputSerializer(VersionSerializer):
-        loadout = serializers.DictField(child=serializers.CharField(), help_text="Trooper id -> Combat rifle, Shot gun or Boarding sword.")
+        loadout = serializers.DictField(
+            child=serializers.CharField(), help_text="Trooper id -> Combat rifle, Shot gun or Boarding sword."
+        )
         hand_cannon = serializers.CharField(required=False, allow_null=True, default=None)
         extras = serializers.DictField(child=serializers.CharField(), required=False, default=dict)
 
@@ -278,6 +293,11 @@ class MissionFinishApi(APIView):
         retire = serializers.ListField(child=serializers.CharField(), required=False, default=list)
         pay_court_martial = serializers.BooleanField(default=False)
         buy_rest = serializers.BooleanField(default=False)
+        escape_card = serializers.BooleanField(default=False, help_text="Play the Escape card: no Lost Marine rolls.")
+        survived_card = serializers.CharField(
+            required=False, allow_null=True, default=None, help_text="Play Survived for this character."
+        )
+        replacement_names = serializers.ListField(child=serializers.CharField(max_length=60), required=False, default=list)
 
     @extend_schema(request=InputSerializer, responses=MissionSerializer)
     def post(self, request: Request, mission_id: int) -> Response:

@@ -228,11 +228,7 @@ def squad_update(
 
 def available_troopers(squad: Squad) -> list[Trooper]:
     """Main characters who may take the field: active, not in Sick Bay, not kept back."""
-    return [
-        t
-        for t in squad.troopers.filter(status="active")
-        if t.sick_bay == 0 and not (t.flags or {}).get("miss_next_mission")
-    ]
+    return [t for t in squad.troopers.filter(status="active") if t.sick_bay == 0 and not (t.flags or {}).get("miss_next_mission")]
 
 
 @transaction.atomic
@@ -278,13 +274,17 @@ def mission_create(
     operation = dict(squad.operation or {})
     intel = squad.priority_shift_next
     if shift and not intel:
-        raise DropshipError("priority_shift is only allowed after a friend in the Intel Corps (Military Life).", field="priority_shift")
+        raise DropshipError(
+            "priority_shift is only allowed after a friend in the Intel Corps (Military Life).", field="priority_shift"
+        )
     if shift not in (-1, 0, 1):
         raise DropshipError("priority_shift must be -1, 0 or 1.", field="priority_shift")
 
     mission = Mission(squad=squad, number=number, turn=squad.turn)
     mission.save()
-    objectives = _engine_call("objective_faces", missions.roll_objectives, tables, dice, faces=_faces(objective_faces, "objective_faces"))
+    objectives = _engine_call(
+        "objective_faces", missions.roll_objectives, tables, dice, faces=_faces(objective_faces, "objective_faces")
+    )
     _log(
         squad,
         "mission: objectives",
@@ -309,7 +309,13 @@ def mission_create(
     value = max(missions.PRIORITY_MIN, min(missions.PRIORITY_MAX, priority.priority + shift))
     squad.reputation -= abs(spent)
     explanation = priority.explanation + (f", {shift:+d} from the Intel Corps friend: Priority {value}" if shift else "")
-    _log(squad, "mission: priority", explanation + f". Spawn Rating {missions.spawn_rating(value)}.", [priority.record] if priority.record else [], mission=mission)
+    _log(
+        squad,
+        "mission: priority",
+        explanation + f". Spawn Rating {missions.spawn_rating(value)}.",
+        [priority.record] if priority.record else [],
+        mission=mission,
+    )
     squad.priority_shift_next = 0
     markers = missions.place_markers(sum(1 for _ in objectives.objectives), setting, dice, use_signals=squad.signals)
     extra_contacts = int(operation.get("extra_contacts", 0) or 0)  # a disaster's two are already in it
@@ -321,7 +327,7 @@ def mission_create(
         f"{markers.signals} Signals, {markers.tactical_locations} Tactical Locations; Contact markers: one on each Objective, "
         f"{markers.contacts_at_center + extra_contacts} at the center"
         + (f" ({extra_contacts} from Operational Progress)" if extra_contacts else "")
-        + f". Deploy within 3\" of the {side} edge.",
+        + f'. Deploy within 3" of the {side} edge.',
         [*markers.rolls, edge],
         mission=mission,
     )
@@ -496,7 +502,11 @@ def mission_loadout(
         "mission: loadout",
         "Loadout: "
         + "; ".join(f"{names[k]} {w}" for k, w in chosen.items())
-        + (f"; {names[mission.setup['hand_cannon']]} swaps the Service pistol for a Hand cannon" if mission.setup["hand_cannon"] else "")
+        + (
+            f"; {names[mission.setup['hand_cannon']]} swaps the Service pistol for a Hand cannon"
+            if mission.setup["hand_cannon"]
+            else ""
+        )
         + ".",
         mission=mission,
     )
@@ -519,8 +529,12 @@ def tracker_setup(mission: Mission) -> dict[str, Any]:
         key = str(trooper.pk)
         sidearm = HAND_CANNON if setup.get("hand_cannon") == key else SERVICE_PISTOL
         weapons = [sidearm, loadout.get(key, "Combat rifle")]
-        weapons += [e["assigned"].split(":", 1)[1].strip() for e in extras if e["assigned"].split(":", 1)[0].strip() == trooper.name]
-        mains.append({**trooper.profile, "name": trooper.name, "save": 5, "weapons": weapons, "owner": "", "trooper_id": trooper.pk})
+        weapons += [
+            e["assigned"].split(":", 1)[1].strip() for e in extras if e["assigned"].split(":", 1)[0].strip() == trooper.name
+        ]
+        mains.append(
+            {**trooper.profile, "name": trooper.name, "save": 5, "weapons": weapons, "owner": "", "trooper_id": trooper.pk}
+        )
     teams = [_team("Fire team", fire_team.data), *setup.get("teams", [])]
     setup.update(
         {
@@ -708,7 +722,9 @@ def special_assignment_apply(
     bonus XP and Reputation. Raises :class:`DropshipError` naming the field."""
     squad = _locked_squad(user, squad_id, version)
     if squad.missions.filter(stage__in=["in_play", "post_battle"]).exists():
-        raise DropshipError("Special Assignments come before the mission; this turn's mission is already under way.", field="assignment")
+        raise DropshipError(
+            "Special Assignments come before the mission; this turn's mission is already under way.", field="assignment"
+        )
     row = _trooper_row(squad, trooper_id)
     tables = bughunt_tables()
     result = _engine_call(
@@ -822,13 +838,17 @@ def mission_finish(
     replacement_names: Sequence[str] = (),
     pay_court_martial: bool = False,
     buy_rest: bool = False,
+    escape_card: bool = False,
+    survived_card: str | None = None,
     seed: int | None = None,
 ) -> Mission:
     """End the mission: read the tracker's outcome (Objectives, casualties, lost marines, Evac,
     the enemy met, movie magic spent) and run the court martial when no Objective was completed
     and the nine post-battle steps (pp.201-206). Offers from Military Life wait on the squad
     page. Replacements are rolled for every main character who left; unnamed ones are called
-    "Recruit <turn>-<n>". Raises :class:`DropshipError` naming the field."""
+    "Recruit <turn>-<n>". The post-battle movie magic cards (p.181) may be played here, each once
+    per campaign: ``escape_card`` spares lost marines their roll, ``survived_card`` names the
+    character whose injury roll is ignored. Raises :class:`DropshipError` naming the field."""
     mission = _locked_mission(user, mission_id, version, stage="in_play")
     squad = mission.squad
     tables = bughunt_tables()
@@ -837,7 +857,9 @@ def mission_finish(
     names = {t.name for t in squad.troopers.all()}
     for field, value in (("mvp", mvp), ("in_charge", in_charge)):
         if value and value not in took_field:
-            raise DropshipError(f"{field} must be one of those who took the field: {', '.join(took_field) or 'nobody'}.", field=field)
+            raise DropshipError(
+                f"{field} must be one of those who took the field: {', '.join(took_field) or 'nobody'}.", field=field
+            )
     for field, values in (("advanced_care", advanced_care), ("retire", retire)):
         unknown = [v for v in values if v not in names]
         if unknown:
@@ -847,7 +869,17 @@ def mission_finish(
         return [f["name"] for f in report.get(key, []) if f.get("main")]
 
     lost = mains("lost_marines")
-    escaped = "Escape" in report.get("movie_magic_mission", [])
+    played_here = list(report.get("movie_magic_mission", []))
+    for card, wanted in (("Escape", escape_card), ("Survived", bool(survived_card))):
+        if wanted and card not in played_here:
+            if card in squad.movie_magic_used or card in report.get("movie_magic_used", []):
+                raise DropshipError(f"The {card} card was already used this campaign.", field=f"{card.lower()}_card")
+            played_here.append(card)
+    if survived_card and survived_card not in mains("casualties") + lost:
+        raise DropshipError("survived_card must name a casualty or lost marine of this mission.", field="survived_card")
+    report["movie_magic_mission"] = played_here
+    report["movie_magic_used"] = sorted({*report.get("movie_magic_used", []), *played_here})
+    escaped = "Escape" in played_here
     outcome = campaign.MissionOutcome(
         priority=int(report.get("priority", mission.setup.get("priority", 1))),
         objectives_completed=int(report.get("objectives_completed", 0)),
@@ -873,6 +905,7 @@ def mission_finish(
     choices = campaign.PostBattleChoices(
         mvp=mvp,
         escaped=tuple(lost) if escaped else (),
+        survived=survived_card or None,
         advanced_care=tuple(advanced_care),
         retire=tuple(retire),
         replacement_names=tuple(recruits),

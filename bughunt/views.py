@@ -273,7 +273,9 @@ def _mission_write(request: HttpRequest, mission_id: int, write: Callable[[Missi
 def mission_support(request: HttpRequest, mission_id: int) -> HttpResponse:
     if request.POST.get("buy"):
         return _mission_write(
-            request, mission_id, lambda m: services.mission_buy_support(user=request.user, mission_id=m.pk, version=_version(request))
+            request,
+            mission_id,
+            lambda m: services.mission_buy_support(user=request.user, mission_id=m.pk, version=_version(request)),
         )
     return _mission_write(
         request,
@@ -314,7 +316,10 @@ def mission_start(request: HttpRequest, mission_id: int) -> HttpResponse:
     mission = _mission_or_404(request, mission_id)
     try:
         services.mission_start(
-            user=request.user, mission_id=mission.pk, version=_version(request), guests_can_watch=_flag(request, "guests_can_watch")
+            user=request.user,
+            mission_id=mission.pk,
+            version=_version(request),
+            guests_can_watch=_flag(request, "guests_can_watch"),
         )
     except DropshipError as exc:
         return render(request, "bughunt/mission_detail.html", _mission_context(request, mission, error=exc), status=exc.status)
@@ -341,5 +346,8 @@ def mission_finish(request: HttpRequest, mission_id: int) -> HttpResponse:
             retire=request.POST.getlist("retire"),
             pay_court_martial=_flag(request, "pay_court_martial"),
             buy_rest=_flag(request, "buy_rest"),
+            escape_card=_flag(request, "escape_card"),
+            survived_card=request.POST.get("survived_card") or None,
+            replacement_names=[n for n in request.POST.get("replacement_names", "").split(",") if n.strip()],
         ),
     )

@@ -93,7 +93,7 @@ CAPACITY_PER_STRENGTH = 2
 RANGES: tuple[str, ...] = ("engaged", "short", "medium", "long", "extreme")
 RANGE_MODIFIERS: dict[str, int] = {"engaged": -3, "short": 0, "medium": -1, "long": -2}
 """Printed range modifiers; Extreme has none printed and comes from ``settings``."""
-DEFENCELESS_BONUS = 2
+DEFENCELESS_BONUS = 3
 DEFAULT_EXTREME = -3
 """Extreme range is not given a number in the document; -3 continues Medium -1, Long -2."""
 

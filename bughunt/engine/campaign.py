@@ -824,10 +824,12 @@ def casualties(
     recovery_faces: Mapping[str, int] | None = None,
     crippled: Collection[str] = (),
     escaped: Collection[str] = (),
+    survived: str | None = None,
 ) -> Result:
     """Step 1 (p.202): D100 on ``bh-casualties`` for each casualty (Casualty column) and each
     trooper who left by a battlefield edge (Lost Marine column). Names in ``escaped`` left by an
-    edge under the Escape movie magic card (p.181) and skip the Lost Marine roll.
+    edge under the Escape movie magic card (p.181) and skip the Lost Marine roll; ``survived``
+    names the one character whose roll's effects the Survived card cancels (p.181).
 
     - Gruesome fate: dead. Death or crippling injury: dead, or ``removed`` for names in
       ``crippled`` (the player tells the story).
@@ -882,7 +884,10 @@ def casualties(
             kind = str(entry.data["outcome"])
             detail: dict[str, Any] = {"column": column, "result": entry.result, "outcome": kind, "sick_bay": 0, "xp": 0}
             head = f"{name} ({column}, rolled {record.total}): {entry.result}"
-            if kind == "dead":
+            if name == survived and kind in ("dead", "dead_or_removed", "injury"):
+                detail["outcome"] = "survived"
+                lines.append(f"{head}, ignored: the Survived card.")
+            elif kind == "dead":
                 trooper = replace(trooper, status="dead")
                 lines.append(f"{head}, killed.")
             elif kind == "dead_or_removed":
@@ -1635,7 +1640,8 @@ class PostBattleChoices:
     """The player's decisions for :func:`post_battle`.
 
     - ``mvp``: MVP (else ``outcome.mvp``). ``crippled``: Death-or-crippling casualties who
-      leave crippled rather than dead. ``escaped``: lost marines covered by the Escape card.
+      leave crippled rather than dead. ``escaped``: lost marines covered by the Escape card;
+      ``survived``: the character the Survived card saves from an injury roll's effects.
     - ``advanced_care``: troopers to buy advanced care for after step 1 (1 Reputation each,
       skipped with a line when not possible).
     - ``retire``: injured troopers to retire in step 4.
@@ -1651,6 +1657,7 @@ class PostBattleChoices:
     mvp: str | None = None
     crippled: tuple[str, ...] = ()
     escaped: tuple[str, ...] = ()
+    survived: str | None = None
     advanced_care: tuple[str, ...] = ()
     retire: tuple[str, ...] = ()
     replacement_names: tuple[str, ...] = ()
@@ -1719,7 +1726,11 @@ def post_battle(
             "Court martial",
             court_martial(tables, squad, outcome.in_charge, dice, pay_reputation=choices.pay_court_martial),
         )
-    squad = keep(1, titles[1], casualties(tables, squad, outcome, dice, crippled=choices.crippled, escaped=choices.escaped))
+    squad = keep(
+        1,
+        titles[1],
+        casualties(tables, squad, outcome, dice, crippled=choices.crippled, escaped=choices.escaped, survived=choices.survived),
+    )
     for name in choices.advanced_care:
         try_step(1, "Advanced care", advanced_care, tables, squad, name)
     squad = keep(2, titles[2], update_completed_missions(squad, outcome))

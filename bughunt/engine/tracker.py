@@ -14,6 +14,7 @@ State::
      "priority_start": 3, "priority": 3,      # Priority +1 at each drop ship arrival
      "spawn_rating": 2, "spawn_unrevealed": 2, "intel_report": False,
      "round": 1, "phase": "start",            # start | quick | enemy | slow | spawn | over
+     "precursor_round": None | 2,             # round a Precursor explorer re-rolled a Reaction die
      "beep_done": True, "contacts_moved": False, "screamers_done": False,
      "reaction_dice": [] | [4, 1, 6],         # this round's Reaction D6, one per unit
      "units": [{"id": "u1", "kind": "character" | "team", "name": "Vasquez", "owner": "7" | "",
@@ -25,6 +26,7 @@ State::
                              "special": [], "stun": 0, "wounded": False,
                              "status": "active" | "casualty" | "knocked_out" | "exited" | "evacuated",
                              "package": None | "o4", "three_shots_round": None | 2,
+                             "trooper_id": 42 (when the setup gives one), "defeated_by": "Razor lizards",
                              "weapons": [{"name": "Combat rifle", "ones": 0, "malfunctioned": False,
                                           "out_of_ammo": False, "no_malfunction": False,
                                           "temporary": False}]}]}],
@@ -59,23 +61,28 @@ referee and may do everything; a player acts only on units whose ``owner`` is th
 
 - round: ``beep_sir`` {faces?, direction_faces?} (start of round 2+), ``set_formation`` {unit,
   formation}, ``roll_reactions`` {faces?}, ``assign_reaction`` {unit, die (1-based)},
+  ``reroll_reaction`` {die, faces?} (a Precursor explorer on the table, once a round),
   ``hold`` {unit}, ``act`` {unit}, ``next_phase`` {faces?; at the end of the Slow phase
   ``near_<objective>`` (Patrol: a trooper within 6") and ``secure_<objective>`` (a trooper within
   6", no enemy within 6")}, ``end_mission``.
 - contacts and enemies: ``move_contacts`` {faces?, direction_faces?, leader_<contact>?},
-  ``detect`` {contact, band: open|cover, distance?, faces?, move_face?, edge_face?, enemy_face?,
+  ``detect`` {contact, band: open|cover, distance?, spotter?, faces?, move_face?, enemy_face?,
   numbers_faces?, variant_face?, leader_faces?, leader_face?}, ``add_contact`` {where},
   ``remove_contact`` {contact}, ``note_contact`` {contact, where}, ``adjust_enemy`` {enemy,
   stun?, wounded?, status?}, ``caller`` {enemy, faces?}.
 - places: ``close_spawn_point`` {spawn, figure, helper?, faces?}, ``investigate`` {location,
   figure?, faces?}, ``activate`` {location, figure, contact?, faces?}, ``investigate_signal``.
 - objectives: ``scout``, ``beacon``, ``pick_up`` {objective, figure}, ``drop_package`` {figure},
-  ``hack`` {objective, figure, faces?}, ``set_objective`` {objective, completed}.
+  ``hack`` {objective, figure, faces?}, ``set_objective`` {objective, completed}, ``survey``
+  {figure} (Scientific survey team: one Objective, once).
 - evac: ``request_evac`` {figure, faces?}, ``evacuate`` {figure (or unit)}, ``exit_edge`` {figure}.
 - figures: ``adjust`` {figure, stun?, wounded?, status?}, ``clear_malfunction`` {figure, weapon,
   faces?}, ``movie_magic`` {card, figure?, weapon?, contact?, support?}.
-- combat (through :mod:`bughunt.engine.combat` when present): ``shoot``, ``brawl``,
-  ``drop_ship_fire``, ``spitter``, ``lancer``.
+- combat (through :mod:`bughunt.engine.combat`): ``shoot`` {figure, weapon, enemy?, band, moved?,
+  behind_cover?, rapid_fire?, near?, grenade?, faces?}, ``brawl`` {figure, enemy, second_opponent?,
+  crash?, faces?}, ``hit`` {figure | enemy, damage, piercing?, area?, ranged?, faces?},
+  ``drop_ship_fire`` {enemy, band, enemy2?, band2?, faces?}, ``spitter`` / ``lancer`` {enemy,
+  figure, faces?}.
 """
 
 from __future__ import annotations
@@ -90,7 +97,7 @@ from bughunt.engine import combat
 from bughunt.engine import contacts as cx
 from live.engine.tracker import Action, Event, NotYours, Role, TrackerError, payload_int, payload_ints, require_owner, words
 from rules.engine.dice import Dice, DiceError, Keep, RollRecord
-from rules.engine.tables import RangeTable
+from rules.engine.tables import RangeTable, TableError
 
 SOURCE = "Bug Hunt pp.184-201"
 PHASES: tuple[str, ...] = ("start", "quick", "enemy", "slow", "spawn")
@@ -380,6 +387,8 @@ def initial_state(setup: Mapping[str, Any], tables: Mapping[str, RangeTable] | N
             weapons=weapons,
             special=[str(s) for s in data.get("special", []) or []],
         )
+        if data.get("trooper_id") not in (None, ""):
+            state["units"][-1]["figures"][0]["trooper_id"] = data["trooper_id"]
     # combat teams
     teams = _setup_list(setup, "combat_teams") if "combat_teams" in setup else [{"name": "Fire team"}]
     for index, raw in enumerate(teams):
@@ -393,8 +402,12 @@ def initial_state(setup: Mapping[str, Any], tables: Mapping[str, RangeTable] | N
         figures = _setup_int(raw, "figures", 1, 12, default=int(template.get("figures") or 1))
         weapons = _weapon_names(tables, raw.get("weapons", template.get("weapons", [])), f"{key}.weapons")
         special = [str(s) for s in raw.get("special", []) or []]
-        if template.get("brawl_dice") and combat.BRAWL_BEST_OF_TWO not in special:
+        if (template.get("brawl_dice") or "kerin" in special) and combat.BRAWL_BEST_OF_TWO not in special:
             special.append(combat.BRAWL_BEST_OF_TWO)
+        if template.get("reaction_rerolls") and "precursor" not in special:
+            special.append("precursor")
+        if template.get("objective_at_center") and "scientists" not in special:
+            special.append("scientists")
         _add_unit(
             state,
             kind="team",
@@ -692,7 +705,9 @@ def apply(
         events = handler(new, action, dice, tables)
     except cx.ContactError as exc:
         raise _contact_error(exc) from None
-    except DiceError as exc:
+    except combat.CombatError as exc:
+        raise _combat_error(exc) from None
+    except (DiceError, TableError) as exc:
         raise TrackerError(str(exc), field="faces") from None
     _refresh(new)
     if events:
@@ -1715,6 +1730,65 @@ def _set_objective(state: dict[str, Any], action: Action, dice: Dice, tables: Ma
     ]
 
 
+def _reroll_reaction(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
+    """A Precursor explorer lets the squad re-roll one Reaction die each round (p.189): ``die``
+    (1-based), ``faces`` optional. Any assignment of that die is kept with the new face."""
+    require_owner(action)
+    _phase(state, "start", what="Re-rolling a Reaction die")
+    if not any(
+        u["active"] and "precursor" in f["special"] for u in state["units"] for f in u["figures"] if f["status"] == "active"
+    ):
+        raise TrackerError("Only a Precursor explorer on the table allows a Reaction re-roll.", field="type")
+    if state.get("precursor_round") == state["round"]:
+        raise TrackerError("One Reaction die may be re-rolled each round; it is done.", field="type")
+    if not state["reaction_dice"]:
+        raise TrackerError("Roll Reactions first.", field="type")
+    index = payload_int(action, "die", low=1, high=len(state["reaction_dice"])) - 1
+    old = state["reaction_dice"][index]
+    record = _roll(dice, "D6", "Reaction re-roll (Precursor explorer)", _face(action, "faces"))
+    state["reaction_dice"][index] = int(record.total or 0)
+    state["precursor_round"] = state["round"]
+    for unit in state["units"]:
+        if unit["die"] == index:
+            unit["face"] = state["reaction_dice"][index]
+    return [
+        Event(
+            "reaction_reroll",
+            f"Precursor explorer: die {index + 1} re-rolled from {old} to {record.total}.",
+            {"roll": record.as_dict()},
+        )
+    ]
+
+
+def _survey(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
+    """A scientist of a Scientific survey team spent a whole round at the table center (p.188):
+    it counts as one completed Objective, once per mission."""
+    fig = _worker(state, action)
+    if "scientists" not in fig["special"]:
+        raise TrackerError(f"{fig['name']} is not a scientist of a Scientific survey team.", field="figure")
+    if any(o["key"] == "survey" for o in state["objectives"]):
+        raise TrackerError("The survey counts only once per mission.", field="type")
+    state["objectives"].append(
+        {
+            "id": "survey",
+            "position": 0,
+            "rank": "Objective",
+            "value": 1,
+            "type": "Survey",
+            "key": "survey",
+            "completed": True,
+            "completed_round": state["round"],
+            "contacted_round": None,
+            "package": None,
+        }
+    )
+    return [
+        Event(
+            "survey", f"{fig['name']} completes the survey at the table center: one Objective completed.", {"figure": fig["id"]}
+        )
+    ]
+
+
 # -- Evac and leaving the table (p.201) ---------------------------------------------------------------------
 
 
@@ -2231,13 +2305,21 @@ def outcome(state: Mapping[str, Any]) -> dict[str, Any]:
     """The mission summed up for the post-battle sequence (pp.201-202).
 
     ``casualties``, ``lost_marines`` (left by an edge), ``evacuated`` and ``on_table`` are lists of
-    ``{"name", "main", "unit"}``; ``took_field`` the main characters' names. ``objectives_completed``
+    ``{"name", "main", "unit", "trooper_id", "defeated_by"}`` (trooper_id from the setup, if given); ``took_field`` the main characters' names. ``objectives_completed``
     follows :func:`_objectives_done_final`; ``success`` is 2 or more, ``court_martial`` 0.
     """
 
     def who(statuses: tuple[str, ...]) -> list[dict[str, Any]]:
         return [
-            {"name": f["name"], "main": f["main"], "unit": u["name"]} for u, f in _all_figures(state) if f["status"] in statuses
+            {
+                "name": f["name"],
+                "main": f["main"],
+                "unit": u["name"],
+                "trooper_id": f.get("trooper_id"),
+                "defeated_by": f.get("defeated_by"),
+            }
+            for u, f in _all_figures(state)
+            if f["status"] in statuses
         ]
 
     done = _objectives_done_final(state)
@@ -2288,6 +2370,8 @@ _HANDLERS: dict[str, Handler] = {
     "drop_package": _drop_package,
     "beacon": _beacon,
     "set_objective": _set_objective,
+    "reroll_reaction": _reroll_reaction,
+    "survey": _survey,
     "request_evac": _request_evac,
     "evacuate": _evacuate,
     "exit_edge": _exit_edge,

@@ -53,7 +53,9 @@ def test_mission_set_up_over_the_api_and_a_stale_write_gets_409(api: APIClient) 
     assert response.status_code == 201, response.content
     mission = response.json()
     assert mission["setup"]["priority"] == 3  # lower of 2 and 5, +1 Vital
-    stale = api.post(f"/api/v1/bughunt/missions/{mission['id']}/support/", {"version": squad["version"], "option": "Sarge"}, format="json")
+    stale = api.post(
+        f"/api/v1/bughunt/missions/{mission['id']}/support/", {"version": squad["version"], "option": "Sarge"}, format="json"
+    )
     assert stale.status_code == 409 and stale.json()["field"] == "version"
     current = api.get(f"/api/v1/bughunt/squads/{squad['id']}/").json()["version"]
     bad = api.post(f"/api/v1/bughunt/missions/{mission['id']}/support/", {"version": current, "option": "Tanks"}, format="json")

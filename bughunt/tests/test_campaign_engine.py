@@ -689,3 +689,13 @@ def test_the_escape_card_spares_lost_marines_their_roll_but_not_their_xp() -> No
     assert spared.squad.get("Bo").active
     xp = c.award_experience(TABLES, spared.squad, outcome)
     assert xp.squad.get("Bo").xp == 1  # still a lost marine for XP
+
+
+def test_the_survived_card_cancels_one_injury_rolls_effects() -> None:
+    squad = c.Squad(reputation=0, troopers=tuple(c.Trooper(name=n, profile=Profile(1, 4, 0, 3, 0)) for n in ("Ada", "Bo", "Cy")))
+    outcome = c.MissionOutcome(priority=2, objectives_completed=1, took_field=("Ada", "Bo", "Cy"), casualties=("Ada", "Bo"))
+    hurt = c.casualties(TABLES, squad, outcome, Dice(seed=1), faces={"Ada": 3, "Bo": 3})  # 1-5 Gruesome fate
+    assert hurt.squad.get("Ada", active=False).status == "dead" and hurt.squad.get("Bo", active=False).status == "dead"
+    saved = c.casualties(TABLES, squad, outcome, Dice(seed=1), faces={"Ada": 3, "Bo": 3}, survived="Ada")
+    assert saved.squad.get("Ada").active and saved.data["results"]["Ada"]["outcome"] == "survived"
+    assert saved.squad.get("Bo", active=False).status == "dead"

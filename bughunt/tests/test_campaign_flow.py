@@ -30,7 +30,9 @@ class Table:
     def act(self, type: str, **payload: Any) -> dict[str, Any]:
         self.seed += 1
         version = Room.objects.get(pk=self.room_id).version
-        result = live_services.room_act(user=self.user, room_id=self.room_id, type=type, payload=payload, version=version, seed=self.seed)
+        result = live_services.room_act(
+            user=self.user, room_id=self.room_id, type=type, payload=payload, version=version, seed=self.seed
+        )
         return result.room.state
 
     def figure(self, name: str) -> str:

@@ -83,7 +83,12 @@ def test_reputation_spent_on_priority_costs_reputation_and_moves_priority(player
     squad.reputation = 3
     squad.save()
     mission = services.mission_create(
-        user=player, squad_id=squad.pk, version=squad.version, objective_faces=[1, 3, 5], priority_faces=[3, 3], reputation_spent=-2
+        user=player,
+        squad_id=squad.pk,
+        version=squad.version,
+        objective_faces=[1, 3, 5],
+        priority_faces=[3, 3],
+        reputation_spent=-2,
     )
     assert mission.setup["priority"] == 1
     squad.refresh_from_db()
@@ -133,13 +138,17 @@ def test_another_users_squad_is_not_found(player, other) -> None:  # type: ignor
 
 def test_support_requests_roll_each_option_once_and_spend_points(player) -> None:  # type: ignore[no-untyped-def]
     squad = make_squad(player)
-    mission = services.mission_create(user=player, squad_id=squad.pk, version=None, objective_faces=[1, 3, 5], priority_faces=[2, 2])
+    mission = services.mission_create(
+        user=player, squad_id=squad.pk, version=None, objective_faces=[1, 3, 5], priority_faces=[2, 2]
+    )
     assert mission.setup["support"]["points"] == 2
     mission = services.mission_request_support(user=player, mission_id=mission.pk, version=None, option="Sarge", faces=[3, 2])
     assert mission.setup["teams"][0]["name"] == "Sarge"  # 5 on 2D6 meets 5+
     with pytest.raises(DropshipError, match="already requested"):
         services.mission_request_support(user=player, mission_id=mission.pk, version=None, option="Sarge", faces=[6, 6])
-    mission = services.mission_request_support(user=player, mission_id=mission.pk, version=None, option="Intel report", faces=[3, 3])
+    mission = services.mission_request_support(
+        user=player, mission_id=mission.pk, version=None, option="Intel report", faces=[3, 3]
+    )
     assert mission.setup["intel_report"] is False  # 6 is below 7+: point lost
     with pytest.raises(DropshipError, match="spent") as caught:
         services.mission_request_support(user=player, mission_id=mission.pk, version=None, option="Grenades", faces=[6, 6])
@@ -148,7 +157,9 @@ def test_support_requests_roll_each_option_once_and_spend_points(player) -> None
 
 def test_extra_support_card_grants_the_first_request_without_a_roll_once_per_campaign(player) -> None:  # type: ignore[no-untyped-def]
     squad = make_squad(player)
-    mission = services.mission_create(user=player, squad_id=squad.pk, version=None, objective_faces=[1, 3, 5], priority_faces=[3, 3])
+    mission = services.mission_create(
+        user=player, squad_id=squad.pk, version=None, objective_faces=[1, 3, 5], priority_faces=[3, 3]
+    )
     mission = services.mission_request_support(
         user=player, mission_id=mission.pk, version=None, option="K'Erin assault marine Team", extra_support_card=True
     )
@@ -162,7 +173,9 @@ def test_buying_a_support_point_costs_one_reputation_once(player) -> None:  # ty
     squad = make_squad(player)
     squad.reputation = 2
     squad.save()
-    mission = services.mission_create(user=player, squad_id=squad.pk, version=None, objective_faces=[1, 3, 5], priority_faces=[3, 3])
+    mission = services.mission_create(
+        user=player, squad_id=squad.pk, version=None, objective_faces=[1, 3, 5], priority_faces=[3, 3]
+    )
     mission = services.mission_buy_support(user=player, mission_id=mission.pk, version=None)
     assert mission.setup["support"]["points"] == 4
     with pytest.raises(DropshipError, match="already"):
@@ -173,7 +186,9 @@ def test_buying_a_support_point_costs_one_reputation_once(player) -> None:  # ty
 
 def test_loadout_names_the_allowed_weapons_and_one_hand_cannon(player) -> None:  # type: ignore[no-untyped-def]
     squad = make_squad(player)
-    mission = services.mission_create(user=player, squad_id=squad.pk, version=None, objective_faces=[1, 3, 5], priority_faces=[3, 3])
+    mission = services.mission_create(
+        user=player, squad_id=squad.pk, version=None, objective_faces=[1, 3, 5], priority_faces=[3, 3]
+    )
     ids = [str(t.pk) for t in squad.troopers.all()]
     with pytest.raises(DropshipError, match="Combat rifle, Shot gun, Boarding sword"):
         services.mission_loadout(user=player, mission_id=mission.pk, version=None, loadout=dict.fromkeys(ids, "Railgun"))

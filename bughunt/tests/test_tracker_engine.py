@@ -738,7 +738,9 @@ def test_a_brawl_applies_to_both_and_a_fallen_trooper_drops_the_package() -> Non
     assert fig["status"] == "casualty" and fig["defeated_by"] == "Berserk robots"
     assert state["objectives"][1]["package"] == "dropped"
     out = tracker.outcome(state)
-    assert out["casualties"] == [{"name": "Fire team 1", "main": False, "unit": "Fire team"}]
+    assert out["casualties"] == [
+        {"name": "Fire team 1", "main": False, "unit": "Fire team", "trooper_id": None, "defeated_by": "Berserk robots"}
+    ]
 
 
 def test_a_player_brawls_only_with_their_own_figures() -> None:
@@ -780,6 +782,37 @@ def test_spitters_and_lancers() -> None:
     dart = act(state, "lancer", enemy=lancer, figure="f1", faces=[5, 1])
     assert dart["units"][0]["figures"][0]["stun"] == 1
     refused(state, "lancer", "enemy", enemy="e1", figure="f1")
+
+
+def test_a_precursor_explorer_rerolls_one_reaction_die_a_round() -> None:
+    state = new(combat_teams=[{"name": "Precursor explorer"}])
+    assert "precursor" in state["units"][1]["figures"][0]["special"]
+    state = act(state, "roll_reactions", faces=[6, 5])
+    state = act(state, "assign_reaction", unit="u2", die=2)
+    state = act(state, "reroll_reaction", die=2, faces=[2])
+    assert state["reaction_dice"] == [6, 2] and state["units"][1]["face"] == 2 and state["units"][1]["slot"] == "quick"
+    refused(state, "reroll_reaction", "type", die=1)
+    refused(act(new(), "roll_reactions", faces=[6, 5]), "reroll_reaction", "type", die=1)
+
+
+def test_scientists_survey_counts_one_objective_once() -> None:
+    state = new(combat_teams=[{"name": "Scientific survey team"}])
+    refused(state, "survey", "figure", figure="f1")
+    state = act(state, "survey", figure="f2")
+    assert tracker.outcome(state)["objectives_completed"] == 1
+    refused(state, "survey", "type", figure="f3")
+
+
+def test_kerin_teams_brawl_with_two_dice() -> None:
+    state = new(combat_teams=[{"name": "K'Erin assault marine Team"}])
+    assert "brawl_best_of_two" in state["units"][1]["figures"][0]["special"]
+
+
+def test_trooper_ids_reach_the_outcome() -> None:
+    setup = copy.deepcopy(SETUP["main_characters"])
+    setup[0]["trooper_id"] = 42
+    state = act(new(main_characters=setup), "exit_edge", figure="f1")
+    assert tracker.outcome(state)["lost_marines"][0]["trooper_id"] == 42
 
 
 def test_adjust_and_knock_out() -> None:
