@@ -79,7 +79,7 @@ class MissionSerializer(serializers.ModelSerializer[Mission]):
         fields = ["id", "squad", "number", "turn", "stage", "setup", "room", "outcome", "post_battle"]
 
 
-class LogEntrySerializer(serializers.ModelSerializer[LogEntry]):
+class CampaignLogEntrySerializer(serializers.ModelSerializer[LogEntry]):
     mission = serializers.IntegerField(source="mission.number", default=None)
 
     class Meta:
@@ -94,7 +94,7 @@ class VersionSerializer(serializers.Serializer[Any]):
 class SquadListApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class CreateSerializer(serializers.Serializer[Any]):
+    class SquadCreateSerializer(serializers.Serializer[Any]):
         name = serializers.CharField(max_length=80)
         character_names = serializers.ListField(child=serializers.CharField(max_length=60), min_length=3, max_length=5)
         difficulty = serializers.ChoiceField(choices=[d for d, _ in Squad.DIFFICULTIES], default="Mess Me Up")
@@ -106,9 +106,9 @@ class SquadListApi(APIView):
         squads = selectors.squad_list(user=request.user, search=request.query_params.get("q", ""))
         return Response(SquadSerializer(squads, many=True).data)
 
-    @extend_schema(request=CreateSerializer, responses={201: SquadDetailSerializer})
+    @extend_schema(request=SquadCreateSerializer, responses={201: SquadDetailSerializer})
     def post(self, request: Request) -> Response:
-        data = self.CreateSerializer(data=request.data)
+        data = self.SquadCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         squad = services.squad_create(user=request.user, **data.validated_data)
         return Response(SquadDetailSerializer(squad).data, status=status.HTTP_201_CREATED)
@@ -125,27 +125,27 @@ class SquadDetailApi(APIView):
 class SquadLogApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses=LogEntrySerializer(many=True))
+    @extend_schema(responses=CampaignLogEntrySerializer(many=True))
     def get(self, request: Request, squad_id: int) -> Response:
         squad = selectors.squad_get(user=request.user, squad_id=squad_id)
         raw = request.query_params.get("mission", "")
         entries = selectors.log_list(
             squad=squad, step=request.query_params.get("step", ""), mission=int(raw) if raw.isdigit() else None
         )
-        return Response(LogEntrySerializer(entries, many=True).data)
+        return Response(CampaignLogEntrySerializer(entries, many=True).data)
 
 
 class AssignmentApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(VersionSerializer):
+    class AssignmentInputSerializer(VersionSerializer):
         trooper = serializers.IntegerField()
         assignment = serializers.CharField(max_length=60)
         faces = serializers.ListField(child=serializers.IntegerField(), required=False, allow_null=True, default=None)
 
-    @extend_schema(request=InputSerializer, responses=SquadDetailSerializer)
+    @extend_schema(request=AssignmentInputSerializer, responses=SquadDetailSerializer)
     def post(self, request: Request, squad_id: int) -> Response:
-        data = self.InputSerializer(data=request.data)
+        data = self.AssignmentInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
         squad = services.special_assignment_apply(
@@ -162,13 +162,13 @@ class AssignmentApi(APIView):
 class AdvanceApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(VersionSerializer):
+    class AdvanceInputSerializer(VersionSerializer):
         trooper = serializers.IntegerField()
         stat = serializers.CharField(max_length=20)
 
-    @extend_schema(request=InputSerializer, responses=SquadDetailSerializer)
+    @extend_schema(request=AdvanceInputSerializer, responses=SquadDetailSerializer)
     def post(self, request: Request, squad_id: int) -> Response:
-        data = self.InputSerializer(data=request.data)
+        data = self.AdvanceInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
         squad = services.trooper_advance(
@@ -180,13 +180,13 @@ class AdvanceApi(APIView):
 class OfferApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(VersionSerializer):
+    class OfferInputSerializer(VersionSerializer):
         index = serializers.IntegerField(min_value=0)
         choice = serializers.CharField(max_length=40)
 
-    @extend_schema(request=InputSerializer, responses=SquadDetailSerializer)
+    @extend_schema(request=OfferInputSerializer, responses=SquadDetailSerializer)
     def post(self, request: Request, squad_id: int) -> Response:
-        data = self.InputSerializer(data=request.data)
+        data = self.OfferInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
         squad = services.offer_answer(
@@ -198,7 +198,7 @@ class OfferApi(APIView):
 class MissionCreateApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(VersionSerializer):
+    class MissionCreateInputSerializer(VersionSerializer):
         difficulty = serializers.ChoiceField(
             choices=[d for d, _ in Squad.DIFFICULTIES], required=False, allow_null=True, default=None
         )
@@ -207,9 +207,9 @@ class MissionCreateApi(APIView):
         objective_faces = serializers.ListField(child=serializers.IntegerField(), required=False, allow_null=True, default=None)
         priority_faces = serializers.ListField(child=serializers.IntegerField(), required=False, allow_null=True, default=None)
 
-    @extend_schema(request=InputSerializer, responses={201: MissionSerializer})
+    @extend_schema(request=MissionCreateInputSerializer, responses={201: MissionSerializer})
     def post(self, request: Request, squad_id: int) -> Response:
-        data = self.InputSerializer(data=request.data)
+        data = self.MissionCreateInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         mission = services.mission_create(user=request.user, squad_id=squad_id, **data.validated_data)
         return Response(MissionSerializer(mission).data, status=status.HTTP_201_CREATED)
@@ -226,15 +226,15 @@ class MissionDetailApi(APIView):
 class MissionSupportApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(VersionSerializer):
+    class MissionSupportInputSerializer(VersionSerializer):
         option = serializers.CharField(max_length=60, required=False, default="")
         buy = serializers.BooleanField(default=False, help_text="Spend 1 Reputation for +1 Support point instead.")
         faces = serializers.ListField(child=serializers.IntegerField(), required=False, allow_null=True, default=None)
         extra_support_card = serializers.BooleanField(default=False)
 
-    @extend_schema(request=InputSerializer, responses=MissionSerializer)
+    @extend_schema(request=MissionSupportInputSerializer, responses=MissionSerializer)
     def post(self, request: Request, mission_id: int) -> Response:
-        data = self.InputSerializer(data=request.data)
+        data = self.MissionSupportInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
         if v["buy"]:
@@ -254,16 +254,16 @@ class MissionSupportApi(APIView):
 class MissionLoadoutApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(VersionSerializer):
+    class MissionLoadoutInputSerializer(VersionSerializer):
         loadout = serializers.DictField(
             child=serializers.CharField(), help_text="Trooper id -> Combat rifle, Shot gun or Boarding sword."
         )
         hand_cannon = serializers.CharField(required=False, allow_null=True, default=None)
         extras = serializers.DictField(child=serializers.CharField(), required=False, default=dict)
 
-    @extend_schema(request=InputSerializer, responses=MissionSerializer)
+    @extend_schema(request=MissionLoadoutInputSerializer, responses=MissionSerializer)
     def post(self, request: Request, mission_id: int) -> Response:
-        data = self.InputSerializer(data=request.data)
+        data = self.MissionLoadoutInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         mission = services.mission_loadout(user=request.user, mission_id=mission_id, **data.validated_data)
         return Response(MissionSerializer(mission).data)
@@ -272,12 +272,12 @@ class MissionLoadoutApi(APIView):
 class MissionStartApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(VersionSerializer):
+    class MissionStartInputSerializer(VersionSerializer):
         guests_can_watch = serializers.BooleanField(default=False)
 
-    @extend_schema(request=InputSerializer, responses=MissionSerializer)
+    @extend_schema(request=MissionStartInputSerializer, responses=MissionSerializer)
     def post(self, request: Request, mission_id: int) -> Response:
-        data = self.InputSerializer(data=request.data)
+        data = self.MissionStartInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         mission = services.mission_start(user=request.user, mission_id=mission_id, **data.validated_data)
         return Response(MissionSerializer(mission).data)
@@ -286,7 +286,7 @@ class MissionStartApi(APIView):
 class MissionFinishApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(VersionSerializer):
+    class MissionFinishInputSerializer(VersionSerializer):
         mvp = serializers.CharField(required=False, allow_null=True, default=None)
         in_charge = serializers.CharField(required=False, allow_null=True, default=None)
         advanced_care = serializers.ListField(child=serializers.CharField(), required=False, default=list)
@@ -299,9 +299,9 @@ class MissionFinishApi(APIView):
         )
         replacement_names = serializers.ListField(child=serializers.CharField(max_length=60), required=False, default=list)
 
-    @extend_schema(request=InputSerializer, responses=MissionSerializer)
+    @extend_schema(request=MissionFinishInputSerializer, responses=MissionSerializer)
     def post(self, request: Request, mission_id: int) -> Response:
-        data = self.InputSerializer(data=request.data)
+        data = self.MissionFinishInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         mission = services.mission_finish(user=request.user, mission_id=mission_id, **data.validated_data)
         return Response(MissionSerializer(mission).data)

@@ -35,6 +35,15 @@ def _flag(request: HttpRequest, key: str) -> bool:
     return request.POST.get(key) in ("on", "true", "1", "yes")
 
 
+def _int(request: HttpRequest, key: str) -> int:
+    """A whole number from the form; the service names the field when it is out of range."""
+    raw = request.POST.get(key, "").strip()
+    try:
+        return int(raw) if raw else 0
+    except ValueError:
+        raise DropshipError(f"{key} must be a whole number; got {raw!r}.", field=key) from None
+
+
 def _version(request: HttpRequest) -> int | None:
     raw = request.POST.get("version")
     return int(raw) if raw and raw.isdigit() else None
@@ -197,8 +206,8 @@ def mission_create(request: HttpRequest, squad_id: int) -> HttpResponse:
             squad_id=s.pk,
             version=_version(request),
             difficulty=request.POST.get("difficulty") or None,
-            reputation_spent=request.POST.get("reputation_spent") or 0,
-            priority_shift=request.POST.get("priority_shift") or 0,
+            reputation_spent=_int(request, "reputation_spent"),
+            priority_shift=_int(request, "priority_shift"),
             objective_faces=request.POST.get("objective_faces") or None,
             priority_faces=request.POST.get("priority_faces") or None,
         ),
@@ -294,8 +303,8 @@ def mission_support(request: HttpRequest, mission_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def mission_loadout(request: HttpRequest, mission_id: int) -> HttpResponse:
-    loadout = {k.removeprefix("weapon_"): v for k, v in request.POST.items() if k.startswith("weapon_")}
-    extras = {k.removeprefix("extra_"): v for k, v in request.POST.items() if k.startswith("extra_") and v}
+    loadout = {k.removeprefix("weapon_"): str(v) for k, v in request.POST.items() if k.startswith("weapon_")}
+    extras = {k.removeprefix("extra_"): str(v) for k, v in request.POST.items() if k.startswith("extra_") and v}
     return _mission_write(
         request,
         mission_id,

@@ -45,3 +45,27 @@ def chromium() -> Iterator[Browser]:
             os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
         else:
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+def login(page, base: str, username: str, password: str = "correct horse battery") -> None:  # type: ignore[no-untyped-def]
+    """Sign ``username`` in through the login form (the factories' password by default)."""
+    page.goto(f"{base}/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Log in").click()
+
+
+def laptop_and_phone(browser: Browser, base: str, owner: str, player: str):  # type: ignore[no-untyped-def]
+    """Two signed-in pages at the table: ``owner`` on a laptop, ``player`` on a touch phone."""
+    laptop = browser.new_context(viewport=LAPTOP).new_page()
+    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    login(laptop, base, owner)
+    login(phone, base, player)
+    return laptop, phone
+
+
+def join_by_code(page, base: str, code: str) -> None:  # type: ignore[no-untyped-def]
+    """Join a room with the code shown on the owner's screen."""
+    page.goto(f"{base}/rooms/join/")
+    page.get_by_label("Code from the owner's screen").fill(code)
+    page.get_by_role("button", name="Join").click()

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from live import services
 from rules.fixturefiles import FIXTURES_DIR
 from tests.asgi_server import asgi_server
-from tests.browser import LAPTOP, PHONE, chromium
+from tests.browser import LAPTOP, chromium, join_by_code, laptop_and_phone, login
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -29,28 +29,15 @@ def table(transactional_db: None, release_live_server_connections: None):  # typ
     return room, referee, player
 
 
-def _login(page, base: str, username: str) -> None:  # type: ignore[no-untyped-def]
-    page.goto(f"{base}/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill("correct horse battery")
-    page.get_by_role("button", name="Log in").click()
-
-
 def test_two_devices_share_the_tracker_live(table) -> None:  # type: ignore[no-untyped-def]
     room, _, _ = table
     # With REDIS_URL set (as in CI) the server fans events out through Redis; without it, in process.
     with asgi_server(redis_url=settings.REDIS_URL or None) as base, chromium() as browser:
-        laptop = browser.new_context(viewport=LAPTOP).new_page()
-        phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
-        _login(laptop, base, "referee")
-        _login(phone, base, "hudson")
+        laptop, phone = laptop_and_phone(browser, base, "referee", "hudson")
 
         # The player joins by the code the owner shows.
         laptop.goto(f"{base}/rooms/{room.pk}/")
-        shown = laptop.get_by_test_id("join-code").inner_text().strip()
-        phone.goto(f"{base}/rooms/join/")
-        phone.get_by_label("Code from the owner's screen").fill(shown)
-        phone.get_by_role("button", name="Join").click()
+        join_by_code(phone, base, laptop.get_by_test_id("join-code").inner_text().strip())
         expect(phone.get_by_test_id("threat-tracker")).to_be_visible()
 
         # The referee adds a character; the phone shows it without a reload.
@@ -77,7 +64,7 @@ def test_a_live_refresh_keeps_what_the_referee_is_typing(table) -> None:  # type
     with asgi_server() as base, chromium() as browser:
         context = browser.new_context(viewport=LAPTOP)
         first, second = context.new_page(), context.new_page()
-        _login(first, base, "referee")
+        login(first, base, "referee")
         first.goto(f"{base}/rooms/{room.pk}/")
         second.goto(f"{base}/rooms/{room.pk}/")
         first.get_by_label("Add character").fill("Drake")
@@ -104,7 +91,7 @@ def test_typing_inside_the_live_tracker_survives_a_refresh_but_not_your_own_subm
     with asgi_server(redis_url=settings.REDIS_URL or None) as base, chromium() as browser:
         context = browser.new_context(viewport=LAPTOP)
         first, second = context.new_page(), context.new_page()
-        _login(first, base, "referee")
+        login(first, base, "referee")
         first.goto(f"{base}/rooms/{room.pk}/")
         second.goto(f"{base}/rooms/{room.pk}/")
         first.get_by_label("Which action").fill("Reload")
