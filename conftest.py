@@ -11,6 +11,10 @@ import pytest
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 
+# Cheap password hashes for test users, here and in the ASGI servers the browser tests start
+# (they inherit the environment); see config/settings.py.
+os.environ.setdefault("DROPSHIP_FAST_PASSWORD_HASHER", "1")
+
 
 def _require(reason: str) -> None:
     from django.conf import settings
@@ -18,6 +22,12 @@ def _require(reason: str) -> None:
     if settings.DROPSHIP_REQUIRE_SERVICES:
         pytest.fail(f"DROPSHIP_REQUIRE_SERVICES is set, but {reason}", pytrace=False)
     pytest.skip(reason)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    from django.conf import settings
+
+    settings.PASSWORD_HASHERS = settings.FAST_PASSWORD_HASHERS  # settings may load before this file
 
 
 def chromium_path() -> str | None:

@@ -126,6 +126,14 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Tests only (the root conftest.py sets DROPSHIP_FAST_PASSWORD_HASHER): a PBKDF2 hash takes
+# most of a second; MD5 makes test users cheap, and PBKDF2 stays listed so any hash still checks.
+FAST_PASSWORD_HASHERS = [
+    "django.contrib.auth.hashers.MD5PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+]
+if env.bool("DROPSHIP_FAST_PASSWORD_HASHER", default=False):
+    PASSWORD_HASHERS = FAST_PASSWORD_HASHERS
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "rules:table_list"
 LOGOUT_REDIRECT_URL = "rules:table_list"
