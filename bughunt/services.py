@@ -267,6 +267,8 @@ def mission_create(
         shift = int(priority_shift or 0)
     except (TypeError, ValueError):
         raise DropshipError("reputation_spent must be a whole number from -2 to 2.", field="reputation_spent") from None
+    if not -2 <= spent <= 2:
+        raise DropshipError("reputation_spent must be from -2 to 2 (each point moves Priority by 1).", field="reputation_spent")
     if abs(spent) > squad.reputation:
         raise DropshipError(
             f"reputation_spent needs {abs(spent)} Reputation; the squad has {squad.reputation}.", field="reputation_spent"
@@ -930,7 +932,7 @@ def mission_finish(
     _log(
         squad,
         "mission: end",
-        f"Mission {mission.number} over after {report.get('rounds', '?')} rounds: {outcome.objectives_completed} Objective point(s); "
+        f"Mission {mission.number} over after round {report.get('rounds', '?')}: {outcome.objectives_completed} Objective point(s); "
         f"casualties {', '.join(outcome.casualties) or 'none'}; lost marines {', '.join(lost) or 'none'}"
         + (" (Escape card: no Lost Marine rolls)" if escaped and lost else "")
         + ".",

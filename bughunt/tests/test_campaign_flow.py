@@ -124,3 +124,14 @@ def test_a_squad_plays_three_missions_from_creation_to_the_third_post_battle(pla
     steps = set(LogEntry.objects.filter(squad=squad, step__startswith="post-battle").values_list("step", flat=True))
     assert {"post-battle: 1. Determine Casualties and Lost Marines", "post-battle: 6. Roll for Operational Progress"} <= steps
     assert LogEntry.objects.filter(squad=squad, step="post-battle: 6. Roll for Operational Progress").count() == 3
+
+    # and the screens show it: the post-battle on the mission page, the roster, the whole log
+    from django.test import Client
+
+    client = Client()
+    client.force_login(player)
+    page = client.get(f"/bughunt/missions/{third.pk}/").content.decode()
+    assert "Post-battle" in page and "Roll for Military Life" in page
+    assert client.get(f"/bughunt/{squad.pk}/").status_code == 200
+    log = client.get(f"/bughunt/{squad.pk}/log/?mission=3").content.decode()
+    assert "Operational Progress" in log and "D100" in log

@@ -225,3 +225,15 @@ def test_only_one_mission_at_a_time(player) -> None:  # type: ignore[no-untyped-
     services.mission_create(user=player, squad_id=squad.pk, version=None)
     with pytest.raises(DropshipError, match="current mission"):
         services.mission_create(user=player, squad_id=squad.pk, version=None)
+
+
+def test_reputation_for_priority_is_two_at_most_and_must_be_there(player) -> None:  # type: ignore[no-untyped-def]
+    squad = make_squad(player)
+    squad.reputation = 1
+    squad.save()
+    with pytest.raises(DropshipError, match="-2 to 2") as caught:
+        services.mission_create(user=player, squad_id=squad.pk, version=None, reputation_spent=3)
+    assert caught.value.field == "reputation_spent"
+    with pytest.raises(DropshipError, match="has 1") as caught:
+        services.mission_create(user=player, squad_id=squad.pk, version=None, reputation_spent=-2)
+    assert caught.value.field == "reputation_spent" and not Mission.objects.exists()
