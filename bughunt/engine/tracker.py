@@ -59,6 +59,7 @@ Actions (``unit``/``figure``/``contact``/``objective``/``location``/``spawn``/``
 ``faces`` are typed physical dice, a list or "6, 3"; ``on``/``off`` for flags). The owner is the
 referee and may do everything; a player acts only on units whose ``owner`` is their user id:
 
+- table: ``set_player`` {unit, player: user id or ""} (owner only: who plays the unit).
 - round: ``beep_sir`` {faces?, direction_faces?} (start of round 2+), ``set_formation`` {unit,
   formation}, ``roll_reactions`` {faces?}, ``assign_reaction`` {unit, die (1-based)},
   ``reroll_reaction`` {die, faces?} (a Precursor explorer on the table, once a round),
@@ -808,6 +809,19 @@ def _beep_sir(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping
             contact["beep_round"] = state["round"]
         texts.append(sentence)
     return [Event("beep_sir", " ".join(texts), {**_rolls(*result.rolls), "placed": result.placed})]
+
+
+def _set_player(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
+    """Hand a unit to a player at the table (their user id as text), or back to the referee with
+    ``""`` (co-op: the crew is split between the players, p.166). Only the owner does this."""
+    require_owner(action)
+    unit = _unit(state, action.payload.get("unit"))
+    player = str(action.payload.get("player") or "").strip()
+    if player and not player.isdigit():
+        raise TrackerError(f"player must be a member's user id, or empty for the referee; got {player!r}.", field="player")
+    unit["owner"] = player
+    who = "a player" if player else "the referee"
+    return [Event("set_player", f"{unit['name']} is now played by {who}.", {"unit": unit["id"], "player": player})]
 
 
 def _set_formation(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
@@ -2347,6 +2361,7 @@ def outcome(state: Mapping[str, Any]) -> dict[str, Any]:
 _HANDLERS: dict[str, Handler] = {
     "beep_sir": _beep_sir,
     "set_formation": _set_formation,
+    "set_player": _set_player,
     "roll_reactions": _roll_reactions,
     "assign_reaction": _assign_reaction,
     "hold": _hold,

@@ -885,3 +885,16 @@ def test_a_full_mission_through_evac() -> None:
     assert [c["name"] for c in out["evacuated"]] == ["Vasquez", "Fire team 1", "Fire team 2"]
     assert out["enemy"] == "Tentacle creepers" and out["variant"] is None
     assert out["movie_magic_used"] == ["Barricade"] and out["signals_initial"] == 0
+
+
+def test_the_referee_hands_a_unit_to_a_player_who_may_then_act_with_it() -> None:
+    state = new()
+    team = next(u for u in state["units"] if u["kind"] == "team")
+    state = act(state, "roll_reactions", faces=[1, 1])
+    refused(state, "assign_reaction", role=Role.PLAYER, actor="9", unit=team["id"], die=1)
+    refused(state, "set_player", role=Role.PLAYER, actor="9", unit=team["id"], player="9")
+    refused(state, "set_player", "player", unit=team["id"], player="Hudson")
+    state = act(state, "set_player", unit=team["id"], player="9")
+    state = act(state, "assign_reaction", role=Role.PLAYER, actor="9", unit=team["id"], die=1)
+    assert next(u for u in state["units"] if u["id"] == team["id"])["face"] == 1
+    refused(state, "assign_reaction", role=Role.PLAYER, actor="8", unit=team["id"], die=2)

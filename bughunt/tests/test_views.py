@@ -90,3 +90,33 @@ def test_another_players_squad_is_404(client: Client, other) -> None:  # type: i
     stranger.force_login(other)
     assert stranger.get(f"/bughunt/{squad.pk}/").status_code == 404
     assert stranger.post(f"/bughunt/{squad.pk}/missions/new/", {}).status_code == 404
+
+
+def test_the_referee_hands_a_unit_to_a_player_at_the_table(client: Client, other) -> None:  # type: ignore[no-untyped-def]
+    from bughunt import services
+    from live import services as live_services
+
+    squad = new_squad(client)
+    mission = services.mission_create(user=squad.owner, squad_id=squad.pk, version=None, seed=1)
+    loadout = {str(t.pk): "Shot gun" for t in squad.troopers.all()}
+    services.mission_loadout(user=squad.owner, mission_id=mission.pk, version=None, loadout=loadout)
+    mission = services.mission_start(user=squad.owner, mission_id=mission.pk, version=None)
+    room = mission.room
+    assert room is not None
+    code = live_services.room_code(room)
+    assert code is not None
+    live_services.room_join(user=other, code=code.code)
+    page = client.get(f"/rooms/{room.pk}/").content.decode()
+    assert "played by burke" in page
+    unit = room.state["units"][0]
+    live_services.room_act(
+        user=squad.owner, room_id=room.pk, type="set_player", payload={"unit": unit["id"], "player": str(other.pk)}, version=0
+    )
+    live_services.room_act(user=squad.owner, room_id=room.pk, type="roll_reactions", payload={}, version=1)
+    result = live_services.room_act(
+        user=other, room_id=room.pk, type="assign_reaction", payload={"unit": unit["id"], "die": 1}, version=2
+    )
+    assert result.room.state["units"][0]["face"] is not None
+    phone = Client()
+    phone.force_login(other)
+    assert "yours" in phone.get(f"/rooms/{room.pk}/").content.decode()
