@@ -16,6 +16,7 @@ from django.db import transaction
 from bughunt.engine import campaign, characters, missions
 from bughunt.models import LogEntry, Mission, Squad, Trooper
 from bughunt.selectors import bughunt_tables
+from live.engine.tracker import words
 from rules.engine.dice import Dice, DiceError, RollRecord
 from rules.engine.tables import RangeTable, TableError
 from rules.errors import DropshipError, NotFound, StaleVersion
@@ -82,9 +83,10 @@ def _locked_mission(user: Any, mission_id: int, version: int | None, *, stage: s
 
 
 def _faces(raw: Sequence[int] | str | None, field: str) -> list[int] | None:
-    if raw is None or raw == "" or raw == []:
+    """The player's own dice: a list of faces, or text such as "4, 2"; ``None`` when blank."""
+    parts = words(raw)
+    if not parts:
         return None
-    parts = raw.replace(",", " ").split() if isinstance(raw, str) else list(raw)
     try:
         return [int(p) for p in parts]
     except (TypeError, ValueError):
@@ -420,28 +422,28 @@ def mission_request_support(
     support = mission.setup["support"]
     if len(support["requests"]) >= support["points"]:
         raise DropshipError(f"All {support['points']} Support points are spent.", field="option")
-    tables = bughunt_tables()
     already = [r["option"] for r in support["requests"]]
     if extra_support_card:
         if "Extra Support" in squad.movie_magic_used:
             raise DropshipError("The Extra Support card was already used this campaign.", field="extra_support_card")
         if support["requests"]:
             raise DropshipError("The Extra Support card works on the first Support request only.", field="extra_support_card")
-        entries = {e.result: e for e in tables["bh-support"].entries}
-        if option not in entries:
-            raise DropshipError(f"option must be one of: {', '.join(entries)}.", field="option")
-        if option in already:
-            raise DropshipError(f"{option} was already requested for this mission; each option once.", field="option")
-        granted, target, record = True, int(entries[option].data["target"]), None
-        data = entries[option].data
+    request = _engine_call(
+        "option",
+        missions.request_support,
+        bughunt_tables(),
+        Dice(seed=seed),
+        option,
+        already=already,
+        faces=_faces(faces, "faces"),
+        free=extra_support_card,
+    )
+    granted, target, record, data = request.granted, request.target, request.record, request.data
+    if record is None:
         squad.movie_magic_used = [*squad.movie_magic_used, "Extra Support"]
         support["extra_support_card"] = True
         text = f"Support: {option} granted without a roll (Extra Support card)."
     else:
-        request = _engine_call(
-            "option", missions.request_support, tables, Dice(seed=seed), option, already=already, faces=_faces(faces, "faces")
-        )
-        granted, target, record, data = request.granted, request.target, request.record, request.data
         text = f"Support: {option} needs {target}+ on 2D6, rolled {record.total}: {'granted' if granted else 'not available, point lost'}."
     entry: dict[str, Any] = {"option": option, "target": target, "granted": granted, "total": record.total if record else None}
     support["requests"].append(entry)

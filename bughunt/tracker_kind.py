@@ -11,13 +11,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from live import registry
-from live.engine.tracker import Action, Event, TrackerError, words
+from live.engine.tracker import Action, Event, TrackerError
 from live.registry import OptionField, TrackerKind
 from rules.engine.dice import Dice
 from rules.errors import DropshipError
 
 KIND = "bughunt-mission"
-DIFFICULTIES = ("I'm Too Pretty to Die", "Hey, Not Too Crazy", "Mess Me Up", "Mega-violence", "Living Nightmare")
 
 
 def _tables() -> dict[str, Any]:
@@ -45,25 +44,20 @@ def initial_state(options: Mapping[str, Any]) -> dict[str, Any]:
     from bughunt.engine import tracker
 
     setup = options.get("setup")
-    if not isinstance(setup, Mapping):
-        try:
-            priority = int(options.get("priority") or 2)
-        except (TypeError, ValueError):
-            raise TrackerError("priority must be a whole number from 1 to 6.", field="priority") from None
-        if not 1 <= priority <= 6:
-            raise TrackerError(f"priority must be from 1 to 6; got {priority}.", field="priority")
-        difficulty = str(options.get("difficulty") or "Mess Me Up")
-        if difficulty not in DIFFICULTIES:
-            raise TrackerError(f"difficulty must be one of: {', '.join(DIFFICULTIES)}.", field="difficulty")
-        names = [n.strip() for n in str(options.get("main_characters") or "").split(",") if n.strip()] or words(
-            "Alpha Bravo Charlie"
-        )
-        setup = {"priority": priority, "difficulty": difficulty, "main_characters": [{"name": n} for n in names[:5]]}
+    if not isinstance(setup, Mapping):  # the engine checks Priority and the difficulty
+        names = [n.strip() for n in str(options.get("main_characters") or "").split(",") if n.strip()]
+        setup = {
+            "priority": options.get("priority") or 2,
+            "difficulty": options.get("difficulty") or "Mess Me Up",
+            "main_characters": [{"name": n} for n in (names or ["Alpha", "Bravo", "Charlie"])[:5]],
+        }
     return tracker.initial_state(dict(setup), _tables())
 
 
 def register() -> None:
     """Register the ``bughunt-mission`` kind with the live app (harmless twice)."""
+    from bughunt.models import Squad
+
     registry.register(
         TrackerKind(
             kind=KIND,
@@ -75,7 +69,7 @@ def register() -> None:
             description="Reaction dice, Contact markers, Spawn Points, Tactical Locations, Objectives and Evac.",
             options=(
                 OptionField("priority", "Priority (1-6)", "int", 2, minimum=1, maximum=6),
-                OptionField("difficulty", "Difficulty", "choice", "Mess Me Up", choices=tuple((d, d) for d in DIFFICULTIES)),
+                OptionField("difficulty", "Difficulty", "choice", "Mess Me Up", choices=tuple(Squad.DIFFICULTIES)),
                 OptionField("main_characters", "Main characters (names, commas)", "text", "Alpha, Bravo, Charlie"),
             ),
         )

@@ -58,7 +58,17 @@ import copy
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from live.engine.tracker import Action, Event, NotYours, Role, TrackerError, payload_int, payload_ints, require_owner
+from live.engine.tracker import (
+    Action,
+    Event,
+    NotYours,
+    Role,
+    TrackerError,
+    payload_faces,
+    payload_flag,
+    payload_int,
+    require_owner,
+)
 from rules.engine.dice import Dice, DiceError, Keep, RollRecord
 
 SOURCE = "Stress dice skill checks, p.1"
@@ -251,32 +261,6 @@ def _choice(action: Action, key: str, allowed: Sequence[str], *, default: str | 
     return value
 
 
-def _flag(action: Action, key: str, *, default: bool = False) -> bool:
-    raw = action.payload.get(key)
-    if raw is None or raw == "":
-        return default
-    if isinstance(raw, bool):
-        return raw
-    value = str(raw).strip().lower()
-    if value in ("on", "true", "1", "yes"):
-        return True
-    if value in ("off", "false", "0", "no"):
-        return False
-    raise TrackerError(f"{key} must be on or off; got {raw!r}.", field=key)
-
-
-def _faces(action: Action, key: str, count: int) -> list[int] | None:
-    """Typed D6 faces under ``key`` (a list, or text like "6, 3 1"); ``None`` when absent."""
-    values = payload_ints(action, key)
-    if not values:
-        return None
-    if len(values) != count:
-        raise TrackerError(f"{key} needs {count} D6 face(s); got {len(values)}.", field=key)
-    if any(not 1 <= v <= 6 for v in values):
-        raise TrackerError(f"{key} must be D6 faces from 1 to 6; got {', '.join(map(str, values))}.", field=key)
-    return values
-
-
 def _pool(dice: Dice, count: int, faces: list[int] | None, reason: str) -> RollRecord | None:
     """Roll (or record typed faces for) ``count`` separate D6; ``None`` for no dice."""
     if count == 0:
@@ -388,7 +372,7 @@ def _sheet(char: dict[str, Any], action: Action, *, new: bool) -> None:
     if "stress" in action.payload:
         char["stress"] = payload_int(action, "stress", low=0, high=20)
     if "android" in action.payload or new:
-        char["android"] = _flag(action, "android")
+        char["android"] = payload_flag(action, "android")
     if "owner" in action.payload:
         owner = action.payload.get("owner")
         char["owner"] = None if owner in (None, "") else str(owner)
@@ -538,7 +522,7 @@ def _check(state: dict[str, Any], action: Action, dice: Dice) -> list[Event]:
     distance = _choice(action, "range", ("", *RANGES), default="")
     if distance and key != "ranged_combat":
         raise TrackerError("range applies only to Ranged Combat checks.", field="range")
-    defenceless = _flag(action, "defenceless")
+    defenceless = payload_flag(action, "defenceless")
     if defenceless and distance != "engaged":
         raise TrackerError("defenceless applies only at Engaged range.", field="defenceless")
     gear = payload_int(action, "gear", low=-10, high=10, default=0)
@@ -572,8 +556,8 @@ def _check(state: dict[str, Any], action: Action, dice: Dice) -> list[Event]:
         raise TrackerError("No dice to roll: the modifiers leave no base dice and stress is 0.", field="modifier")
     if base_count > 100 or stress_count > 100:
         raise TrackerError("At most 100 dice of each kind.", field="modifier")
-    base_faces = _faces(action, "faces", base_count) if base_count else None
-    stress_faces = _faces(action, "stress_faces", stress_count) if stress_count else None
+    base_faces = payload_faces(action, "faces", base_count) if base_count else None
+    stress_faces = payload_faces(action, "stress_faces", stress_count) if stress_count else None
     typed = base_faces is not None or stress_faces is not None
     if typed and ((base_count and base_faces is None) or (stress_count and stress_faces is None)):
         raise TrackerError(
@@ -702,8 +686,8 @@ def _push(state: dict[str, Any], action: Action, dice: Dice) -> list[Event]:
         raise TrackerError("A stress die showed 1: roll for panic instead; this check cannot be pushed.", field="id")
     base_idx = [i for i, f in enumerate(check["base"]) if f != SUCCESS_FACE]
     stress_idx = [i for i, f in enumerate(check["stress"]) if f != SUCCESS_FACE]
-    base_faces = _faces(action, "faces", len(base_idx)) if base_idx else None
-    stress_faces = _faces(action, "stress_faces", len(stress_idx) + 1)
+    base_faces = payload_faces(action, "faces", len(base_idx)) if base_idx else None
+    stress_faces = payload_faces(action, "stress_faces", len(stress_idx) + 1)
     if (base_faces is None) != (stress_faces is None) and base_idx:
         raise TrackerError(
             f"Type all the rerolled dice: {len(base_idx)} base face(s) in faces and "
@@ -752,7 +736,7 @@ def _panic_roll(state: dict[str, Any], action: Action, dice: Dice) -> list[Event
         trigger = pending["trigger"]
     else:
         trigger = _choice(action, "trigger", tuple(t for t in PANIC_TRIGGERS if t != "stress_die"))
-    faces = _faces(action, "faces", 1)
+    faces = payload_faces(action, "faces", 1)
     reason = f"{char['name']}: panic roll after {PANIC_TRIGGERS[trigger]}"
     stress = int(char["stress"])
     record = Dice.enter("D6", faces, reason, modifier=stress) if faces is not None else dice.roll("D6", reason, modifier=stress)
@@ -955,7 +939,7 @@ def _add_condition(state: dict[str, Any], action: Action, dice: Dice) -> list[Ev
     if any(c["name"].lower() == name.lower() for c in char["conditions"]):
         raise TrackerError(f"{char['name']} is already {name}.", field="name")
     modifier = payload_int(action, "modifier", low=-3, high=3, default=0)
-    blocks = _flag(action, "blocks_relief")
+    blocks = payload_flag(action, "blocks_relief")
     char["conditions"].append({"name": name, "modifier": modifier, "blocks_relief": blocks})
     notes = [f"{_signed(modifier)} base dice" if modifier else "", "no stress relief" if blocks else ""]
     tail = "; ".join(n for n in notes if n)
@@ -1029,7 +1013,7 @@ def _set_broken(state: dict[str, Any], action: Action, dice: Dice) -> list[Event
     """Mark a character Broken (or recovered); being Broken ends a panic effect (p.1)."""
     char = _character(state, action.payload.get("id"))
     _mine(action, char)
-    broken = _flag(action, "broken", default=True)
+    broken = payload_flag(action, "broken", default=True)
     char["broken"] = broken
     if not broken:
         return [Event("recovered", f"{char['name']} is no longer Broken.", {"id": char["id"]})]

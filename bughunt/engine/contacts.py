@@ -310,14 +310,20 @@ def _enemy_from(entry: Any) -> EnemyType:
     )
 
 
+def _named(tables: Mapping[str, RangeTable], slug: str, name: str, field: str) -> Any:
+    """The row of ``slug`` whose result is ``name`` (case-insensitive). Raises
+    :class:`ContactError` for ``field`` naming every row."""
+    for entry in tables[slug].entries:
+        if entry.result.lower() == str(name).strip().lower():
+            return entry
+    names = ", ".join(e.result for e in tables[slug].entries)
+    raise ContactError(f"{field} must be one of: {names}; got {name!r}.", field=field)
+
+
 def enemy_type(tables: Mapping[str, RangeTable], name: str) -> EnemyType:
     """The enemy type called ``name`` (case-insensitive). Raises :class:`ContactError` (field
     ``enemy``) naming the sixteen types."""
-    for entry in tables["bh-enemies"].entries:
-        if entry.result.lower() == str(name).strip().lower():
-            return _enemy_from(entry)
-    names = ", ".join(e.result for e in tables["bh-enemies"].entries)
-    raise ContactError(f"enemy must be one of: {names}; got {name!r}.", field="enemy")
+    return _enemy_from(_named(tables, "bh-enemies", name, "enemy"))
 
 
 def roll_enemy_type(tables: Mapping[str, RangeTable], dice: Dice, *, face: int | None = None) -> tuple[EnemyType, RollRecord]:
@@ -354,13 +360,13 @@ class Variant:
     data: Mapping[str, Any] = field(default_factory=dict)
 
 
+def _variant_from(entry: Any) -> Variant:
+    return Variant(entry.result, str(entry.data["variant"]), entry.effect, dict(entry.data))
+
+
 def variant(tables: Mapping[str, RangeTable], name: str) -> Variant:
     """The variant called ``name``. Raises :class:`ContactError` naming the six variants."""
-    for entry in tables["bh-enemy-variants"].entries:
-        if entry.result.lower() == str(name).strip().lower():
-            return Variant(entry.result, str(entry.data["variant"]), entry.effect, dict(entry.data))
-    names = ", ".join(e.result for e in tables["bh-enemy-variants"].entries)
-    raise ContactError(f"variant must be one of: {names}; got {name!r}.", field="variant")
+    return _variant_from(_named(tables, "bh-enemy-variants", name, "variant"))
 
 
 def roll_variant(tables: Mapping[str, RangeTable], dice: Dice, *, face: int | None = None) -> tuple[Variant, RollRecord]:
@@ -368,7 +374,7 @@ def roll_variant(tables: Mapping[str, RangeTable], dice: Dice, *, face: int | No
     once per mission, at the first enemy seen."""
     record = _one(dice, "D6", "Enemy variant", face, field="variant_face")
     entry = tables["bh-enemy-variants"].resolve(record).entry
-    return Variant(entry.result, str(entry.data["variant"]), entry.effect, dict(entry.data)), record
+    return _variant_from(entry), record
 
 
 @dataclass(frozen=True)
@@ -381,13 +387,13 @@ class PackLeader:
     data: Mapping[str, Any] = field(default_factory=dict)
 
 
+def _leader_from(entry: Any) -> PackLeader:
+    return PackLeader(entry.result, str(entry.data["leader"]), entry.effect, dict(entry.data))
+
+
 def pack_leader(tables: Mapping[str, RangeTable], name: str) -> PackLeader:
     """The pack leader called ``name``. Raises :class:`ContactError` naming the six."""
-    for entry in tables["bh-pack-leaders"].entries:
-        if entry.result.lower() == str(name).strip().lower():
-            return PackLeader(entry.result, str(entry.data["leader"]), entry.effect, dict(entry.data))
-    names = ", ".join(e.result for e in tables["bh-pack-leaders"].entries)
-    raise ContactError(f"leader must be one of: {names}; got {name!r}.", field="leader")
+    return _leader_from(_named(tables, "bh-pack-leaders", name, "leader"))
 
 
 def leader_rules(tables: Mapping[str, RangeTable]) -> Mapping[str, Any]:
@@ -433,7 +439,7 @@ def check_pack_leader(
         return LeaderCheck(False, pool, None, text, (record,))
     kind = _one(dice, "D6", "Pack leader type", leader_face, field="leader_face")
     entry = tables["bh-pack-leaders"].resolve(kind).entry
-    leader = PackLeader(entry.result, str(entry.data["leader"]), entry.effect, dict(entry.data))
+    leader = _leader_from(entry)
     text = (
         f"Pack leader check: D12 {shown}, one at or under {revealed}: a pack leader joins them, placed farthest "
         f"from the troopers ({leader.name}: {leader.rule.rstrip('.')}). One D12 leaves the pool ({pool - 1} left)."

@@ -185,7 +185,7 @@ class SupportRequest:
     option: str
     target: int
     granted: bool
-    record: RollRecord
+    record: RollRecord | None
     data: Mapping[str, Any] = field(default_factory=dict)
 
 
@@ -196,9 +196,11 @@ def request_support(
     *,
     already: Sequence[str] = (),
     faces: Sequence[int] | None = None,
+    free: bool = False,
 ) -> SupportRequest:
     """Spend one Support point on ``option`` (p.187): 2D6 equal to or over its target grants it,
-    otherwise the point is lost. Each option may be requested once per mission.
+    otherwise the point is lost. Each option may be requested once per mission. ``free`` grants
+    it without a roll (the Extra Support movie magic card, p.181; ``record`` is then ``None``).
 
     Raises :class:`MissionError` for an unknown option (naming them) or a repeat request.
     """
@@ -208,6 +210,8 @@ def request_support(
     if option in already:
         raise MissionError(f"{option} was already requested for this mission; each option once.")
     target = int(entries[option].data["target"])
+    if free:
+        return SupportRequest(option=option, target=target, granted=True, record=None, data=entries[option].data)
     try:
         record = (
             Dice.enter("2D6", list(faces), f"Support: {option}") if faces is not None else dice.roll("2D6", f"Support: {option}")

@@ -96,7 +96,19 @@ from typing import Any
 
 from bughunt.engine import combat
 from bughunt.engine import contacts as cx
-from live.engine.tracker import Action, Event, NotYours, Role, TrackerError, payload_int, payload_ints, require_owner, words
+from live.engine.tracker import (
+    Action,
+    Event,
+    NotYours,
+    Role,
+    TrackerError,
+    payload_faces,
+    payload_flag,
+    payload_int,
+    payload_ints,
+    require_owner,
+    words,
+)
 from rules.engine.dice import Dice, DiceError, Keep, RollRecord
 from rules.engine.tables import RangeTable, TableError
 
@@ -609,20 +621,6 @@ def _not_viewer(action: Action) -> None:
         raise NotYours("Viewers cannot act at this table.")
 
 
-def _flag(action: Action, key: str, *, default: bool = False) -> bool:
-    raw = action.payload.get(key)
-    if raw is None or raw == "":
-        return default
-    if isinstance(raw, bool):
-        return raw
-    value = str(raw).strip().lower()
-    if value in ("on", "true", "1", "yes"):
-        return True
-    if value in ("off", "false", "0", "no"):
-        return False
-    raise TrackerError(f"{key} must be on or off; got {raw!r}.", field=key)
-
-
 def _choice(action: Action, key: str, allowed: Sequence[str], *, default: str | None = None) -> str:
     raw = action.payload.get(key)
     value = default if raw is None or raw == "" else str(raw).strip()
@@ -639,20 +637,8 @@ def _text(action: Action, key: str, *, limit: int = 80, required: bool = True) -
     return value[:limit]
 
 
-def _faces(action: Action, key: str, count: int, sides: int = 6) -> list[int] | None:
-    """Typed faces under ``key`` (``None`` when absent). Raises naming ``key`` for a wrong count or face."""
-    values = payload_ints(action, key)
-    if not values:
-        return None
-    if len(values) != count:
-        raise TrackerError(f"{key} needs {count} D{sides} face(s); got {len(values)}.", field=key)
-    if any(not 1 <= v <= sides for v in values):
-        raise TrackerError(f"{key} must be D{sides} faces from 1 to {sides}; got {', '.join(map(str, values))}.", field=key)
-    return values
-
-
 def _face(action: Action, key: str, sides: int = 6) -> int | None:
-    got = _faces(action, key, 1, sides)
+    got = payload_faces(action, key, 1, sides)
     return None if got is None else got[0]
 
 
@@ -798,7 +784,7 @@ def _beep_sir(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping
         priority,
         dice,
         living_nightmare=state["living_nightmare"],
-        faces=_faces(action, "faces", priority),
+        faces=payload_faces(action, "faces", priority),
         direction_faces=payload_ints(action, "direction_faces") or None,
     )
     state["beep_done"] = True
@@ -830,7 +816,7 @@ def _set_formation(state: dict[str, Any], action: Action, dice: Dice, tables: Ma
     unit = _unit(state, action.payload.get("unit"))
     _mine(action, unit)
     _phase(state, "start", what="Checking formation")
-    formation = _flag(action, "formation", default=True)
+    formation = payload_flag(action, "formation", default=True)
     alive = [f for f in unit["figures"] if f["status"] == "active"]
     if formation and (unit["kind"] != "team" or len(alive) < 2):
         raise TrackerError(f"{unit['name']} cannot be in formation: only combat teams of two or more figures are.", field="unit")
@@ -850,7 +836,7 @@ def _roll_reactions(state: dict[str, Any], action: Action, dice: Dice, tables: M
     units = [u for u in state["units"] if u["active"]]
     if not units:
         raise TrackerError("No trooper is left on the table.", field="type")
-    faces = _faces(action, "faces", len(units))
+    faces = payload_faces(action, "faces", len(units))
     record = (
         Dice.enter(f"{len(units)}D6", faces, "Reactions", keep=Keep.SEPARATE)
         if faces
@@ -1071,7 +1057,7 @@ def _end_of_round(state: dict[str, Any], action: Action, dice: Dice, tables: Map
                     {"objective": obj["id"]},
                 )
             )
-        elif obj["key"] == "patrol" and _flag(action, f"near_{obj['id']}"):
+        elif obj["key"] == "patrol" and payload_flag(action, f"near_{obj['id']}"):
             record = _roll(dice, "D6", f"Patrol Objective {obj['position']}", _face(action, f"patrol_face_{obj['id']}"))
             target = int(patrol_rule["target"])
             if int(record.total or 0) >= target:
@@ -1080,7 +1066,7 @@ def _end_of_round(state: dict[str, Any], action: Action, dice: Dice, tables: Map
             else:
                 text = f"Objective {obj['position']} (Patrol): a trooper is within {patrol_rule['radius_in']} inches; rolled {record.total} against {target}+: not yet."
             events.append(Event("objective", text, {"objective": obj["id"], "roll": record.as_dict()}))
-        elif obj["key"] == "secure" and _flag(action, f"secure_{obj['id']}"):
+        elif obj["key"] == "secure" and payload_flag(action, f"secure_{obj['id']}"):
             _complete(state, obj)
             events.append(
                 Event(
@@ -1289,7 +1275,7 @@ def _evac_roll(state: dict[str, Any], dice: Dice, tables: Mapping[str, RangeTabl
 
 
 def _leader_near(action: Action, contact_id: str) -> bool:
-    return _flag(action, f"leader_{contact_id}") or contact_id in words(action.payload.get("leader"))
+    return payload_flag(action, f"leader_{contact_id}") or contact_id in words(action.payload.get("leader"))
 
 
 def _move_contacts(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
@@ -1306,7 +1292,7 @@ def _move_contacts(state: dict[str, Any], action: Action, dice: Dice, tables: Ma
     if not movers:
         raise TrackerError("There are no Contact markers to move.", field="type")
     need = sum(1 if _leader_near(action, c["id"]) else 2 for c in movers)
-    typed = _faces(action, "faces", need)
+    typed = payload_faces(action, "faces", need)
     directions = payload_ints(action, "direction_faces")
     events: list[Event] = []
     cursor = 0
@@ -1483,7 +1469,7 @@ def _adjust_enemy(state: dict[str, Any], action: Action, dice: Dice, tables: Map
     if "stun" in action.payload:
         fig["stun"] = payload_int(action, "stun", low=0, high=KNOCKOUT_STUN)
     if "wounded" in action.payload:
-        fig["wounded"] = _flag(action, "wounded")
+        fig["wounded"] = payload_flag(action, "wounded")
     if "status" in action.payload:
         fig["status"] = _choice(action, "status", ENEMY_STATUSES)
     if fig["stun"] >= KNOCKOUT_STUN:
@@ -1732,7 +1718,7 @@ def _set_objective(state: dict[str, Any], action: Action, dice: Dice, tables: Ma
     """Referee correction: mark an Objective completed or not."""
     require_owner(action)
     obj = _find(state["objectives"], action.payload.get("objective"), "objective", "Objective")
-    done = _flag(action, "completed", default=True)
+    done = payload_flag(action, "completed", default=True)
     obj["completed"] = done
     obj["completed_round"] = state["round"] if done else None
     return [
@@ -1820,7 +1806,7 @@ def _request_evac(state: dict[str, Any], action: Action, dice: Dice, tables: Map
         raise TrackerError(f"{fig['name']} is Stunned and cannot call Evac.", field="figure")
     state["evac"]["caller"] = fig["id"]
     event = _evac_roll(
-        state, dice, tables, _faces(action, "faces", 2), why=f"{fig['name']} calls, standing still and doing nothing else"
+        state, dice, tables, payload_faces(action, "faces", 2), why=f"{fig['name']} calls, standing still and doing nothing else"
     )
     return [event]
 
@@ -1907,7 +1893,7 @@ def _adjust(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[s
     if "stun" in action.payload:
         fig["stun"] = payload_int(action, "stun", low=0, high=KNOCKOUT_STUN)
     if "wounded" in action.payload:
-        fig["wounded"] = _flag(action, "wounded")
+        fig["wounded"] = payload_flag(action, "wounded")
     if "status" in action.payload:
         status = _choice(action, "status", STATUSES)
         if status != "active" and fig["status"] == "active":
@@ -1934,7 +1920,7 @@ def _clear_malfunction(state: dict[str, Any], action: Action, dice: Dice, tables
     weapon = _weapon_of(fig, action)
     if not weapon["malfunctioned"]:
         raise TrackerError(f"{fig['name']}'s {weapon['name']} works.", field="weapon")
-    check = combat.clear_malfunction(fig["savvy"], dice, tables=tables, faces=_faces(action, "faces", 1))
+    check = combat.clear_malfunction(fig["savvy"], dice, tables=tables, faces=payload_faces(action, "faces", 1))
     if check.success:
         weapon["malfunctioned"] = False
     text = f"{fig['name']} works on the {weapon['name']} (a Combat Action): {check.text}"
@@ -2139,10 +2125,10 @@ def _shoot(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[st
             _foe(state, tables, group, target) if group is not None and target is not None else None,
             dice,
             band=band,
-            moved=_flag(action, "moved"),
-            target_behind_cover=_flag(action, "behind_cover"),
+            moved=payload_flag(action, "moved"),
+            target_behind_cover=payload_flag(action, "behind_cover"),
             ones_this_round=int(weapon["ones"]),
-            take_rapid_fire=_flag(action, "rapid_fire", default=True),
+            take_rapid_fire=payload_flag(action, "rapid_fire", default=True),
             no_malfunction=bool(weapon["no_malfunction"]) or three,
             figures_near_point=payload_int(action, "near", low=0, high=20, default=0),
             grenade=str(action.payload.get("grenade") or "") or None,
@@ -2187,8 +2173,8 @@ def _brawl(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[st
             _trooper(fig),
             _foe(state, tables, group, enemy),
             dice,
-            second_opponent=_flag(action, "second_opponent"),
-            crash=_flag(action, "crash"),
+            second_opponent=payload_flag(action, "second_opponent"),
+            crash=payload_flag(action, "crash"),
             faces=payload_ints(action, "faces") or None,
         )
     except combat.CombatError as exc:
@@ -2212,8 +2198,8 @@ def _hit(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str,
     ``ranged`` (default on), ``faces`` (save die if any, then the Hit die)."""
     require_owner(action)
     damage = payload_int(action, "damage", low=0, high=5, default=0)
-    piercing, area = _flag(action, "piercing"), _flag(action, "area")
-    ranged = _flag(action, "ranged", default=True)
+    piercing, area = payload_flag(action, "piercing"), payload_flag(action, "area")
+    ranged = payload_flag(action, "ranged", default=True)
     faces = payload_ints(action, "faces") or None
     try:
         if action.payload.get("enemy"):

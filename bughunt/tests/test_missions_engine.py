@@ -102,3 +102,10 @@ def test_signals_take_places_from_tactical_locations() -> None:
     with_signals = missions.place_markers(3, setting, Dice(seed=4), use_signals=True)
     assert 1 <= with_signals.signals <= 6 and with_signals.signals + with_signals.tactical_locations == 6
     assert with_signals.rolls[0].total == with_signals.signals
+
+
+def test_the_extra_support_card_grants_a_request_without_a_roll() -> None:
+    free = missions.request_support(TABLES, Dice(seed=1), "Soulless Recon Team", free=True)
+    assert free.granted and free.record is None and free.target == 8
+    with pytest.raises(missions.MissionError, match="already requested"):
+        missions.request_support(TABLES, Dice(seed=1), "Sarge", already=["Sarge"], free=True)

@@ -120,3 +120,19 @@ def test_the_referee_hands_a_unit_to_a_player_at_the_table(client: Client, other
     phone = Client()
     phone.force_login(other)
     assert "yours" in phone.get(f"/rooms/{room.pk}/").content.decode()
+
+
+def test_a_standalone_mission_table_from_the_rooms_page(player) -> None:  # type: ignore[no-untyped-def]
+    from live import services as live_services
+    from rules.errors import DropshipError
+
+    with pytest.raises(DropshipError) as caught:
+        live_services.room_create(user=player, kind="bughunt-mission", title="Quick", options={"priority": "9"})
+    assert caught.value.field == "priority"
+    with pytest.raises(DropshipError) as caught:
+        live_services.room_create(user=player, kind="bughunt-mission", title="Quick", options={"difficulty": "Easy"})
+    assert caught.value.field == "difficulty" and "Living Nightmare" in caught.value.message
+    room = live_services.room_create(
+        user=player, kind="bughunt-mission", title="Quick", options={"priority": "4", "main_characters": "Ripley, Hicks"}
+    )
+    assert room.state["priority"] == 4 and [u["name"] for u in room.state["units"]][:2] == ["Ripley", "Hicks"]

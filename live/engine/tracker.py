@@ -120,3 +120,33 @@ def payload_ints(action: Action, key: str) -> list[int]:
         except ValueError:
             raise TrackerError(f"{key} must be whole numbers, one per die, such as 6, 3; got {part!r}.", field=key) from None
     return values
+
+
+def payload_flag(action: Action, key: str, *, default: bool = False) -> bool:
+    """An on/off value from the payload (``on``/``off``, ``true``/``false``, ``1``/``0``,
+    ``yes``/``no`` or a bool); ``default`` when absent or blank. Raises :class:`TrackerError`
+    naming the key for anything else."""
+    raw = action.payload.get(key)
+    if raw is None or raw == "":
+        return default
+    if isinstance(raw, bool):
+        return raw
+    value = str(raw).strip().lower()
+    if value in ("on", "true", "1", "yes"):
+        return True
+    if value in ("off", "false", "0", "no"):
+        return False
+    raise TrackerError(f"{key} must be on or off; got {raw!r}.", field=key)
+
+
+def payload_faces(action: Action, key: str, count: int, sides: int = 6) -> list[int] | None:
+    """``count`` typed faces of a D``sides`` under ``key`` (a list, or text like "6, 3 1");
+    ``None`` when absent. Raises :class:`TrackerError` naming the key for a wrong count or face."""
+    values = payload_ints(action, key)
+    if not values:
+        return None
+    if len(values) != count:
+        raise TrackerError(f"{key} needs {count} D{sides} face(s); got {len(values)}.", field=key)
+    if any(not 1 <= v <= sides for v in values):
+        raise TrackerError(f"{key} must be D{sides} faces from 1 to {sides}; got {', '.join(map(str, values))}.", field=key)
+    return values
