@@ -27,6 +27,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
 def urlpatterns() -> list[Any]:
     """Routes under ``/api/v1/``: the shared router plus each app's own API views."""
     from bughunt import apis as bughunt_apis
+    from campaigns import apis as campaigns_apis
     from live import apis as live_apis
     from rules import apis as rules_apis
 
@@ -34,5 +35,6 @@ def urlpatterns() -> list[Any]:
         path("", include(rules_apis.urlpatterns)),
         path("", include(live_apis.urlpatterns)),
         path("", include(bughunt_apis.urlpatterns)),
+        path("", include(campaigns_apis.urlpatterns)),
         path("", include(router.urls)),
     ]

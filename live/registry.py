@@ -35,7 +35,7 @@ class OptionField:
 class TrackerKind:
     """A tracker kind: ``reducer`` is the engine's apply, ``initial_state`` builds the state
     from options (raising ``TrackerError`` naming a bad option), ``template`` has the
-    ``tracker`` (live state) and ``controls`` (forms) partials."""
+    ``tracker`` (live state) and ``controls`` (forms) partials. An unlisted kind is opened only by its app's services."""
 
     kind: str
     title: str
@@ -45,6 +45,7 @@ class TrackerKind:
     template: str
     description: str = ""
     options: tuple[OptionField, ...] = ()
+    listed: bool = True
 
 
 _KINDS: dict[str, TrackerKind] = {}
@@ -63,4 +64,5 @@ def get(kind: str) -> TrackerKind:
 
 
 def kinds() -> list[TrackerKind]:
-    return sorted(_KINDS.values(), key=lambda k: k.title)
+    """The kinds anyone may open from the rooms page (unlisted ones belong to an app's own screens)."""
+    return sorted((k for k in _KINDS.values() if k.listed), key=lambda k: k.title)

@@ -56,13 +56,23 @@ def _check_version(room: Room, version: int | None) -> None:
 
 @transaction.atomic
 def room_create(
-    *, user: Any, kind: str, title: str, options: dict[str, Any] | None = None, guests_can_watch: bool = False
+    *,
+    user: Any,
+    kind: str,
+    title: str,
+    options: dict[str, Any] | None = None,
+    guests_can_watch: bool = False,
+    unlisted: bool = False,
 ) -> Room:
     """A new room hosting a tracker of ``kind``, owned by ``user``, with a fresh join code.
 
+    ``unlisted`` lets an app's service open a kind that is not offered on the rooms page.
     Raises :class:`DropshipError` for an unknown kind (naming the known ones) or a blank title.
     """
     tracker = registry.get(kind)
+    if not tracker.listed and not unlisted:
+        listed = ", ".join(k.kind for k in registry.kinds())
+        raise DropshipError(f"Tables of kind {kind!r} open from their own pages; choose one of {listed}.", field="kind")
     title = title.strip()
     if not title:
         raise DropshipError("title is required: a name for this table.", field="title")

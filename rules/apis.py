@@ -1,4 +1,5 @@
-"""REST API for rule tables: list, detail, lookup, roll, and token sign-in.
+"""REST API for rule tables: list, detail, lookup, roll, token sign-in, and your own tables
+(list, create, read, replace, delete, import, export).
 
 One view per operation, each with its own input and output serializers; every write goes
 through :mod:`rules.services`.
@@ -6,19 +7,22 @@ through :mod:`rules.services`.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.urls import path
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
-from rest_framework import serializers
+from rest_framework import serializers, status
 from rest_framework.authtoken.views import ObtainAuthToken
-from rest_framework.permissions import AllowAny
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from rules import selectors, services
 from rules.engine.tables import TableRoll
+from rules.errors import DropshipError
 from rules.models import RuleTable, TableEntry
 
 
@@ -86,6 +90,7 @@ class TableListApi(APIView):
             system=request.query_params.get("system", ""),
             search=request.query_params.get("search", ""),
             kind=request.query_params.get("kind", ""),
+            user=request.user,
         )
         return Response(TableListSerializer(tables, many=True).data)
 
@@ -95,7 +100,7 @@ class TableDetailApi(APIView):
 
     @extend_schema(responses=TableDetailSerializer)
     def get(self, request: Request, slug: str) -> Response:
-        return Response(TableDetailSerializer(selectors.table_get(slug=slug)).data)
+        return Response(TableDetailSerializer(selectors.table_get_for(slug=slug, user=request.user)).data)
 
 
 class TableLookupApi(APIView):
@@ -117,7 +122,7 @@ class TableLookupApi(APIView):
     def get(self, request: Request, slug: str) -> Response:
         params = self.TableLookupInputSerializer(data=request.query_params)
         params.is_valid(raise_exception=True)
-        table = selectors.table_get(slug=slug)
+        table = selectors.table_get_for(slug=slug, user=request.user)
         outcome = selectors.table_lookup(table=table, value=params.validated_data["roll"], column=params.validated_data["column"])
         return Response({"roll": outcome.record.as_dict(), "entry": _entry(outcome)})
 
@@ -140,7 +145,7 @@ class TableRollApi(APIView):
     def post(self, request: Request, slug: str) -> Response:
         data = self.TableRollInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        table = selectors.table_get(slug=slug)
+        table = selectors.table_get_for(slug=slug, user=request.user)
         user_id = request.user.pk if request.user.is_authenticated else None
         session_key = request.session.session_key or "" if hasattr(request, "session") else ""
         result = services.table_roll(
@@ -163,10 +168,131 @@ class TokenApi(ObtainAuthToken):
         return super().post(request, *args, **kwargs)
 
 
+class UserTableEntryInputSerializer(serializers.Serializer[Any]):
+    low = serializers.IntegerField(required=False, allow_null=True, default=None)
+    high = serializers.IntegerField(required=False, allow_null=True, default=None)
+    result = serializers.CharField(max_length=200)
+    effect = serializers.CharField(required=False, allow_blank=True, default="", trim_whitespace=False)
+    data = serializers.DictField(required=False, default=dict)  # type: ignore[assignment]
+    column = serializers.CharField(required=False, allow_blank=True, default="", max_length=80)
+    position = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=0,
+        help_text="Print order per column; numbered in order when absent.",
+    )
+
+
+class UserTableInputSerializer(serializers.Serializer[Any]):
+    """One of your own tables, in the shape of a fixture table (see fixtures/README.md)."""
+
+    system = serializers.CharField(help_text="Rule system slug, e.g. fiveparsecs or bughunt.")
+    slug = serializers.CharField(max_length=120, help_text="Lower-case words and hyphens; unique across Dropship.")
+    title = serializers.CharField(max_length=200)
+    die = serializers.CharField(
+        required=False, allow_blank=True, default="", max_length=20, help_text="D6, 2D6, D100 ...; empty for a reference table."
+    )
+    source = serializers.CharField(max_length=40, help_text="p.18, pp.17-24, or naming the book: core p.64.")  # type: ignore[assignment]
+    book = serializers.CharField(required=False, allow_blank=True, default="", max_length=120)
+    chapter = serializers.CharField(required=False, allow_blank=True, default="", max_length=200)
+    notes = serializers.CharField(required=False, allow_blank=True, default="")
+    columns = serializers.ListField(child=serializers.CharField(max_length=80), required=False, default=list)
+    data_keys = serializers.ListField(child=serializers.CharField(max_length=80), required=False, default=list)
+    entries = UserTableEntryInputSerializer(many=True)
+
+
+def _user_table_body(request: Request) -> dict[str, Any]:
+    data = UserTableInputSerializer(data=request.data)
+    data.is_valid(raise_exception=True)
+    return dict(data.validated_data)
+
+
+class MyTableListApi(APIView):
+    """Your own tables: list them, or make one. Rolling one works as for any table
+    (``/api/v1/tables/{slug}/roll/``); nobody else sees it."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=TableListSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        return Response(TableListSerializer(selectors.user_table_list(user=request.user), many=True).data)
+
+    @extend_schema(request=UserTableInputSerializer, responses={201: TableDetailSerializer})
+    def post(self, request: Request) -> Response:
+        table = services.user_table_create(user=request.user, **_user_table_body(request))
+        body = TableDetailSerializer(selectors.user_table_get(user=request.user, slug=table.slug)).data
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class MyTableDetailApi(APIView):
+    """One of your own tables: read it, replace it (fields and all rows; a new ``slug`` renames
+    it) or delete it. Another user's table is 404; a book table cannot be changed (403)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=TableDetailSerializer)
+    def get(self, request: Request, slug: str) -> Response:
+        return Response(TableDetailSerializer(selectors.user_table_get(user=request.user, slug=slug)).data)
+
+    @extend_schema(request=UserTableInputSerializer, responses=TableDetailSerializer)
+    def put(self, request: Request, slug: str) -> Response:
+        fields = _user_table_body(request)
+        fields["new_slug"] = fields.pop("slug")
+        table = services.user_table_update(user=request.user, slug=slug, **fields)
+        return Response(TableDetailSerializer(selectors.user_table_get(user=request.user, slug=table.slug)).data)
+
+    @extend_schema(responses={204: None})
+    def delete(self, request: Request, slug: str) -> Response:
+        services.user_table_delete(user=request.user, slug=slug)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MyTableExportApi(APIView):
+    """A table (your own, or a book table to copy) as fixture rows that the import reads back."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: OpenApiTypes.ANY})
+    def get(self, request: Request, slug: str) -> Response:
+        return Response(json.loads(services.user_table_export(user=request.user, slug=slug)))
+
+
+class MyTablesImportApi(APIView):
+    """Import one or more tables in the fixture format, as your own. Send ``{"text": "<JSON>"}``
+    or the JSON list of rows itself. All or nothing: a bad row is named (row, table, field) and
+    nothing is written; an existing slug is refused, never overwritten."""
+
+    permission_classes = [IsAuthenticated]
+
+    class UserTablesImportInputSerializer(serializers.Serializer[Any]):
+        text = serializers.CharField(
+            trim_whitespace=False, help_text="Fixture JSON: rules.ruletable rows, each followed by its rules.tableentry rows."
+        )
+
+    @extend_schema(request=UserTablesImportInputSerializer, responses={201: TableListSerializer(many=True)})
+    def post(self, request: Request) -> Response:
+        body = request.data
+        if isinstance(body, list):
+            text = json.dumps(body)
+        elif isinstance(body, dict) and isinstance(body.get("text"), list):
+            text = json.dumps(body["text"])
+        elif isinstance(body, dict) and isinstance(body.get("text"), str):
+            text = body["text"]
+        else:
+            raise DropshipError('Send {"text": "<fixture JSON>"} or the JSON list of rows itself.', field="text")
+        made = services.user_tables_import(user=request.user, text=text)
+        return Response(TableListSerializer(made, many=True).data, status=status.HTTP_201_CREATED)
+
+
 urlpatterns = [
     path("tables/", TableListApi.as_view(), name="api-table-list"),
     path("tables/<slug:slug>/", TableDetailApi.as_view(), name="api-table-detail"),
     path("tables/<slug:slug>/lookup/", TableLookupApi.as_view(), name="api-table-lookup"),
     path("tables/<slug:slug>/roll/", TableRollApi.as_view(), name="api-table-roll"),
     path("auth/token/", TokenApi.as_view(), name="api-token"),
+    path("my-tables/", MyTableListApi.as_view(), name="api-my-table-list"),
+    path("my-tables/import/", MyTablesImportApi.as_view(), name="api-my-tables-import"),
+    path("my-tables/<slug:slug>/", MyTableDetailApi.as_view(), name="api-my-table-detail"),
+    path("my-tables/<slug:slug>/export/", MyTableExportApi.as_view(), name="api-my-table-export"),
 ]

@@ -27,11 +27,32 @@ SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 SOURCE_RE = re.compile(r"^pp?\.\d+(?:-\d+)?$")
 TABLE_FIELDS = {"system", "slug", "title", "die", "book", "chapter", "source", "notes", "columns", "data_keys"}
 ENTRY_FIELDS = {"table", "column", "position", "low", "high", "result", "effect", "data"}
+SOURCE_HELP = "'p.18' or 'pp.17-24'"
 MAX_EFFECT_WORDS = 40
 
 
 class FixtureError(ValueError):
-    """A fixture file that cannot be used; the message names the file and the table."""
+    """A fixture file that cannot be used; the message names the file and the table.
+
+    ``row`` is the index of the faulty row in the JSON list (``None`` when the whole text is at
+    fault), ``field`` the field at fault, ``table`` the slug of the table the row belongs to (when
+    known) and ``detail`` the message without its "where" prefix.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        row: int | None = None,
+        field: str | None = None,
+        table: str | None = None,
+        detail: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.row = row
+        self.field = field
+        self.table = table
+        self.detail = detail if detail is not None else message
 
 
 @dataclass
@@ -48,7 +69,7 @@ class TableSpec:
     notes: str
     columns: list[str]
     data_keys: list[str]
-    path: Path
+    path: Path | None = None
     entries: list[Entry] = field(default_factory=list)
 
     @property
@@ -80,29 +101,85 @@ def read_file(path: Path) -> list[TableSpec]:
         rows = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as exc:
         raise FixtureError(f"{path}: cannot read JSON: {exc}") from exc
+    return read_rows(rows, label=str(path), path=path)
+
+
+def read_text(
+    text: str,
+    *,
+    label: str = "import",
+    max_effect_words: int = MAX_EFFECT_WORDS,
+    source_re: re.Pattern[str] = SOURCE_RE,
+    source_help: str = SOURCE_HELP,
+) -> list[TableSpec]:
+    """Read fixture-format JSON ``text`` (an upload, an API body) like :func:`read_file`.
+
+    The tables get no ``path``. Raises :class:`FixtureError` (``field="text"`` for text that is
+    not JSON).
+    """
+    try:
+        rows = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise FixtureError(f"{label}: cannot read JSON: {exc}", field="text", detail=f"cannot read JSON: {exc}") from exc
+    return read_rows(rows, label=label, max_effect_words=max_effect_words, source_re=source_re, source_help=source_help)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_str_list(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def read_rows(
+    rows: Any,
+    *,
+    label: str = "import",
+    path: Path | None = None,
+    max_effect_words: int = MAX_EFFECT_WORDS,
+    source_re: re.Pattern[str] = SOURCE_RE,
+    source_help: str = SOURCE_HELP,
+) -> list[TableSpec]:
+    """Read parsed fixture rows (a list of ``{"model", "fields"}`` dicts) into tables.
+
+    ``label`` starts every error message (a file name, ``"import"``); ``path`` is kept on the
+    tables for :func:`problems`. Effects may have at most ``max_effect_words`` words, and sources
+    must match ``source_re`` (``source_help`` describes it in errors). Raises
+    :class:`FixtureError` naming the row, the table and the field.
+    """
     if not isinstance(rows, list):
-        raise FixtureError(f"{path}: a fixture is a JSON list of objects.")
+        raise FixtureError(f"{label}: a fixture is a JSON list of objects.", detail="a fixture is a JSON list of objects.")
     tables: dict[str, TableSpec] = {}
+
+    def fail(index: int, detail: str, *, field: str | None = None, table: str | None = None) -> FixtureError:
+        return FixtureError(f"{label} row {index}: {detail}", row=index, field=field, table=table, detail=detail)
+
     for index, row in enumerate(rows):
-        where = f"{path} row {index}"
         if not isinstance(row, dict) or "model" not in row or not isinstance(row.get("fields"), dict):
-            raise FixtureError(f"{where}: each row needs 'model' and 'fields'.")
+            raise fail(index, "each row needs 'model' and 'fields'.")
         model, fields = row["model"], row["fields"]
         if model == "rules.ruletable":
             unknown = set(fields) - TABLE_FIELDS
             missing = {"system", "slug", "title", "die", "source"} - set(fields)
             if unknown or missing:
-                raise FixtureError(f"{where}: unknown fields {sorted(unknown)}, missing fields {sorted(missing)}.")
+                raise fail(index, f"unknown fields {sorted(unknown)}, missing fields {sorted(missing)}.")
             slug = fields["slug"]
-            if not SLUG_RE.match(slug):
-                raise FixtureError(f"{where}: slug {slug!r} must be lower-case words joined by hyphens.")
+            if not isinstance(slug, str) or not SLUG_RE.match(slug):
+                raise fail(index, f"slug {slug!r} must be lower-case words joined by hyphens.", field="slug")
             if slug in tables:
-                raise FixtureError(f"{where}: table {slug!r} appears twice.")
-            if not SOURCE_RE.match(fields["source"]):
-                raise FixtureError(f"{where}: source {fields['source']!r} must look like 'p.18' or 'pp.17-24'.")
+                raise fail(index, f"table {slug!r} appears twice.", field="slug", table=slug)
+            for name in ("title", "die", "source", "book", "chapter", "notes"):
+                if not isinstance(fields.get(name, ""), str):
+                    raise fail(index, f"{name} must be text.", field=name, table=slug)
+            if not source_re.match(fields["source"]):
+                raise fail(index, f"source {fields['source']!r} must look like {source_help}.", field="source", table=slug)
             system = fields["system"]
-            if not (isinstance(system, list) and len(system) == 1):
-                raise FixtureError(f'{where}: system is a natural key such as ["fiveparsecs"].')
+            if not (isinstance(system, list) and len(system) == 1 and isinstance(system[0], str)):
+                raise fail(index, 'system is a natural key such as ["fiveparsecs"].', field="system", table=slug)
+            for name in ("columns", "data_keys"):
+                if not _is_str_list(fields.get(name, [])):
+                    raise fail(index, f"{name} must be a list of names.", field=name, table=slug)
             tables[slug] = TableSpec(
                 system=system[0],
                 slug=slug,
@@ -119,17 +196,31 @@ def read_file(path: Path) -> list[TableSpec]:
         elif model == "rules.tableentry":
             unknown = set(fields) - ENTRY_FIELDS
             if unknown or "table" not in fields or "result" not in fields:
-                raise FixtureError(f"{where}: unknown fields {sorted(unknown)}; 'table' and 'result' are required.")
+                raise fail(index, f"unknown fields {sorted(unknown)}; 'table' and 'result' are required.")
             table_key = fields["table"]
             if not (isinstance(table_key, list) and len(table_key) == 1 and table_key[0] in tables):
-                raise FixtureError(f"{where}: entry names table {table_key!r}, which is not defined earlier in this file.")
+                raise fail(index, f"entry names table {table_key!r}, which is not defined earlier in this file.", field="table")
+            slug = table_key[0]
+            for name in ("result", "effect", "column"):
+                if not isinstance(fields.get(name, ""), str):
+                    raise fail(index, f"{name} must be text.", field=name, table=slug)
+            for name in ("low", "high"):
+                if not (fields.get(name) is None or _is_int(fields[name])):
+                    raise fail(index, f"{name} must be a whole number or null.", field=name, table=slug)
+            if not _is_int(fields.get("position", 0)) or fields.get("position", 0) < 0:
+                raise fail(index, "position must be a whole number, 0 or more.", field="position", table=slug)
             effect = fields.get("effect", "")
-            if len(effect.split()) > MAX_EFFECT_WORDS:
-                raise FixtureError(f"{where}: effect of {fields['result']!r} has over {MAX_EFFECT_WORDS} words; keep it short.")
+            if len(effect.split()) > max_effect_words:
+                raise fail(
+                    index,
+                    f"effect of {fields['result']!r} has over {max_effect_words} words; keep it short.",
+                    field="effect",
+                    table=slug,
+                )
             data = fields.get("data", {})
             if not isinstance(data, dict):
-                raise FixtureError(f"{where}: data must be a JSON object.")
-            tables[table_key[0]].entries.append(
+                raise fail(index, "data must be a JSON object.", field="data", table=slug)
+            tables[slug].entries.append(
                 Entry(
                     result=fields["result"],
                     low=fields.get("low"),
@@ -141,7 +232,7 @@ def read_file(path: Path) -> list[TableSpec]:
                 )
             )
         else:
-            raise FixtureError(f"{where}: unknown model {model!r}; use rules.ruletable or rules.tableentry.")
+            raise fail(index, f"unknown model {model!r}; use rules.ruletable or rules.tableentry.", field="model")
     return list(tables.values())
 
 
@@ -159,12 +250,13 @@ def read_all(paths: Iterable[Path] | None = None) -> list[TableSpec]:
 
 
 def problems(spec: TableSpec) -> Iterator[str]:
-    """Every problem with one table: coverage, positions, data keys, system folder."""
+    """Every problem with one table: coverage, positions, data keys, system folder (only for a
+    table read from a file)."""
     try:
         spec.engine().validate()
     except TableError as exc:
         yield str(exc)
-    if spec.path.parent.name != spec.system:
+    if spec.path is not None and spec.path.parent.name != spec.system:
         yield f"Table {spec.slug!r} belongs to system {spec.system!r} but lives in {spec.path.parent.name}/."
     positions: set[tuple[str, int]] = set()
     for entry in spec.entries:

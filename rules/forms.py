@@ -1,5 +1,8 @@
+"""Forms of the rules app: rolling a table, and editing or importing your own tables."""
+
 from __future__ import annotations
 
+import json
 from typing import Any, cast
 
 from django import forms
@@ -27,3 +30,114 @@ class TableRollForm(forms.Form):
             low, high = table.to_engine([]).span
             self.fields["value"].widget.attrs.update({"min": low, "max": high, "placeholder": f"{low}-{high}"})
             self.fields["value"].help_text = f"Your {table.die} roll, {low} to {high}. Leave empty to let Dropship roll."
+
+
+def _names(text: str) -> list[str]:
+    """``"Aggressive, Cautious"`` → ``["Aggressive", "Cautious"]`` (empty items dropped)."""
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+class UserTableForm(forms.Form):
+    """The fields of one of your own tables; its rows come in :data:`EntryFormSet`."""
+
+    system = forms.ChoiceField(choices=())
+    title = forms.CharField(max_length=200)
+    slug = forms.SlugField(
+        max_length=120, help_text="Lower-case words joined by hyphens, unique across Dropship, e.g. my-loot-table."
+    )
+    die = forms.CharField(
+        max_length=20, required=False, help_text="D6, 2D6, D100 ...; leave empty for a reference table (no roll)."
+    )
+    source = forms.CharField(max_length=40, help_text="The page: p.18, pp.17-24, or with the book's name: core p.64.")
+    book = forms.CharField(max_length=120, required=False)
+    chapter = forms.CharField(max_length=200, required=False)
+    notes = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 3}))
+    columns = forms.CharField(
+        required=False, help_text="Comma separated, for a table with a column per kind; empty for one column."
+    )
+    data_keys = forms.CharField(required=False, help_text="Comma separated keys every row's data must have.")
+
+    def __init__(self, *args: Any, systems: list[tuple[str, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        cast(forms.ChoiceField, self.fields["system"]).choices = systems
+
+    def clean_columns(self) -> list[str]:
+        return _names(self.cleaned_data.get("columns") or "")
+
+    def clean_data_keys(self) -> list[str]:
+        return _names(self.cleaned_data.get("data_keys") or "")
+
+    def clean_die(self) -> str:
+        return str(self.cleaned_data.get("die") or "").strip()
+
+    def clean_source(self) -> str:
+        return str(self.cleaned_data.get("source") or "").strip()
+
+
+class EntryForm(forms.Form):
+    """One row of a table: its range (empty for a reference table), result, effect and data."""
+
+    low = forms.IntegerField(required=False, widget=forms.NumberInput(attrs={"aria-label": "Low"}))
+    high = forms.IntegerField(required=False, widget=forms.NumberInput(attrs={"aria-label": "High"}))
+    result = forms.CharField(max_length=200, widget=forms.TextInput(attrs={"aria-label": "Result"}))
+    effect = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2, "aria-label": "Effect"}))
+    data_json = forms.CharField(
+        required=False,
+        label="Data",
+        widget=forms.Textarea(attrs={"rows": 1, "aria-label": "Data (JSON)", "placeholder": '{"credits": 2}'}),
+    )
+    column = forms.CharField(max_length=80, required=False, widget=forms.TextInput(attrs={"aria-label": "Column"}))
+
+    def clean_data_json(self) -> dict[str, Any]:
+        raw = (self.cleaned_data.get("data_json") or "").strip()
+        if not raw:
+            return {}
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise forms.ValidationError(f'Data must be a JSON object such as {{"credits": 2}}: {exc.msg}.') from exc
+        if not isinstance(value, dict):
+            raise forms.ValidationError('Data must be a JSON object such as {"credits": 2}.')
+        return value
+
+    def entry(self) -> dict[str, Any]:
+        """The cleaned row as the services take it."""
+        data = self.cleaned_data
+        return {
+            "low": data.get("low"),
+            "high": data.get("high"),
+            "result": data.get("result", ""),
+            "effect": data.get("effect", ""),
+            "data": data.get("data_json") or {},
+            "column": data.get("column", ""),
+        }
+
+
+EntryFormSet = forms.formset_factory(EntryForm, extra=0, can_delete=True, max_num=1000, absolute_max=1000)
+
+
+class TableImportForm(forms.Form):
+    """Paste fixture-format JSON, or upload a ``.json`` file (the file wins when both are given)."""
+
+    text = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 14, "placeholder": '[{"model": "rules.ruletable", "fields": {...}}, ...]'}),
+        label="JSON",
+    )
+    file = forms.FileField(required=False, label="or a JSON file")
+
+    MAX_BYTES = 1_000_000
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        upload = cleaned.get("file")
+        if upload:
+            if upload.size > self.MAX_BYTES:
+                raise forms.ValidationError(f"The file is larger than {self.MAX_BYTES // 1000} kB.")
+            try:
+                cleaned["text"] = upload.read().decode("utf-8-sig")
+            except UnicodeDecodeError as exc:
+                raise forms.ValidationError("The file is not UTF-8 text.") from exc
+        if not (cleaned.get("text") or "").strip():
+            raise forms.ValidationError("Paste the JSON or choose a file.")
+        return cleaned

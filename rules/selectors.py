@@ -1,8 +1,14 @@
-"""Reads for the rules app: table lists, one table, roll history."""
+"""Reads for the rules app: table lists, one table, roll history.
+
+Tables with an ``owner`` are a user's own: only their owner sees them (lists, detail, rolls);
+everyone else gets "not found", as if they did not exist.
+"""
 
 from __future__ import annotations
 
-from django.db.models import Q, QuerySet
+from typing import Any
+
+from django.db.models import Count, Q, QuerySet
 
 from rules.engine.dice import Dice
 from rules.engine.tables import RangeTable, TableError, TableRoll
@@ -16,10 +22,25 @@ def system_list() -> QuerySet[RuleSystem]:
     return RuleSystem.objects.all()
 
 
-def table_list(*, system: str = "", search: str = "", kind: str = "") -> QuerySet[RuleTable]:
+def _owner_id(user: Any) -> int | None:
+    """The id of a signed-in user; ``None`` for no user or an anonymous one."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return int(user.pk)
+
+
+def _visible(user: Any) -> Q:
+    owner_id = _owner_id(user)
+    return Q(owner__isnull=True) | Q(owner_id=owner_id) if owner_id is not None else Q(owner__isnull=True)
+
+
+def table_list(*, system: str = "", search: str = "", kind: str = "", user: Any = None) -> QuerySet[RuleTable]:
     """Tables, filtered by system slug, by kind (``random``/``reference``) and by a search that
-    matches the title, the chapter or any entry's result name ("Brat Gang")."""
-    tables = RuleTable.objects.select_related("system").filter(owner__isnull=True)
+    matches the title, the chapter or any entry's result name ("Brat Gang").
+
+    Without ``user`` (or for an anonymous one): the book tables only. With a signed-in ``user``:
+    the book tables and that user's own tables, never anyone else's."""
+    tables = RuleTable.objects.select_related("system").filter(_visible(user))
     if system:
         tables = tables.filter(system__slug=system)
     if kind == "random":
@@ -38,6 +59,41 @@ def table_get(*, slug: str) -> RuleTable:
         return RuleTable.objects.select_related("system").prefetch_related("entries").get(slug=slug)
     except RuleTable.DoesNotExist:
         raise NotFound(f"No table called {slug!r}.", field="slug") from None
+
+
+def table_get_for(*, slug: str, user: Any) -> RuleTable:
+    """One table ``user`` may see (a book table or one of their own), entries prefetched.
+
+    Raises :class:`NotFound` for a missing table and for another user's table alike."""
+    try:
+        return RuleTable.objects.select_related("system").prefetch_related("entries").get(_visible(user), slug=slug)
+    except RuleTable.DoesNotExist:
+        raise NotFound(f"No table called {slug!r}.", field="slug") from None
+
+
+def user_table_list(*, user: Any) -> QuerySet[RuleTable]:
+    """``user``'s own tables with ``entry_count``, by title; none for an anonymous user."""
+    owner_id = _owner_id(user)
+    if owner_id is None:
+        return RuleTable.objects.none()
+    return (
+        RuleTable.objects.select_related("system")
+        .filter(owner_id=owner_id)
+        .annotate(entry_count=Count("entries"))
+        .order_by("title", "slug")
+    )
+
+
+def user_table_get(*, user: Any, slug: str) -> RuleTable:
+    """One of ``user``'s own tables, entries prefetched. Raises :class:`NotFound` for a book
+    table, another user's table or a missing one."""
+    owner_id = _owner_id(user)
+    try:
+        if owner_id is None:
+            raise RuleTable.DoesNotExist
+        return RuleTable.objects.select_related("system").prefetch_related("entries").get(slug=slug, owner_id=owner_id)
+    except RuleTable.DoesNotExist:
+        raise NotFound(f"You have no table called {slug!r}.", field="slug") from None
 
 
 def roll_history(*, user_id: int | None, session_key: str = "", limit: int = HISTORY_LENGTH) -> QuerySet[Roll]:

@@ -269,6 +269,25 @@ class Dice:
             rerolled=record.rerolled + tuple(replaced),
         )
 
+    def roll_or_enter(
+        self,
+        notation: str | Notation,
+        reason: str = "",
+        *,
+        faces: Sequence[int] | int | None = None,
+        modifier: int = 0,
+        keep: Keep = Keep.SUM,
+    ) -> RollRecord:
+        """Roll ``notation``, or record the player's physical ``faces`` when given.
+
+        ``faces`` is one value per die, or a single int for a one-die roll. Raises
+        :class:`DiceError` (see :meth:`enter`) for faces the dice cannot show.
+        """
+        if faces is None:
+            return self.roll(notation, reason, modifier=modifier, keep=keep)
+        values = (faces,) if isinstance(faces, int) else tuple(faces)
+        return self.enter(notation, values, reason, modifier=modifier, keep=keep)
+
     @staticmethod
     def enter(
         notation: str | Notation,

@@ -16,7 +16,7 @@ Pure Python: no Django imports.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .dice import Dice, DiceError, Notation, RollRecord, parse
@@ -169,6 +169,28 @@ class RangeTable:
     def roll(self, dice: Dice, *, modifier: int = 0, column: str = "", reason: str | None = None) -> TableRoll:
         """Roll the table's die plus ``modifier``; the total is clamped to the span."""
         record = dice.roll(self.notation, reason if reason is not None else self.title, modifier=modifier)
+        return self.resolve(record, column=column)
+
+    def roll_or_enter(
+        self,
+        dice: Dice,
+        *,
+        value: int | None = None,
+        modifier: int = 0,
+        column: str = "",
+        reason: str | None = None,
+    ) -> TableRoll:
+        """Roll the table, or look up ``value``: the natural total the player's dice show
+        (``modifier`` is added to either). Raises :class:`TableError` naming the die's range
+        when the dice cannot show ``value``."""
+        if value is None:
+            return self.roll(dice, modifier=modifier, column=column, reason=reason)
+        try:
+            record = Dice.enter_total(self.notation, value, reason if reason is not None else self.title)
+        except DiceError as exc:
+            raise TableError(f"{self.title}: {exc}") from exc
+        if modifier:
+            record = replace(record, modifier=record.modifier + modifier, total=(record.total or 0) + modifier)
         return self.resolve(record, column=column)
 
     def resolve(self, record: RollRecord, *, column: str = "") -> TableRoll:

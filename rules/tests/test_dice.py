@@ -145,3 +145,14 @@ def test_lowest_of_2d6_matches_the_exact_distribution() -> None:
     expected = {k: N * v / 36 for k, v in exact.items()}
     # 5 degrees of freedom: the 99.9% critical value is 20.52.
     assert _chi_square(observed, expected) < 20.52
+
+
+def test_roll_or_enter_rolls_without_faces_and_records_typed_faces() -> None:
+    rolled = Dice(seed=3).roll_or_enter("2D6", "Seize the Initiative")
+    assert rolled == Dice(seed=3).roll("2D6", "Seize the Initiative") and not rolled.entered
+    typed = Dice(seed=3).roll_or_enter("2D6", "Seize the Initiative", faces=[6, 2], modifier=1)
+    assert typed.entered and typed.faces == (6, 2) and typed.total == 9
+    single = Dice().roll_or_enter("D6", "Luck", faces=4)
+    assert single.faces == (4,) and single.total == 4
+    with pytest.raises(DiceError, match="shows 1 to 6"):
+        Dice().roll_or_enter("D6", "Luck", faces=7)

@@ -87,3 +87,13 @@ def test_reference_tables_cannot_roll_or_carry_ranges() -> None:
 def test_unknown_column_lists_the_columns() -> None:
     with pytest.raises(TableError, match="choose one of ''"):
         d6_table((1, 6)).lookup(3, column="Boss")
+
+
+def test_roll_or_enter_looks_up_the_typed_total_with_its_modifier() -> None:
+    table = RangeTable.build("t", "Test table", "D6", [Entry("Low", 1, 3), Entry("High", 4, 6)])
+    typed = table.roll_or_enter(Dice(seed=1), value=3, modifier=1)
+    assert typed.record.entered and typed.record.natural == 3 and typed.value == 4 and typed.entry.result == "High"
+    rolled = table.roll_or_enter(Dice(seed=1))
+    assert rolled == table.roll(Dice(seed=1))
+    with pytest.raises(TableError, match="rolls 1 to 6; got 9"):
+        table.roll_or_enter(Dice(), value=9)

@@ -1,0 +1,926 @@
+"""REST API for Five Parsecs campaigns: campaigns, crew, ship, the guided turn, the log, table
+slots, co-op members, and export/import jobs.
+
+One view per operation, each with its own input and output serializers; every write goes
+through :mod:`campaigns.services`, :mod:`campaigns.crew_services` or
+:mod:`campaigns.turn_services` and carries the campaign ``version`` it was made against (a stale
+one gets 409 with the current version). Reading needs the reader role, writing the editor role
+(owner for options, slots and members); an outsider gets 404.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from django.db import transaction
+from django.urls import path
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
+from rest_framework import serializers, status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from campaigns import crew_services, selectors, services, turn_services
+from campaigns.engine.slots import SLOTS
+from campaigns.models import Campaign, CampaignJob, Character, LogEntry, Patron, Rival, Ship, Turn, TurnStep, World
+from campaigns.permissions import ROLE_NAMES, campaign_for
+from live.engine.tracker import Role
+from live.models import Membership
+from rules.errors import DropshipError, NotFound
+
+# -- output serializers ------------------------------------------------------------------------
+
+
+class CampaignCharacterSerializer(serializers.ModelSerializer[Character]):
+    kind = serializers.CharField(read_only=True, help_text="biological, bot or soulless.")
+    status = serializers.CharField(read_only=True, help_text="active, sick_bay, dead or gone.")
+    campaign_version = serializers.IntegerField(source="campaign.version", read_only=True)
+
+    class Meta:
+        model = Character
+        fields = [
+            "id",
+            "name",
+            "species",
+            "kind",
+            "is_captain",
+            "reactions",
+            "speed",
+            "combat_skill",
+            "toughness",
+            "savvy",
+            "luck",
+            "xp",
+            "status",
+            "sick_bay",
+            "sheet",
+            "notes",
+            "position",
+            "campaign_version",
+        ]
+
+
+class CampaignShipSerializer(serializers.ModelSerializer[Ship]):
+    campaign_version = serializers.IntegerField(source="campaign.version", read_only=True)
+
+    class Meta:
+        model = Ship
+        fields = ["name", "hull", "max_hull", "components", "debt", "campaign_version"]
+
+
+class CampaignWorldSerializer(serializers.ModelSerializer[World]):
+    class Meta:
+        model = World
+        fields = [
+            "id",
+            "name",
+            "traits",
+            "psionic_legality",
+            "instability",
+            "unstable",
+            "invaded",
+            "strife",
+            "current",
+            "arrived_turn",
+        ]
+
+
+class CampaignRivalSerializer(serializers.ModelSerializer[Rival]):
+    class Meta:
+        model = Rival
+        fields = ["id", "name", "kind", "elite", "psi_hunter", "collector", "notes"]
+
+
+class CampaignPatronSerializer(serializers.ModelSerializer[Patron]):
+    class Meta:
+        model = Patron
+        fields = ["id", "name", "notes"]
+
+
+class CampaignSlotSerializer(serializers.Serializer[Any]):
+    slot = serializers.CharField()
+    title = serializers.CharField()
+    used_by = serializers.CharField()
+    table = serializers.CharField(allow_null=True, help_text="The mapped table's slug; null: results by hand.")
+    table_title = serializers.CharField(allow_null=True)
+
+
+class CampaignMemberSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField(help_text="The membership id (for removing the member).")
+    username = serializers.CharField()
+    role = serializers.CharField(help_text="owner, editor or reader.")
+
+
+class CampaignSerializer(serializers.ModelSerializer[Campaign]):
+    owner = serializers.CharField(source="owner.get_username", read_only=True)
+
+    class Meta:
+        model = Campaign
+        fields = ["id", "name", "crew_name", "owner", "turn", "credits", "story_points", "version", "updated"]
+
+
+def _slots(campaign: Campaign) -> list[dict[str, Any]]:
+    mapped = selectors.slot_tables(campaign)
+    return [
+        {
+            "slot": s.key,
+            "title": s.title,
+            "used_by": s.used_by,
+            "table": mapped[s.key].slug if s.key in mapped else None,
+            "table_title": mapped[s.key].title if s.key in mapped else None,
+        }
+        for s in SLOTS
+    ]
+
+
+def _members(campaign: Campaign) -> list[dict[str, Any]]:
+    rows = Membership.objects.filter(room=campaign.room).select_related("user")
+    return [{"id": m.pk, "username": m.user.get_username(), "role": ROLE_NAMES[Role(m.role)]} for m in rows]
+
+
+class CampaignDetailSerializer(CampaignSerializer):
+    """A campaign with everything on its page; ``role`` is the reader's own role."""
+
+    role = serializers.SerializerMethodField()
+    world = serializers.SerializerMethodField()
+    ship = CampaignShipSerializer(read_only=True, allow_null=True)
+    characters = CampaignCharacterSerializer(many=True, read_only=True)
+    rivals = CampaignRivalSerializer(many=True, read_only=True)
+    patrons = CampaignPatronSerializer(many=True, read_only=True)
+    slots = serializers.SerializerMethodField()
+    members = serializers.SerializerMethodField()
+
+    class Meta(CampaignSerializer.Meta):
+        fields = [
+            *CampaignSerializer.Meta.fields,
+            "role",
+            "options",
+            "rumors",
+            "quest",
+            "loan",
+            "factions",
+            "world",
+            "ship",
+            "characters",
+            "rivals",
+            "patrons",
+            "slots",
+            "members",
+        ]
+
+    @extend_schema_field(serializers.CharField(help_text="owner, editor or reader."))
+    def get_role(self, campaign: Campaign) -> str:
+        role = self.context.get("role")
+        return ROLE_NAMES[role] if role is not None else ""
+
+    @extend_schema_field(CampaignWorldSerializer(allow_null=True))
+    def get_world(self, campaign: Campaign) -> dict[str, Any] | None:
+        world = services.current_world(campaign)
+        return CampaignWorldSerializer(world).data if world is not None else None
+
+    @extend_schema_field(CampaignSlotSerializer(many=True))
+    def get_slots(self, campaign: Campaign) -> list[dict[str, Any]]:
+        return _slots(campaign)
+
+    @extend_schema_field(CampaignMemberSerializer(many=True))
+    def get_members(self, campaign: Campaign) -> list[dict[str, Any]]:
+        return _members(campaign)
+
+
+def _detail(user: Any, campaign_id: int) -> dict[str, Any]:
+    """The campaign as its reader sees it, read fresh after a write."""
+    campaign, role = campaign_for(user, campaign_id)
+    return CampaignDetailSerializer(campaign, context={"role": role}).data
+
+
+class CampaignTurnStepSerializer(serializers.ModelSerializer[TurnStep]):
+    class Meta:
+        model = TurnStep
+        fields = ["id", "index", "key", "title", "phase", "mode", "text", "rolls", "changes", "created"]
+
+
+class CampaignTurnSerializer(serializers.ModelSerializer[Turn]):
+    steps = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Turn
+        fields = ["id", "number", "plan", "position", "facts", "finished", "created", "steps"]
+
+    @extend_schema_field(CampaignTurnStepSerializer(many=True))
+    def get_steps(self, turn: Turn) -> Any:
+        return CampaignTurnStepSerializer(turn.steps.order_by("index", "id"), many=True).data
+
+
+class CampaignStepCrewSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    status = serializers.CharField()
+
+
+class CampaignStepGuideSerializer(serializers.Serializer[Any]):
+    """The step to play: its plan entry (``spec``), whether the app can roll it, the table it
+    would roll and the inputs it asks for (``[name, kind, choices]``)."""
+
+    spec = serializers.DictField(help_text="key, phase, title, source, option, slot, table, rule, condition, inputs ...")
+    index = serializers.IntegerField()
+    rollable = serializers.BooleanField()
+    die = serializers.CharField()
+    table = serializers.CharField(allow_null=True, help_text="The slug of the table mapped to the step's slot, if any.")
+    inputs = serializers.ListField(child=serializers.ListField(), help_text="[name, kind, choices] per input.")
+    optional_inputs = serializers.ListField(child=serializers.CharField())
+    crew = CampaignStepCrewSerializer(many=True)
+    factions = serializers.ListField(child=serializers.CharField())
+    preview = serializers.CharField()
+    remaining = serializers.IntegerField()
+
+
+class CampaignTurnStateSerializer(serializers.Serializer[Any]):
+    """A turn being played: its plan, the position of the step to play, the facts earlier steps
+    recorded, the steps done and the step to play (null once the turn is over)."""
+
+    version = serializers.IntegerField(help_text="The campaign version, for the next write.")
+    turn = CampaignTurnSerializer()
+    step = CampaignStepGuideSerializer(allow_null=True)
+
+
+def _guide(campaign: Campaign, current: Turn) -> dict[str, Any] | None:
+    guide = turn_services.step_guide(campaign, current) if not current.finished else None
+    if guide is None:
+        return None
+    mapped = guide["mapped"]
+    return {
+        "spec": guide["spec"].as_dict(),
+        "index": current.position,
+        "rollable": guide["rollable"],
+        "die": guide["die"] or "",
+        "table": mapped.slug if mapped is not None else None,
+        "inputs": guide["spec"].as_dict()["inputs"],
+        "optional_inputs": sorted(guide["optional"]),
+        "crew": [{"id": c.pk, "name": c.name, "status": c.status} for c in guide["crew"]],
+        "factions": [str(f) for f in guide["factions"] if f],
+        "preview": guide["preview"],
+        "remaining": guide["remaining"],
+    }
+
+
+def _turn_state(user: Any, campaign_id: int, current: Turn | None = None) -> dict[str, Any]:
+    """The turn being played (or ``current``, fresh from the database), with its step to play.
+    Raises :class:`NotFound` when no turn is being played."""
+    campaign, _ = campaign_for(user, campaign_id)
+    if current is not None:
+        current = Turn.objects.filter(pk=current.pk).first()
+    current = current or selectors.current_turn(campaign)
+    if current is None:
+        raise NotFound("No turn is being played; start the next one.", field="turn")
+    return {"version": campaign.version, "turn": CampaignTurnSerializer(current).data, "step": _guide(campaign, current)}
+
+
+class CampaignLogLineSerializer(serializers.ModelSerializer[LogEntry]):
+    class Meta:
+        model = LogEntry
+        fields = ["id", "turn", "kind", "step", "text", "rolls", "changes", "undone", "created"]
+
+
+class CampaignJobSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    kind = serializers.CharField(help_text="export or import.")
+    state = serializers.CharField(help_text="pending, running, done or failed.")
+    progress = serializers.IntegerField(help_text="Percent, 0-100.")
+    message = serializers.CharField()
+    campaign = serializers.IntegerField(allow_null=True, help_text="The exported campaign, or the imported one when done.")
+    document = serializers.JSONField(allow_null=True, help_text="The export document, once an export is done.")
+    created = serializers.DateTimeField()
+
+
+def _job(job: CampaignJob) -> dict[str, Any]:
+    done = job.state == "done"
+    return {
+        "id": job.pk,
+        "kind": job.kind,
+        "state": job.state,
+        "progress": services.job_progress(job),
+        "message": job.message,
+        "campaign": job.campaign_id if job.kind == "export" or done else None,
+        "document": job.document if job.kind == "export" and done else None,
+        "created": job.created,
+    }
+
+
+# -- input serializers -----------------------------------------------------------------------------
+
+
+class CampaignVersionSerializer(serializers.Serializer[Any]):
+    version = serializers.IntegerField(min_value=1, help_text="The campaign version this write was made against.")
+
+
+def _valid(serializer_class: type[serializers.Serializer[Any]], request: Request) -> dict[str, Any]:
+    data = serializer_class(data=request.data)
+    data.is_valid(raise_exception=True)
+    return dict(data.validated_data)
+
+
+def _version_checked(user: Any, campaign_id: int, version: int, at_least: Role) -> None:
+    """Refuse a stale ``version`` for writes whose service takes none (inside an atomic block)."""
+    services.load(user, campaign_id, version, at_least=at_least)
+
+
+def _faces() -> serializers.ListField:
+    return serializers.ListField(child=serializers.IntegerField(), required=False, allow_null=True, default=None)
+
+
+# -- campaigns -------------------------------------------------------------------------------------
+
+
+class CampaignListApi(APIView):
+    """Your campaigns and the ones shared with you; or start a new one."""
+
+    permission_classes = [IsAuthenticated]
+
+    class CampaignCreateInputSerializer(serializers.Serializer[Any]):
+        name = serializers.CharField(max_length=80)
+        crew_name = serializers.CharField(max_length=80, required=False, allow_blank=True, default="")
+        ship_name = serializers.CharField(max_length=80, required=False, allow_blank=True, default="")
+        options = serializers.DictField(
+            required=False, default=dict, help_text="Set-up options (crew_size, loans, toggles, psionics, ...), p.8."
+        )
+
+    @extend_schema(
+        parameters=[OpenApiParameter("q", str, description="Matches the campaign or crew name.")],
+        responses=CampaignSerializer(many=True),
+    )
+    def get(self, request: Request) -> Response:
+        campaigns = selectors.campaign_list(user=request.user, search=request.query_params.get("q", "")).select_related("owner")
+        return Response(CampaignSerializer(campaigns, many=True).data)
+
+    @extend_schema(request=CampaignCreateInputSerializer, responses={201: CampaignDetailSerializer})
+    def post(self, request: Request) -> Response:
+        campaign = services.campaign_create(user=request.user, **_valid(self.CampaignCreateInputSerializer, request))
+        return Response(_detail(request.user, campaign.pk), status=status.HTTP_201_CREATED)
+
+
+class CampaignDetailApi(APIView):
+    """One campaign: read it, rename it or change its options (owner), or delete it (owner)."""
+
+    permission_classes = [IsAuthenticated]
+
+    class CampaignUpdateInputSerializer(CampaignVersionSerializer):
+        name = serializers.CharField(max_length=80, required=False)
+        options = serializers.DictField(required=False, help_text="The options to change; the others keep their values.")
+
+    @extend_schema(responses=CampaignDetailSerializer)
+    def get(self, request: Request, campaign_id: int) -> Response:
+        return Response(_detail(request.user, campaign_id))
+
+    @extend_schema(request=CampaignUpdateInputSerializer, responses=CampaignDetailSerializer)
+    def patch(self, request: Request, campaign_id: int) -> Response:
+        v = _valid(self.CampaignUpdateInputSerializer, request)
+        options = v.get("options")
+        if options is not None:  # a PATCH: the options sent change, the others stay
+            campaign, _ = campaign_for(request.user, campaign_id)
+            options = {**campaign.options, **options}
+        services.campaign_update(
+            user=request.user, campaign_id=campaign_id, version=v["version"], name=v.get("name"), options=options
+        )
+        return Response(_detail(request.user, campaign_id))
+
+    @extend_schema(request=CampaignVersionSerializer, responses={204: None})
+    def delete(self, request: Request, campaign_id: int) -> Response:
+        v = _valid(CampaignVersionSerializer, request)
+        with transaction.atomic():
+            _version_checked(request.user, campaign_id, v["version"], Role.OWNER)
+            services.campaign_delete(user=request.user, campaign_id=campaign_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+# -- crew ------------------------------------------------------------------------------------------
+
+
+class CharacterListApi(APIView):
+    """The crew; or add a crew member (Krag and Skulker by the Compendium, other species from
+    the starting profiles slot or a typed ``profile``; ``psionic`` rolls two powers)."""
+
+    permission_classes = [IsAuthenticated]
+
+    class CampaignCharacterCreateInputSerializer(CampaignVersionSerializer):
+        name = serializers.CharField(max_length=60)
+        species = serializers.CharField(max_length=40, required=False, default="human")
+        kind = serializers.CharField(required=False, allow_null=True, default=None, help_text="biological, bot or soulless.")
+        profile = serializers.DictField(
+            child=serializers.IntegerField(),
+            required=False,
+            allow_null=True,
+            default=None,
+            help_text="reactions, speed, combat_skill, toughness, savvy (and luck), typed from your book.",
+        )
+        psionic = serializers.BooleanField(default=False)
+        payment = serializers.CharField(
+            required=False, allow_null=True, default=None, help_text="story_points or credits, for a Psionic recruit."
+        )
+        captain = serializers.BooleanField(default=False)
+        power_faces = _faces()
+        duplicate_choice = serializers.CharField(required=False, allow_null=True, default=None)
+        predict_swap = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0, max_value=1)
+
+    @extend_schema(responses=CampaignCharacterSerializer(many=True))
+    def get(self, request: Request, campaign_id: int) -> Response:
+        campaign, _ = campaign_for(request.user, campaign_id)
+        return Response(CampaignCharacterSerializer(campaign.characters.all(), many=True).data)
+
+    @extend_schema(request=CampaignCharacterCreateInputSerializer, responses={201: CampaignCharacterSerializer})
+    def post(self, request: Request, campaign_id: int) -> Response:
+        member = crew_services.character_create(
+            user=request.user, campaign_id=campaign_id, **_valid(self.CampaignCharacterCreateInputSerializer, request)
+        )
+        return Response(CampaignCharacterSerializer(member).data, status=status.HTTP_201_CREATED)
+
+
+def _character(user: Any, campaign_id: int, character_id: int) -> Character:
+    campaign, _ = campaign_for(user, campaign_id)
+    member = campaign.characters.filter(pk=character_id).first()
+    if member is None:
+        raise NotFound(f"No crew member {character_id} in this campaign.", field="character")
+    return member
+
+
+class CharacterDetailApi(APIView):
+    """A crew member: read, or edit by hand (name, notes, captain, stats and XP in ``values``)."""
+
+    permission_classes = [IsAuthenticated]
+
+    class CampaignCharacterUpdateInputSerializer(CampaignVersionSerializer):
+        name = serializers.CharField(max_length=60, required=False)
+        notes = serializers.CharField(required=False, allow_blank=True)
+        captain = serializers.BooleanField(required=False)
+        values = serializers.DictField(
+            child=serializers.IntegerField(),
+            required=False,
+            help_text="reactions, speed, combat_skill, toughness, savvy, luck or xp -> the new number.",
+        )
+
+    @extend_schema(responses=CampaignCharacterSerializer)
+    def get(self, request: Request, campaign_id: int, character_id: int) -> Response:
+        return Response(CampaignCharacterSerializer(_character(request.user, campaign_id, character_id)).data)
+
+    @extend_schema(request=CampaignCharacterUpdateInputSerializer, responses=CampaignCharacterSerializer)
+    def patch(self, request: Request, campaign_id: int, character_id: int) -> Response:
+        v = _valid(self.CampaignCharacterUpdateInputSerializer, request)
+        member = crew_services.character_update(
+            user=request.user,
+            campaign_id=campaign_id,
+            version=v.pop("version"),
+            character_id=character_id,
+            name=v.get("name"),
+            notes=v.get("notes"),
+            captain=v.get("captain"),
+            values=v.get("values"),
+        )
+        return Response(CampaignCharacterSerializer(member).data)
+
+
+class _CharacterActionApi(APIView):
+    """Base for ``characters/<id>/<action>/``: validate ``Input``, call ``service`` with the
+    fields, answer with the crew member (and the campaign's new version)."""
+
+    permission_classes = [IsAuthenticated]
+    Input: type[serializers.Serializer[Any]] = CampaignVersionSerializer
+    service: Callable[..., Character]
+
+    def act(self, request: Request, campaign_id: int, character_id: int) -> Response:
+        v = _valid(self.Input, request)
+        member = type(self).service(user=request.user, campaign_id=campaign_id, character_id=character_id, **v)
+        return Response(CampaignCharacterSerializer(member).data)
+
+
+class CampaignAdvanceInputSerializer(CampaignVersionSerializer):
+    stat = serializers.CharField(help_text="reactions, speed, combat_skill, toughness, savvy or luck.")
+
+
+class CharacterAdvanceApi(_CharacterActionApi):
+    """Spend XP to raise a stat by one (costs from the upgrade table or Slower Progression)."""
+
+    Input = CampaignAdvanceInputSerializer
+    service = staticmethod(crew_services.character_advance)
+
+    @extend_schema(request=CampaignAdvanceInputSerializer, responses=CampaignCharacterSerializer)
+    def post(self, request: Request, campaign_id: int, character_id: int) -> Response:
+        return self.act(request, campaign_id, character_id)
+
+
+class CampaignPowerInputSerializer(CampaignVersionSerializer):
+    action = serializers.CharField(help_text="acquire (12 XP, D10) or enhance (6 XP), p.19.")
+    power = serializers.CharField(required=False, allow_blank=True, default="", help_text="The power to enhance.")
+    face = serializers.IntegerField(required=False, allow_null=True, default=None, help_text="Your own D10 for acquire.")
+    choice = serializers.CharField(required=False, allow_null=True, default=None)
+
+
+class CharacterPowerApi(_CharacterActionApi):
+    """Acquire or enhance a psionic power (p.19)."""
+
+    Input = CampaignPowerInputSerializer
+    service = staticmethod(crew_services.character_power)
+
+    @extend_schema(request=CampaignPowerInputSerializer, responses=CampaignCharacterSerializer)
+    def post(self, request: Request, campaign_id: int, character_id: int) -> Response:
+        return self.act(request, campaign_id, character_id)
+
+
+class CampaignTrainingInputSerializer(CampaignVersionSerializer):
+    course = serializers.CharField()
+    credits = serializers.IntegerField(
+        required=False, allow_null=True, default=None, min_value=0, help_text="The price of a core course."
+    )
+
+
+class CharacterTrainingApi(_CharacterActionApi):
+    """Buy an Advanced Training course (p.25, or a core course at its price)."""
+
+    Input = CampaignTrainingInputSerializer
+    service = staticmethod(crew_services.character_training)
+
+    @extend_schema(request=CampaignTrainingInputSerializer, responses=CampaignCharacterSerializer)
+    def post(self, request: Request, campaign_id: int, character_id: int) -> Response:
+        return self.act(request, campaign_id, character_id)
+
+
+class CampaignBotUpgradeInputSerializer(CampaignVersionSerializer):
+    upgrade = serializers.CharField()
+    shots = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
+    damage = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
+    cost_reduction = serializers.IntegerField(required=False, default=0, min_value=0)
+
+
+class CharacterBotUpgradeApi(_CharacterActionApi):
+    """Install a Bot upgrade (p.26)."""
+
+    Input = CampaignBotUpgradeInputSerializer
+    service = staticmethod(crew_services.character_bot_upgrade)
+
+    @extend_schema(request=CampaignBotUpgradeInputSerializer, responses=CampaignCharacterSerializer)
+    def post(self, request: Request, campaign_id: int, character_id: int) -> Response:
+        return self.act(request, campaign_id, character_id)
+
+
+class CampaignImplantInputSerializer(CampaignVersionSerializer):
+    implant = serializers.CharField(help_text="An implant, or Nullification surgery (p.27).")
+
+
+class CharacterImplantApi(_CharacterActionApi):
+    """Give an implant (a Psionic loses their powers, p.18)."""
+
+    Input = CampaignImplantInputSerializer
+    service = staticmethod(crew_services.character_implant)
+
+    @extend_schema(request=CampaignImplantInputSerializer, responses=CampaignCharacterSerializer)
+    def post(self, request: Request, campaign_id: int, character_id: int) -> Response:
+        return self.act(request, campaign_id, character_id)
+
+
+class CampaignEquipInputSerializer(CampaignVersionSerializer):
+    item = serializers.CharField()
+    traits = serializers.ListField(child=serializers.CharField(), required=False, default=list)
+    remove = serializers.BooleanField(default=False, help_text="Take the item back instead.")
+
+
+class CharacterEquipApi(_CharacterActionApi):
+    """Hand an item to a crew member, or take it back."""
+
+    Input = CampaignEquipInputSerializer
+    service = staticmethod(crew_services.character_equip)
+
+    @extend_schema(request=CampaignEquipInputSerializer, responses=CampaignCharacterSerializer)
+    def post(self, request: Request, campaign_id: int, character_id: int) -> Response:
+        return self.act(request, campaign_id, character_id)
+
+
+class CampaignInjuryInputSerializer(CampaignVersionSerializer):
+    injury = serializers.CharField(required=False, allow_blank=True, default="")
+    sick_bay = serializers.IntegerField(required=False, default=0, min_value=0, help_text="Campaign turns in Sick Bay.")
+    status = serializers.CharField(required=False, allow_blank=True, default="", help_text="active, sick_bay, dead or gone.")
+
+
+class CharacterInjuryApi(_CharacterActionApi):
+    """Record an injury with its Sick Bay turns, or a new status."""
+
+    Input = CampaignInjuryInputSerializer
+    service = staticmethod(crew_services.character_injury)
+
+    @extend_schema(request=CampaignInjuryInputSerializer, responses=CampaignCharacterSerializer)
+    def post(self, request: Request, campaign_id: int, character_id: int) -> Response:
+        return self.act(request, campaign_id, character_id)
+
+
+class CampaignCreationResultsInputSerializer(CampaignVersionSerializer):
+    stat_changes = serializers.DictField(child=serializers.IntegerField(), required=False, default=dict)
+    credits_results = serializers.IntegerField(
+        required=False, default=0, min_value=0, help_text='How many "1D6 credits" results the creation tables gave.'
+    )
+    credits_faces = _faces()
+    patrons = serializers.IntegerField(required=False, default=0, min_value=0)
+    rivals = serializers.IntegerField(required=False, default=0, min_value=0)
+
+
+class CharacterCreationResultsApi(_CharacterActionApi):
+    """What the core creation tables gave (stats, credits, Patrons, Rivals), after the species
+    rules (pp.12, 14). Once per crew member."""
+
+    Input = CampaignCreationResultsInputSerializer
+    service = staticmethod(crew_services.character_creation_results)
+
+    @extend_schema(request=CampaignCreationResultsInputSerializer, responses=CampaignCharacterSerializer)
+    def post(self, request: Request, campaign_id: int, character_id: int) -> Response:
+        return self.act(request, campaign_id, character_id)
+
+
+# -- ship ------------------------------------------------------------------------------------------
+
+
+class ShipApi(APIView):
+    """The crew's ship: read it, or set its name, hull points and debt (or get one)."""
+
+    permission_classes = [IsAuthenticated]
+
+    class CampaignShipInputSerializer(CampaignVersionSerializer):
+        name = serializers.CharField(max_length=80)
+        hull = serializers.IntegerField(min_value=0)
+        max_hull = serializers.IntegerField(min_value=0)
+        debt = serializers.IntegerField(required=False, default=0, min_value=0, help_text="Credits.")
+
+    @extend_schema(responses=CampaignShipSerializer)
+    def get(self, request: Request, campaign_id: int) -> Response:
+        campaign, _ = campaign_for(request.user, campaign_id)
+        ship = Ship.objects.filter(campaign=campaign).first()
+        if ship is None:
+            raise NotFound("The crew has no ship.", field="ship")
+        return Response(CampaignShipSerializer(ship).data)
+
+    @extend_schema(request=CampaignShipInputSerializer, responses=CampaignShipSerializer)
+    def put(self, request: Request, campaign_id: int) -> Response:
+        ship = crew_services.ship_update(
+            user=request.user, campaign_id=campaign_id, **_valid(self.CampaignShipInputSerializer, request)
+        )
+        return Response(CampaignShipSerializer(Ship.objects.select_related("campaign").get(pk=ship.pk)).data)
+
+
+class ShipComponentApi(APIView):
+    """Buy a ship component (p.27 parts at their price, core parts at ``core_cost``), or
+    ``retrofit`` the miniaturized mod on one the ship has."""
+
+    permission_classes = [IsAuthenticated]
+
+    class CampaignComponentInputSerializer(CampaignVersionSerializer):
+        name = serializers.CharField(max_length=80)
+        core_cost = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
+        miniaturized = serializers.BooleanField(default=False)
+        retrofit = serializers.BooleanField(default=False)
+
+    @extend_schema(request=CampaignComponentInputSerializer, responses=CampaignShipSerializer)
+    def post(self, request: Request, campaign_id: int) -> Response:
+        ship = crew_services.ship_component(
+            user=request.user, campaign_id=campaign_id, **_valid(self.CampaignComponentInputSerializer, request)
+        )
+        return Response(CampaignShipSerializer(Ship.objects.select_related("campaign").get(pk=ship.pk)).data)
+
+
+# -- the guided turn -------------------------------------------------------------------------------
+
+
+class TurnListApi(APIView):
+    """The campaign's turns with their steps, newest first; or start the next turn (p.9)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=CampaignTurnSerializer(many=True))
+    def get(self, request: Request, campaign_id: int) -> Response:
+        campaign, _ = campaign_for(request.user, campaign_id)
+        return Response(CampaignTurnSerializer(campaign.turns.order_by("-number"), many=True).data)
+
+    @extend_schema(request=CampaignVersionSerializer, responses={201: CampaignTurnStateSerializer})
+    def post(self, request: Request, campaign_id: int) -> Response:
+        v = _valid(CampaignVersionSerializer, request)
+        started = turn_services.turn_start(user=request.user, campaign_id=campaign_id, version=v["version"])
+        return Response(_turn_state(request.user, campaign_id, started), status=status.HTTP_201_CREATED)
+
+
+class TurnCurrentApi(APIView):
+    """The turn being played: plan, position, facts, steps done and the step to play with its
+    inputs. 404 when no turn is being played."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=CampaignTurnStateSerializer)
+    def get(self, request: Request, campaign_id: int) -> Response:
+        return Response(_turn_state(request.user, campaign_id))
+
+
+class CampaignStepResolvedSerializer(serializers.Serializer[Any]):
+    resolved = CampaignTurnStepSerializer()
+    version = serializers.IntegerField()
+    turn = CampaignTurnSerializer()
+    step = CampaignStepGuideSerializer(allow_null=True, help_text="The next step to play; null when the turn is over.")
+
+
+class TurnStepApi(APIView):
+    """Resolve the step to play: ``roll`` (the app rolls or runs the rule), ``enter`` (your own
+    roll in ``value``), ``manual`` (``text``, with any ``credits`` and ``story_points``) or
+    ``skip``. ``inputs`` answer the step's inputs by name."""
+
+    permission_classes = [IsAuthenticated]
+
+    class CampaignStepInputSerializer(CampaignVersionSerializer):
+        mode = serializers.CharField(default="roll", help_text="roll, enter, manual or skip.")
+        value = serializers.IntegerField(required=False, allow_null=True, default=None)
+        inputs = serializers.DictField(required=False, default=dict)
+        text = serializers.CharField(required=False, allow_blank=True, default="")
+        credits = serializers.IntegerField(required=False, default=0)
+        story_points = serializers.IntegerField(required=False, default=0)
+
+    @extend_schema(request=CampaignStepInputSerializer, responses=CampaignStepResolvedSerializer)
+    def post(self, request: Request, campaign_id: int) -> Response:
+        done = turn_services.step_resolve(
+            user=request.user, campaign_id=campaign_id, **_valid(self.CampaignStepInputSerializer, request)
+        )
+        state = _turn_state(request.user, campaign_id, done.turn)
+        return Response({"resolved": CampaignTurnStepSerializer(done).data, **state})
+
+
+class CampaignUndoneSerializer(serializers.Serializer[Any]):
+    version = serializers.IntegerField()
+    turn = CampaignTurnSerializer(allow_null=True, help_text="The turn, back at the undone step; null if its start was undone.")
+    step = CampaignStepGuideSerializer(allow_null=True)
+
+
+class TurnUndoApi(APIView):
+    """Take back the last resolved step of the latest turn (or the start of the turn)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=CampaignVersionSerializer, responses=CampaignUndoneSerializer)
+    def post(self, request: Request, campaign_id: int) -> Response:
+        v = _valid(CampaignVersionSerializer, request)
+        latest = turn_services.step_undo(user=request.user, campaign_id=campaign_id, version=v["version"])
+        if latest is None:
+            campaign, _ = campaign_for(request.user, campaign_id)
+            return Response({"version": campaign.version, "turn": None, "step": None})
+        return Response(_turn_state(request.user, campaign_id, latest))
+
+
+# -- log, slots, members ---------------------------------------------------------------------------
+
+
+class LogApi(APIView):
+    """The campaign log, oldest first."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("kind", str, description="setup, step, crew, ship, table, member, undo or import."),
+            OpenApiParameter("turn", int, description="A campaign turn number."),
+            OpenApiParameter("q", str, description="Words in the log line."),
+        ],
+        responses=CampaignLogLineSerializer(many=True),
+    )
+    def get(self, request: Request, campaign_id: int) -> Response:
+        campaign, _ = campaign_for(request.user, campaign_id)
+        raw = request.query_params.get("turn", "").strip()
+        if raw and not raw.isdigit():
+            raise DropshipError(f"turn must be a whole number; got {raw!r}.", field="turn")
+        entries = selectors.log_list(
+            campaign=campaign,
+            kind=request.query_params.get("kind", ""),
+            turn=int(raw) if raw else None,
+            search=request.query_params.get("q", ""),
+        )
+        return Response(CampaignLogLineSerializer(entries, many=True).data)
+
+
+class SlotApi(APIView):
+    """Map a core-rulebook slot to a table (yours or a shipped one); an empty ``table`` clears
+    it. Owner only."""
+
+    permission_classes = [IsAuthenticated]
+
+    class CampaignSlotInputSerializer(CampaignVersionSerializer):
+        table = serializers.CharField(allow_blank=True, help_text="The table's slug; empty: results by hand.")
+
+    @extend_schema(request=CampaignSlotInputSerializer, responses=CampaignDetailSerializer)
+    def put(self, request: Request, campaign_id: int, slot: str) -> Response:
+        v = _valid(self.CampaignSlotInputSerializer, request)
+        services.slot_set(user=request.user, campaign_id=campaign_id, version=v["version"], slot_key=slot, table_slug=v["table"])
+        return Response(_detail(request.user, campaign_id))
+
+
+class MemberListApi(APIView):
+    """Invite another user as ``editor`` or ``reader`` (again: change their role). Owner only."""
+
+    permission_classes = [IsAuthenticated]
+
+    class CampaignMemberInputSerializer(CampaignVersionSerializer):
+        username = serializers.CharField(max_length=150)
+        role = serializers.CharField(help_text="editor or reader.")
+
+    @extend_schema(request=CampaignMemberInputSerializer, responses={201: CampaignDetailSerializer})
+    def post(self, request: Request, campaign_id: int) -> Response:
+        v = _valid(self.CampaignMemberInputSerializer, request)
+        with transaction.atomic():
+            _version_checked(request.user, campaign_id, v["version"], Role.OWNER)
+            services.member_invite(user=request.user, campaign_id=campaign_id, username=v["username"], role=v["role"])
+        return Response(_detail(request.user, campaign_id), status=status.HTTP_201_CREATED)
+
+
+class MemberDetailApi(APIView):
+    """Remove a member (the owner removes anyone; a member may leave)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=CampaignVersionSerializer, responses={204: None})
+    def delete(self, request: Request, campaign_id: int, member_id: int) -> Response:
+        v = _valid(CampaignVersionSerializer, request)
+        with transaction.atomic():
+            _version_checked(request.user, campaign_id, v["version"], Role.VIEWER)
+            services.member_remove(user=request.user, campaign_id=campaign_id, member_id=member_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+# -- export and import -----------------------------------------------------------------------------
+
+
+class ExportApi(APIView):
+    """Start exporting the campaign (any member may); poll the job for the document."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={202: CampaignJobSerializer})
+    def post(self, request: Request, campaign_id: int) -> Response:
+        campaign, _ = campaign_for(request.user, campaign_id)
+        job = services.job_start(user=request.user, kind="export", campaign=campaign)
+        return Response(_job(job), status=status.HTTP_202_ACCEPTED)
+
+
+class ImportApi(APIView):
+    """Import a campaign export (the JSON document itself as the body, or ``{"text": "<JSON>"}``)
+    as a new campaign of yours; poll the job for the new campaign's id."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={202: CampaignJobSerializer})
+    def post(self, request: Request) -> Response:
+        doc: Any = request.data
+        if isinstance(doc, dict) and set(doc) == {"text"} and isinstance(doc["text"], str):
+            try:
+                doc = json.loads(doc["text"])
+            except json.JSONDecodeError as exc:
+                raise DropshipError(f"text: this is not JSON ({exc.msg} at line {exc.lineno}).", field="text") from exc
+        if not isinstance(doc, dict):
+            raise DropshipError("Send the campaign export (a JSON object) as the body.", field="file")
+        job = services.job_start(user=request.user, kind="import", document=dict(doc))
+        return Response(_job(job), status=status.HTTP_202_ACCEPTED)
+
+
+class JobApi(APIView):
+    """An export or import job of yours: state, progress, message, and the result when done."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=CampaignJobSerializer)
+    def get(self, request: Request, job_id: int) -> Response:
+        job = CampaignJob.objects.filter(pk=job_id, owner_id=request.user.pk).first()
+        if job is None:
+            raise NotFound("No such job of yours.", field="job")
+        return Response(_job(job))
+
+
+C = "campaigns/<int:campaign_id>"
+CH = f"{C}/characters/<int:character_id>"
+
+urlpatterns = [
+    path("campaigns/", CampaignListApi.as_view(), name="api-campaign-list"),
+    path("campaigns/import/", ImportApi.as_view(), name="api-campaign-import"),
+    path("campaign-jobs/<int:job_id>/", JobApi.as_view(), name="api-campaign-job"),
+    path(f"{C}/", CampaignDetailApi.as_view(), name="api-campaign-detail"),
+    path(f"{C}/characters/", CharacterListApi.as_view(), name="api-campaign-characters"),
+    path(f"{CH}/", CharacterDetailApi.as_view(), name="api-campaign-character"),
+    path(f"{CH}/advance/", CharacterAdvanceApi.as_view(), name="api-campaign-character-advance"),
+    path(f"{CH}/power/", CharacterPowerApi.as_view(), name="api-campaign-character-power"),
+    path(f"{CH}/training/", CharacterTrainingApi.as_view(), name="api-campaign-character-training"),
+    path(f"{CH}/bot-upgrade/", CharacterBotUpgradeApi.as_view(), name="api-campaign-character-bot-upgrade"),
+    path(f"{CH}/implant/", CharacterImplantApi.as_view(), name="api-campaign-character-implant"),
+    path(f"{CH}/equip/", CharacterEquipApi.as_view(), name="api-campaign-character-equip"),
+    path(f"{CH}/injury/", CharacterInjuryApi.as_view(), name="api-campaign-character-injury"),
+    path(f"{CH}/creation-results/", CharacterCreationResultsApi.as_view(), name="api-campaign-character-creation-results"),
+    path(f"{C}/ship/", ShipApi.as_view(), name="api-campaign-ship"),
+    path(f"{C}/ship/components/", ShipComponentApi.as_view(), name="api-campaign-ship-components"),
+    path(f"{C}/turns/", TurnListApi.as_view(), name="api-campaign-turns"),
+    path(f"{C}/turns/current/", TurnCurrentApi.as_view(), name="api-campaign-turn-current"),
+    path(f"{C}/turns/current/step/", TurnStepApi.as_view(), name="api-campaign-turn-step"),
+    path(f"{C}/turns/current/undo/", TurnUndoApi.as_view(), name="api-campaign-turn-undo"),
+    path(f"{C}/log/", LogApi.as_view(), name="api-campaign-log"),
+    path(f"{C}/slots/<slug:slot>/", SlotApi.as_view(), name="api-campaign-slot"),
+    path(f"{C}/members/", MemberListApi.as_view(), name="api-campaign-members"),
+    path(f"{C}/members/<int:member_id>/", MemberDetailApi.as_view(), name="api-campaign-member"),
+    path(f"{C}/export/", ExportApi.as_view(), name="api-campaign-export"),
+]

@@ -1,0 +1,58 @@
+"""Reads for the campaigns app."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q, QuerySet
+
+from campaigns.models import Campaign, LogEntry, TableSlot, Turn
+from live.models import Membership
+from rules.engine.tables import RangeTable
+from rules.errors import DropshipError
+from rules.models import RuleTable
+
+
+def fiveparsecs_tables() -> dict[str, RangeTable]:
+    """Every shipped Five Parsecs (Compendium) table as an engine table, keyed by slug.
+
+    Raises :class:`DropshipError` when the tables are not loaded, saying how to load them.
+    """
+    tables = RuleTable.objects.filter(system__slug="fiveparsecs", owner__isnull=True).prefetch_related("entries")
+    found = {t.slug: t.to_engine() for t in tables}
+    if "campaign-turn-sequence" not in found:
+        raise DropshipError("The Five Parsecs tables are not loaded: run `manage.py load_tables`.", field="tables")
+    return found
+
+
+def campaign_list(*, user: Any, search: str = "") -> QuerySet[Campaign]:
+    """Campaigns the user owns or was invited to, newest activity first; ``search`` matches the
+    campaign or crew name."""
+    rooms = Membership.objects.filter(user=user).values("room_id")
+    campaigns = Campaign.objects.filter(Q(owner=user) | Q(room_id__in=rooms))
+    if search:
+        campaigns = campaigns.filter(Q(name__icontains=search) | Q(crew_name__icontains=search))
+    return campaigns.distinct().order_by("-updated", "-id")
+
+
+def current_turn(campaign: Campaign) -> Turn | None:
+    """The turn being played (not finished), if any."""
+    return campaign.turns.filter(finished=False).order_by("-number").first()
+
+
+def slot_tables(campaign: Campaign) -> dict[str, RuleTable]:
+    """The campaign's mapped tables by slot key, entries prefetched."""
+    slots = TableSlot.objects.filter(campaign=campaign).select_related("table").prefetch_related("table__entries")
+    return {s.slot: s.table for s in slots}
+
+
+def log_list(*, campaign: Campaign, kind: str = "", turn: int | None = None, search: str = "") -> QuerySet[LogEntry]:
+    """The campaign log, oldest first; filter by ``kind``, ``turn`` number or words in the text."""
+    entries = campaign.log.all()
+    if kind:
+        entries = entries.filter(kind=kind)
+    if turn is not None:
+        entries = entries.filter(turn=turn)
+    if search:
+        entries = entries.filter(text__icontains=search)
+    return entries.order_by("id")

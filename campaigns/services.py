@@ -1,0 +1,579 @@
+"""Writes for Five Parsecs campaigns. One transaction each; every write takes the campaign
+``version`` it was made against and refuses a stale one; every roll and change lands in the
+campaign log; every device on the campaign's channel hears about it after commit.
+
+Crew and ship writes are in :mod:`campaigns.crew_services`; the guided turn in
+:mod:`campaigns.turn_services`. This module holds the campaign itself, its table slots,
+members, money and contacts, and the helpers they share.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
+from django.db import transaction
+
+from campaigns import documents
+from campaigns.engine import world as world_engine
+from campaigns.engine.options import CampaignOptions, OptionError, parse_options
+from campaigns.engine.slots import SLOT_KEYS, slot
+from campaigns.engine.view import Change
+from campaigns.models import Campaign, CampaignJob, Character, LogEntry, Patron, Rival, Ship, TableSlot, World
+from campaigns.permissions import EDITOR, ROLE_NAMES, campaign_for
+from campaigns.selectors import fiveparsecs_tables
+from campaigns.tracker_kind import KIND
+from live.engine.tracker import Role
+from live.events import publish_room
+from live.models import Membership
+from live.services import room_create
+from rules.engine.dice import Dice, RollRecord
+from rules.errors import DropshipError, NotAllowed, StaleVersion
+from rules.models import RuleTable
+
+# -- shared helpers ------------------------------------------------------------------------
+
+
+def options_of(campaign: Campaign) -> CampaignOptions:
+    return parse_options(campaign.options)
+
+
+def load(user: Any, campaign_id: int, version: int | None, *, at_least: Role = EDITOR) -> Campaign:
+    """The campaign locked for writing by ``user`` (an editor at least), checked against
+    ``version``. Raises :class:`NotFound`, :class:`NotAllowed` or :class:`StaleVersion` (409,
+    with the current version)."""
+    campaign, _ = campaign_for(user, campaign_id, at_least=at_least, lock=True)
+    if version is None:
+        raise DropshipError(f"version is required: the version you edited (now {campaign.version}).", field="version")
+    if int(version) != campaign.version:
+        raise StaleVersion(
+            "Someone else changed this campaign; reload to see the latest.",
+            field="version",
+            extra={"version": campaign.version},
+        )
+    return campaign
+
+
+def log(
+    campaign: Campaign,
+    kind: str,
+    text: str,
+    *,
+    rolls: Iterable[RollRecord | Mapping[str, Any]] = (),
+    changes: Iterable[Change] = (),
+    step: str = "",
+) -> LogEntry:
+    """Add a line to the campaign log with its roll records and changes."""
+    return LogEntry.objects.create(
+        campaign=campaign,
+        turn=campaign.turn,
+        kind=kind,
+        step=step,
+        text=text,
+        rolls=[r.as_dict() if isinstance(r, RollRecord) else dict(r) for r in rolls],
+        changes=[c.as_dict() for c in changes],
+    )
+
+
+def summary(campaign: Campaign) -> dict[str, Any]:
+    """What phones at the table show: turn, the step to play, money and the crew's state."""
+    from campaigns.selectors import current_turn
+
+    turn = current_turn(campaign)
+    step = turn.plan[turn.position] if turn and turn.position < len(turn.plan) else None
+    return {
+        "campaign": campaign.pk,
+        "name": campaign.name,
+        "version": campaign.version,
+        "turn": campaign.turn,
+        "step": step["title"] if step else "",
+        "phase": step["phase"] if step else "",
+        "credits": campaign.credits,
+        "story_points": campaign.story_points,
+        "crew": [
+            {"name": c.name, "status": c.status, "sick_bay": c.sick_bay, "xp": c.xp}
+            for c in campaign.characters.exclude(status__in=("dead", "gone"))
+        ],
+    }
+
+
+def touch(campaign: Campaign) -> None:
+    """Count a change: bump the version, refresh the room's summary and tell every device."""
+    campaign.version += 1
+    campaign.save()
+    room = campaign.room
+    room.state = summary(campaign)
+    room.version += 1
+    room.save(update_fields=["state", "version", "updated"])
+    room_id, room_version = room.pk, room.version
+    transaction.on_commit(lambda: publish_room(room_id, room_version))
+
+
+def current_world(campaign: Campaign) -> World | None:
+    return campaign.worlds.filter(current=True).first()
+
+
+def apply_changes(campaign: Campaign, changes: Sequence[Change]) -> list[str]:
+    """Carry out engine changes (see ``campaigns.engine.view``); returns them in words.
+
+    Raises :class:`DropshipError` for a change the campaign cannot take (an unknown crew id).
+    """
+    words: list[str] = []
+    for change in changes:
+        data = change.data
+        if change.kind == "credits":
+            campaign.credits += int(data["amount"])
+            words.append(f"{int(data['amount']):+d} credits")
+        elif change.kind == "story_points":
+            campaign.story_points += int(data["amount"])
+            words.append(f"{int(data['amount']):+d} Story Points")
+        elif change.kind == "rival_add":
+            Rival.objects.create(
+                campaign=campaign,
+                name=str(data["name"])[:80],
+                kind=str(data.get("kind", ""))[:80],
+                elite=bool(data.get("elite")),
+                psi_hunter=bool(data.get("psi_hunter")),
+                collector=bool(data.get("collector")),
+                notes=str(data.get("notes", "")),
+            )
+            words.append(f"new Rival: {data['name']}")
+        elif change.kind == "rival_remove":
+            gone = campaign.rivals.filter(name=data["name"]).first()
+            if gone is not None:
+                gone.delete()
+            words.append(f"Rival gone: {data['name']}")
+        elif change.kind == "patron_add":
+            Patron.objects.create(campaign=campaign, name=str(data["name"])[:80], notes=str(data.get("notes", "")))
+            words.append(f"new Patron: {data['name']}")
+        elif change.kind == "patron_remove":
+            campaign.patrons.filter(name=data["name"]).delete()
+            words.append(f"Patron gone: {data['name']}")
+        elif change.kind == "rumor_add":
+            campaign.rumors = [*campaign.rumors, str(data.get("text") or "Quest Rumor")]
+            words.append("+1 Quest Rumor")
+        elif change.kind == "rumor_remove":
+            count = int(data.get("count", 1))
+            campaign.rumors = campaign.rumors[count:]
+            words.append(f"-{count} Quest Rumor(s)")
+        elif change.kind == "world":
+            world = current_world(campaign)
+            if world is None or ("name" in data and data["name"] and data["name"] != world.name and world.name):
+                campaign.worlds.filter(current=True).update(current=False)
+                world = World(campaign=campaign, name="", arrived_turn=campaign.turn)
+            for key in ("name", "traits", "psionic_legality", "instability", "invaded", "unstable"):
+                if key in data:
+                    setattr(world, key, list(data[key]) if key == "traits" else data[key])
+            if data.get("strife"):
+                world.strife = {**world.strife, "last": data["strife"]}
+            world.save()
+            said = [f"{k.replace('_', ' ')} {v}" for k, v in data.items() if v not in ("", [], None, False, 0)]
+            words.append("world: " + ", ".join(said) if said else "")
+        elif change.kind == "character":
+            member = campaign.characters.filter(pk=int(data["id"])).first()
+            if member is None:
+                raise DropshipError(f"No crew member {data['id']} in this campaign.", field="character")
+            if "xp" in data:
+                member.xp += int(data["xp"])
+            for key in ("status", "sick_bay"):
+                if key in data:
+                    setattr(member, key, data[key])
+            if data.get("injury"):
+                member.sheet = {**member.sheet, "injuries": [*member.sheet.get("injuries", []), str(data["injury"])]}
+            member.save()
+            words.append(f"{member.name}: " + ", ".join(f"{k} {v}" for k, v in data.items() if k != "id"))
+        elif change.kind == "ship":
+            ship = Ship.objects.filter(campaign=campaign).first()
+            if ship is None:
+                raise DropshipError("The crew has no ship.", field="ship")
+            if "hull_damage" in data:
+                ship.hull = max(0, ship.hull - int(data["hull_damage"]))
+            if data.get("component_add"):
+                ship.components = [*ship.components, {"name": data["component_add"], "miniaturized": False}]
+            ship.save()
+            words.append("ship: " + ", ".join(f"{k} {v}" for k, v in data.items()))
+        elif change.kind == "loan":
+            campaign.loan = {**campaign.loan, "balance": int(campaign.loan.get("balance", 0)) + int(data.get("balance", 0))}
+            Ship.objects.filter(campaign=campaign).update(debt=campaign.loan["balance"])
+            if data.get("note"):
+                campaign.loan["notes"] = [*campaign.loan.get("notes", []), str(data["note"])]
+            words.append("loan: " + ", ".join(f"{k} {v}" for k, v in data.items()))
+        elif change.kind == "faction_add":
+            keep = ("name", "type", "influence", "power", "loyalty")
+            factions = [f for f in campaign.factions if f.get("name") != data["name"]]
+            campaign.factions = [*factions, {k: data.get(k, 0 if k not in ("name", "type") else "") for k in keep}]
+            words.append(f"Faction {data['name']} ({data.get('type', '')})")
+        elif change.kind == "faction":
+            updated = []
+            for faction in campaign.factions:
+                if faction.get("name") == data["name"]:
+                    faction = dict(faction)
+                    for key in ("influence", "power", "loyalty"):
+                        if key in data:
+                            faction[key] = int(faction.get(key, 0)) + int(data[key])
+                    for key in ("no_job_turn", "no_activity_turn", "attacked_turn"):
+                        if key in data:
+                            faction[key] = int(data[key])
+                updated.append(faction)
+            campaign.factions = updated
+            words.append(f"Faction {data['name']}: " + ", ".join(f"{k} {v}" for k, v in data.items() if k != "name"))
+        elif change.kind == "faction_remove":
+            campaign.factions = [f for f in campaign.factions if f.get("name") != data["name"]]
+            words.append(f"Faction {data['name']} no longer tracked")
+        else:
+            words.append(str(data.get("text", "")))
+    return [w for w in words if w]
+
+
+# -- the campaign ----------------------------------------------------------------------------
+
+
+def _options(data: Mapping[str, Any]) -> CampaignOptions:
+    try:
+        return parse_options(data)
+    except OptionError as exc:
+        raise DropshipError(exc.message, field=exc.field) from exc
+
+
+@transaction.atomic
+def campaign_create(
+    *, user: Any, name: str, options: Mapping[str, Any], crew_name: str = "", ship_name: str = "", dice: Dice | None = None
+) -> Campaign:
+    """A new campaign following the set-up sequence (p.8).
+
+    ``options`` holds the set-up choices (see ``campaigns.engine.options``). The crew gets a
+    ship unless the No ship toggle is on (p.34); with Loans (p.152) the loan's origin,
+    interest and aggressiveness are rolled now and logged. Raises :class:`DropshipError`
+    naming a bad option or a blank name.
+    """
+    name = name.strip()
+    if not name:
+        raise DropshipError("name is required: what is this campaign called?", field="name")
+    chosen = _options(options)
+    room = room_create(user=user, kind=KIND, title=name[:120], options={"name": name}, unlisted=True)
+    campaign = Campaign.objects.create(
+        owner=user, name=name[:80], crew_name=crew_name.strip()[:80], options=chosen.as_dict(), room=room
+    )
+    if not chosen.has("gutter_no_ship"):
+        Ship.objects.create(campaign=campaign, name=ship_name.strip()[:80] or f"{campaign.name}'s ship")
+    picked = [k for k, v in chosen.as_dict().items() if v not in (False, "", [], "off", "never")]
+    log(campaign, "setup", "Campaign set up with: " + ", ".join(f"{k} {chosen.as_dict()[k]}" for k in picked))
+    if chosen.loans:
+        dice = dice or Dice()
+        terms = world_engine.loan_setup(fiveparsecs_tables(), dice)
+        campaign.loan = terms.as_dict()
+        campaign.loan["balance"] = terms.amount or 0
+        said = f"{terms.origin}, {terms.interest} interest, {terms.aggressiveness}"
+        log(campaign, "setup", f"Loan (p.152): {said}; type the amount owed on the ship page (core p.31).", rolls=terms.rolls)
+    touch(campaign)
+    return campaign
+
+
+@transaction.atomic
+def campaign_update(
+    *, user: Any, campaign_id: int, version: int | None, name: str | None = None, options: Mapping[str, Any] | None = None
+) -> Campaign:
+    """Rename the campaign or change its options (the Compendium lets you swap options at any
+    time, p.7). Owner only. Every changed option is logged."""
+    campaign = load(user, campaign_id, version, at_least=Role.OWNER)
+    if name is not None and name.strip():
+        campaign.name = name.strip()[:80]
+    if options is not None:
+        before = campaign.options
+        after = _options(options).as_dict()
+        changed = [k for k in after if before.get(k) != after[k]]
+        campaign.options = after
+        if changed:
+            log(campaign, "setup", "Options changed: " + ", ".join(f"{k} {before.get(k)!r} -> {after[k]!r}" for k in changed))
+    touch(campaign)
+    return campaign
+
+
+@transaction.atomic
+def campaign_delete(*, user: Any, campaign_id: int) -> None:
+    """Delete the campaign and its room (owner only)."""
+    campaign, _ = campaign_for(user, campaign_id, at_least=Role.OWNER, lock=True)
+    room = campaign.room
+    campaign.delete()
+    room.delete()
+
+
+# -- table slots -----------------------------------------------------------------------------
+
+
+def _usable_table(user: Any, slug: str) -> RuleTable:
+    table = RuleTable.objects.filter(slug=slug).first()
+    if table is None or (table.owner_id is not None and table.owner_id != user.pk):
+        raise DropshipError(f"No table {slug!r} of yours or of the rule books.", field="table")
+    return table
+
+
+@transaction.atomic
+def slot_set(*, user: Any, campaign_id: int, version: int | None, slot_key: str, table_slug: str) -> Campaign:
+    """Map ``slot_key`` to a table (a user's own or a shipped one); an empty slug clears it.
+
+    The slot's table is then shared with the campaign's members through the campaign. Raises
+    :class:`DropshipError` naming the slots, a table that is not the user's, a die the slot
+    cannot use or data keys the slot's rule needs.
+    """
+    campaign = load(user, campaign_id, version, at_least=Role.OWNER)
+    if slot_key not in SLOT_KEYS:
+        raise DropshipError(f"slot must be one of {', '.join(SLOT_KEYS)}; got {slot_key!r}.", field="slot")
+    wanted = slot(slot_key)
+    if not table_slug:
+        TableSlot.objects.filter(campaign=campaign, slot=slot_key).delete()
+        log(campaign, "table", f"{wanted.title}: no table (results by hand)")
+    else:
+        table = _usable_table(user, table_slug)
+        if wanted.reference != (not table.die):
+            need = "a reference table (no die)" if wanted.reference else "a table with a die"
+            raise DropshipError(f"{wanted.title} needs {need}; {table.title} is not.", field="table")
+        missing = [k for k in wanted.data_keys if k not in (table.data_keys or [])]
+        if missing:
+            raise DropshipError(f"{wanted.title} rows need the data keys {', '.join(missing)}.", field="table")
+        TableSlot.objects.update_or_create(campaign=campaign, slot=slot_key, defaults={"table": table})
+        log(campaign, "table", f"{wanted.title}: {table.title}")
+    touch(campaign)
+    return campaign
+
+
+# -- co-op members ---------------------------------------------------------------------------
+
+MEMBER_ROLES = {"editor": Role.PLAYER, "reader": Role.VIEWER}
+
+
+@transaction.atomic
+def member_invite(*, user: Any, campaign_id: int, username: str, role: str) -> Membership:
+    """Invite another user as ``editor`` (plays turns, edits the crew) or ``reader`` (reads).
+
+    Owner only; inviting a member again changes their role. Raises :class:`DropshipError`
+    naming the roles or an unknown username.
+    """
+    campaign, _ = campaign_for(user, campaign_id, at_least=Role.OWNER, lock=True)
+    if role not in MEMBER_ROLES:
+        raise DropshipError(f"role must be editor or reader; got {role!r}.", field="role")
+    invited = get_user_model().objects.filter(username=username.strip()).first()
+    if invited is None:
+        raise DropshipError(f"No user called {username.strip()!r}; they need an account first.", field="username")
+    if invited.pk == campaign.owner_id:
+        raise DropshipError("You own this campaign already.", field="username")
+    membership, _ = Membership.objects.update_or_create(
+        room=campaign.room, user=invited, defaults={"role": MEMBER_ROLES[role].value}
+    )
+    log(campaign, "member", f"{invited.get_username()} joins as {role}")
+    touch(campaign)
+    return membership
+
+
+@transaction.atomic
+def member_remove(*, user: Any, campaign_id: int, member_id: int) -> None:
+    """Remove a member (owner only; a member may also leave)."""
+    campaign, role = campaign_for(user, campaign_id, at_least=Role.VIEWER, lock=True)
+    membership = Membership.objects.filter(room=campaign.room, pk=member_id).exclude(user_id=campaign.owner_id).first()
+    if membership is None:
+        raise DropshipError("No such member (the owner cannot be removed).", field="member")
+    if role != Role.OWNER and membership.user_id != user.pk:
+        raise NotAllowed("Only the owner can remove other members.")
+    log(campaign, "member", f"{membership.user.get_username()} leaves ({ROLE_NAMES[Role(membership.role)]})")
+    membership.delete()
+    touch(campaign)
+
+
+# -- money and contacts ----------------------------------------------------------------------
+
+
+@transaction.atomic
+def campaign_adjust(
+    *,
+    user: Any,
+    campaign_id: int,
+    version: int | None,
+    credits: int = 0,
+    story_points: int = 0,
+    reason: str = "",
+) -> Campaign:
+    """Add or take credits and Story Points by hand, with the reason for the log. Raises
+    :class:`DropshipError` when the crew cannot pay (credits or Story Points below 0)."""
+    campaign = load(user, campaign_id, version)
+    if campaign.credits + credits < 0:
+        raise DropshipError(f"credits: the crew has {campaign.credits}; it cannot pay {-credits}.", field="credits")
+    if campaign.story_points + story_points < 0:
+        raise DropshipError(f"story_points: the crew has {campaign.story_points}.", field="story_points")
+    changes = [Change("credits", {"amount": credits})] if credits else []
+    changes += [Change("story_points", {"amount": story_points})] if story_points else []
+    if not changes:
+        raise DropshipError("Change credits or Story Points by something other than 0.", field="credits")
+    words = apply_changes(campaign, changes)
+    log(campaign, "crew", f"{'; '.join(words)}{f' ({reason.strip()})' if reason.strip() else ''}", changes=changes)
+    touch(campaign)
+    return campaign
+
+
+CONTACT_KINDS = ("rival", "patron", "rumor")
+
+
+@transaction.atomic
+def contact_add(
+    *, user: Any, campaign_id: int, version: int | None, kind: str, name: str, notes: str = "", elite: bool = False
+) -> Campaign:
+    """Add a Rival, a Patron or a Quest Rumor by hand (results of core-rulebook rolls).
+
+    Skulkers' and Krag's creation rules live in crew creation; this is for play. Raises
+    :class:`DropshipError` naming the kinds.
+    """
+    campaign = load(user, campaign_id, version)
+    if kind not in CONTACT_KINDS:
+        raise DropshipError(f"kind must be one of {', '.join(CONTACT_KINDS)}; got {kind!r}.", field="kind")
+    if not name.strip():
+        raise DropshipError("name is required.", field="name")
+    change = {
+        "rival": Change("rival_add", {"name": name.strip(), "notes": notes, "elite": elite}),
+        "patron": Change("patron_add", {"name": name.strip(), "notes": notes}),
+        "rumor": Change("rumor_add", {"text": name.strip()}),
+    }[kind]
+    log(campaign, "crew", "; ".join(apply_changes(campaign, [change])), changes=[change])
+    touch(campaign)
+    return campaign
+
+
+@transaction.atomic
+def contact_remove(*, user: Any, campaign_id: int, version: int | None, kind: str, contact_id: int) -> Campaign:
+    """Remove a Rival or Patron (by id) or a Quest Rumor (by position, from 0)."""
+    campaign = load(user, campaign_id, version)
+    found: Rival | Patron | None
+    if kind == "rival":
+        found = campaign.rivals.filter(pk=contact_id).first()
+    elif kind == "patron":
+        found = campaign.patrons.filter(pk=contact_id).first()
+    elif kind == "rumor":
+        if not 0 <= contact_id < len(campaign.rumors):
+            raise DropshipError(f"No Quest Rumor {contact_id}.", field="contact")
+        text = campaign.rumors[contact_id]
+        campaign.rumors = [r for i, r in enumerate(campaign.rumors) if i != contact_id]
+        log(campaign, "crew", f"Quest Rumor removed: {text}")
+        touch(campaign)
+        return campaign
+    else:
+        raise DropshipError(f"kind must be one of {', '.join(CONTACT_KINDS)}; got {kind!r}.", field="kind")
+    if found is None:
+        raise DropshipError(f"No {kind} {contact_id} in this campaign.", field="contact")
+    found.delete()
+    log(campaign, "crew", f"{kind.capitalize()} removed: {found.name}")
+    touch(campaign)
+    return campaign
+
+
+# -- export and import -----------------------------------------------------------------------
+
+
+def _row_table(row: Any) -> str:
+    fields = row.get("fields", {}) if isinstance(row, dict) else {}
+    if row.get("model") == "rules.ruletable":
+        return str(fields.get("slug", ""))
+    table = fields.get("table") or [""]
+    return str(table[0])
+
+
+def campaign_export(*, user: Any, campaign_id: int) -> dict[str, Any]:
+    """The whole campaign as a document (any member may export)."""
+    campaign, _ = campaign_for(user, campaign_id)
+    return documents.campaign_document(campaign)
+
+
+@transaction.atomic
+def campaign_import(*, user: Any, doc: Any, progress: Any = None) -> Campaign:
+    """A new campaign of ``user``'s from an export: an import of an export gives an identical
+    campaign. User tables in the export are reused when the user already has them and made
+    otherwise. Raises :class:`DropshipError` with the reason and writes nothing for a malformed
+    document or a table slug that belongs to someone else."""
+    from rules.services import user_tables_import
+
+    try:
+        documents.check(doc)
+        _options(doc["campaign"]["options"])
+    except documents.DocumentError as exc:
+        raise DropshipError(f"This file is not a campaign export Dropship can read: {exc}", field="file") from exc
+    slugs = set(doc["slots"].values())
+    existing = {t.slug: t for t in RuleTable.objects.filter(slug__in=slugs)}
+    foreign = [s for s, t in existing.items() if t.owner_id not in (None, user.pk)]
+    if foreign:
+        raise DropshipError(f"The tables {', '.join(sorted(foreign))} belong to another user; rename yours first.", field="file")
+    new_rows = [row for row in doc["tables"] if _row_table(row) not in existing]
+    if new_rows:
+        user_tables_import(user=user, text=json.dumps(new_rows))
+    tables = {t.slug: t for t in RuleTable.objects.filter(slug__in=slugs)}
+    missing = sorted(slugs - set(tables))
+    if missing:
+        raise DropshipError(f"The export maps slots to tables it does not carry: {', '.join(missing)}.", field="file")
+    name = str(doc["campaign"]["name"])
+    room = room_create(user=user, kind=KIND, title=name[:120] or "Imported campaign", options={"name": name}, unlisted=True)
+    campaign = Campaign(owner=user, room=room)
+    if progress:
+        progress(10)
+    documents.build(campaign, doc, tables, progress)
+    campaign.version = 1
+    touch(campaign)
+    return campaign
+
+
+def characters_of(campaign: Campaign) -> list[Character]:
+    return list(campaign.characters.all())
+
+
+# -- export and import jobs ------------------------------------------------------------------
+
+
+def job_progress_key(job_id: int) -> str:
+    return f"campaigns:job:{job_id}:progress"
+
+
+def job_progress(job: CampaignJob) -> int:
+    """The job's progress in percent: the live value while it runs, else the stored one."""
+    if job.state == "running":
+        return int(cache.get(job_progress_key(job.pk), job.progress))
+    return job.progress
+
+
+@transaction.atomic
+def job_start(*, user: Any, kind: str, campaign: Campaign | None = None, document: Any = None) -> CampaignJob:
+    """Queue an export of ``campaign`` or an import of ``document``; a Celery worker runs it
+    after commit (at once, in-process, without Redis)."""
+    from campaigns.tasks import campaign_job_run
+
+    if kind not in ("export", "import"):
+        raise DropshipError("kind must be export or import.", field="kind")
+    job = CampaignJob.objects.create(owner=user, kind=kind, campaign=campaign, document=document if kind == "import" else None)
+    transaction.on_commit(lambda: campaign_job_run.delay(job.pk))
+    return job
+
+
+def job_run(*, job_id: int) -> CampaignJob:
+    """Run a queued job: the export's document or the imported campaign, or the reason it
+    failed (a failed import writes nothing)."""
+    job = CampaignJob.objects.select_related("owner").get(pk=job_id)
+    CampaignJob.objects.filter(pk=job.pk).update(state="running", progress=5)
+    job.state = "running"
+
+    def progress(percent: int) -> None:
+        cache.set(job_progress_key(job.pk), percent, 3600)
+
+    try:
+        if job.kind == "export":
+            if job.campaign_id is None:
+                raise DropshipError("The campaign was deleted before the export ran.", field="campaign")
+            progress(30)
+            job.document = campaign_export(user=job.owner, campaign_id=job.campaign_id)
+            job.message = f"Exported {len(job.document['characters'])} crew, {len(job.document['turns'])} turns, {len(job.document['log'])} log lines."
+        else:
+            made = campaign_import(user=job.owner, doc=job.document, progress=progress)
+            job.campaign = made
+            job.message = f"Imported as {made.name}."
+        job.state, job.progress = "done", 100
+    except DropshipError as exc:
+        job.state, job.message = "failed", exc.message
+    job.save()
+    cache.delete(job_progress_key(job.pk))
+    return job

@@ -1,0 +1,45 @@
+"""The campaign's shared table (``fiveparsecs-campaign``), an unlisted live room kind.
+
+A campaign owns one room. Its members are the campaign's co-op members, its permission check
+guards every campaign page and API call, and its state is a short summary of the campaign (turn,
+step, credits, crew) that phones at the table show live. Changes are made on the campaign's own
+pages through :mod:`campaigns.services`; the room takes no tracker actions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from live import registry
+from live.engine.tracker import Action, Event, TrackerError
+from live.registry import TrackerKind
+from rules.engine.dice import Dice
+
+KIND = "fiveparsecs-campaign"
+
+
+def reducer(state: dict[str, Any], action: Action, dice: Dice) -> tuple[dict[str, Any], list[Event]]:
+    """Refuses every action: campaign changes go through the campaign pages."""
+    raise TrackerError("Campaign changes are made on the campaign's pages, not as table actions.", field="type")
+
+
+def initial_state(options: Mapping[str, Any]) -> dict[str, Any]:
+    """The summary a new campaign starts with: ``{"campaign": id, "name": ...}``."""
+    return {"campaign": options.get("campaign"), "name": str(options.get("name") or ""), "turn": 0, "crew": []}
+
+
+def register() -> None:
+    """Register the kind with the live app (harmless twice)."""
+    registry.register(
+        TrackerKind(
+            kind=KIND,
+            title="Five Parsecs campaign",
+            app="campaigns",
+            reducer=reducer,
+            initial_state=initial_state,
+            template="campaigns/room.html",
+            description="The campaign's turn, step, credits and crew, live on every phone.",
+            listed=False,
+        )
+    )

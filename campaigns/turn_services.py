@@ -1,0 +1,497 @@
+"""The guided campaign turn (Compendium p.9): start a turn, resolve its steps one by one, undo
+the last one.
+
+A turn's plan comes from ``campaigns.engine.turn.plan_turn``. Each step is resolved in one of
+four ways: ``roll`` (the app rolls the step's table, or runs its rule), ``enter`` (the player's
+own roll, ``value``), ``manual`` (the result typed by hand, with any credits or Story Points it
+gave) or ``skip`` (a step that does not apply this time). Steps whose condition fails are
+skipped on their own. Every step keeps the campaign as it was before it, so undo puts that back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict
+from typing import Any
+
+from django.db import transaction
+
+from campaigns import crew_services, documents
+from campaigns.engine import characters as ch
+from campaigns.engine import difficulty, turn
+from campaigns.engine import world as world_engine
+from campaigns.engine.options import OptionError
+from campaigns.engine.slots import slot as slot_spec
+from campaigns.engine.turn import StepResult, StepSpec
+from campaigns.engine.view import BattleView, CampaignView, Change, FactionView, RivalView, WorldView
+from campaigns.models import Campaign, Ship, Turn, TurnStep
+from campaigns.selectors import current_turn, fiveparsecs_tables, slot_tables
+from campaigns.services import apply_changes, current_world, load, log, options_of, touch
+from rules.engine.dice import Dice, DiceError, RollRecord
+from rules.engine.tables import TableError
+from rules.errors import DropshipError
+
+MODES = ("roll", "enter", "manual", "skip")
+
+
+def build_view(campaign: Campaign, current: Turn | None = None, number: int | None = None) -> CampaignView:
+    """The engine's view of ``campaign`` (``number``: the turn being played)."""
+    world = current_world(campaign)
+    ship = Ship.objects.filter(campaign=campaign).first()
+    battle = (current.facts.get("battle") if current else None) or None
+    return CampaignView(
+        turn=number if number is not None else campaign.turn,
+        options=options_of(campaign),
+        crew=tuple(crew_services.crew_views(campaign)),
+        credits=campaign.credits,
+        story_points=campaign.story_points,
+        rivals=tuple(
+            RivalView(name=r.name, kind=r.kind, elite=r.elite, psi_hunter=r.psi_hunter, collector=r.collector)
+            for r in campaign.rivals.all()
+        ),
+        patrons=tuple(p.name for p in campaign.patrons.all()),
+        rumors=len(campaign.rumors),
+        quest=campaign.quest,
+        world=WorldView(
+            name=world.name,
+            traits=tuple(world.traits),
+            psionic_legality=world.psionic_legality,
+            instability=world.instability,
+            invaded=world.invaded,
+            unstable=world.unstable,
+            strife=str(world.strife.get("last", "")),
+        )
+        if world
+        else WorldView(),
+        ship_components=tuple(str(c.get("name") if isinstance(c, dict) else c) for c in (ship.components if ship else [])),
+        has_ship=ship is not None,
+        loan_balance=int(campaign.loan["balance"]) if campaign.loan.get("balance") is not None else None,
+        battle=BattleView(**{**battle, "casualties": tuple(battle.get("casualties", ()))}) if battle else None,
+        loan_terms=campaign.loan or None,
+        factions=tuple(FactionView(**f) for f in campaign.factions),
+    )
+
+
+def _spec(data: Mapping[str, Any]) -> StepSpec:
+    return StepSpec(
+        **{
+            **data,
+            "inputs": tuple((n, k, tuple(c)) for n, k, c in data.get("inputs", [])),
+            "optional_inputs": tuple(data.get("optional_inputs", [])),
+        }
+    )
+
+
+def _engine(call: Any) -> Any:
+    try:
+        return call()
+    except OptionError as exc:
+        raise DropshipError(exc.message, field=exc.field) from exc
+    except ch.CharacterError as exc:
+        raise DropshipError(exc.message, field=exc.field) from exc
+    except (DiceError, TableError) as exc:
+        raise DropshipError(str(exc), field="value") from exc
+
+
+def _condition_words(condition: str) -> str:
+    """``"factions&not_invaded"`` as ``"factions and not invaded"``."""
+    return " and ".join(term.replace("not_", "not ").replace("_", " ") for term in condition.split("&") if term)
+
+
+def _advance(campaign: Campaign, current: Turn) -> None:
+    """Skip the steps whose condition fails from the current position on; end the turn after
+    its last step."""
+    view = build_view(campaign, current)
+    while current.position < len(current.plan):
+        spec = _spec(current.plan[current.position])
+        if turn.applies(spec, view, current.facts):
+            break
+        TurnStep.objects.create(
+            turn=current,
+            index=current.position,
+            key=spec.key,
+            title=spec.title,
+            phase=spec.phase,
+            mode="skipped",
+            text=f"Does not apply this turn (it needs: {_condition_words(spec.condition)}).",
+        )
+        current.position += 1
+    if current.position >= len(current.plan) and not current.finished:
+        current.finished = True
+        log(campaign, "step", f"Campaign turn {current.number} is over.")
+    current.save()
+
+
+@transaction.atomic
+def turn_start(*, user: Any, campaign_id: int, version: int | None) -> Turn:
+    """Start the next campaign turn with its plan (p.9, with the optional steps the campaign's
+    options bring). Raises :class:`DropshipError` while a turn is still being played."""
+    campaign = load(user, campaign_id, version)
+    if current_turn(campaign) is not None:
+        raise DropshipError(f"Turn {campaign.turn} is still being played; finish or undo its steps first.", field="turn")
+    number = campaign.turn + 1
+    view = build_view(campaign, number=number)
+    plan = _engine(lambda: turn.plan_turn(view, fiveparsecs_tables()))
+    campaign.turn = number
+    current = Turn.objects.create(campaign=campaign, number=number, plan=[s.as_dict() for s in plan])
+    log(campaign, "step", f"Campaign turn {number} begins ({len(plan)} steps planned).")
+    _advance(campaign, current)
+    touch(campaign)
+    return current
+
+
+# -- the service rules -----------------------------------------------------------------------------
+
+
+def _crew_fielded(view: CampaignView, inputs: Mapping[str, Any]) -> int:
+    raw = str(inputs.get("crew_fielded") or "").strip()
+    if raw:
+        if not raw.isdigit():
+            raise DropshipError(f"crew_fielded must be a whole number; got {raw!r}.", field="crew_fielded")
+        return int(raw)
+    return len([c for c in view.crew if c.status == "active"])
+
+
+def _rule_upkeep(campaign: Campaign, view: CampaignView, spec: StepSpec, inputs: Mapping[str, Any], dice: Dice) -> StepResult:
+    """Upkeep (Money is Tight, p.32, or the core figure typed in), the free hull point, and
+    the loan's interest (p.154)."""
+    options = view.options
+    crew = len([c for c in view.crew if c.status in ("active", "sick_bay")])
+    raw = str(inputs.get("core_upkeep") or "").strip()
+    core = int(raw) if raw.lstrip("-").isdigit() else None
+    cost = _engine(lambda: difficulty.upkeep(options, max(crew, 1), core, tables=fiveparsecs_tables()))
+    if cost is None:
+        raise DropshipError("core_upkeep: type the upkeep your core rulebook gives for this crew.", field="core_upkeep")
+    changes: list[Change] = [Change("credits", {"amount": -cost})] if cost else []
+    words = [f"Upkeep {cost} credits for {crew} crew" + (" (Money is Tight)" if options.has("money_is_tight") else "")]
+    rolls: list[RollRecord] = []
+    ship = Ship.objects.filter(campaign=campaign).first()
+    if ship is not None and ship.hull < ship.max_hull and difficulty.free_hull_repair(options):
+        changes.append(Change("ship", {"hull_damage": -1}))
+        words.append("1 Hull Point repaired for free")
+    facts: dict[str, Any] = {}
+    if campaign.loan.get("origin"):
+        terms = world_engine.LoanTerms.from_dict(campaign.loan)
+        owed = int(campaign.loan.get("balance", 0))
+        facts["loan_balance_before"] = owed
+        interest, record = world_engine.loan_interest(terms, owed, dice)
+        if interest:
+            changes.append(Change("loan", {"balance": interest}))
+            words.append(f"loan interest +{interest} credits owed")
+        if record is not None:
+            rolls.append(record)
+    return StepResult("; ".join(words) + ".", tuple(rolls), tuple(changes), facts)
+
+
+def _rule_elite_check(campaign: Campaign, view: CampaignView, value: int | None, dice: Dice) -> StepResult:
+    tables = fiveparsecs_tables()
+    level = difficulty.turn_difficulty(view.options, view.turn, tables)
+    elite, roll = _engine(lambda: difficulty.elite_check(level, tables, dice, value=value))
+    text = "Elite-level enemies this battle (p.48)." if elite else "Use the standard enemy tables this battle."
+    return StepResult(text, (roll.record,) if roll else (), (), {"elite": elite})
+
+
+def _rule_battle_brief(view: CampaignView, inputs: Mapping[str, Any]) -> StepResult:
+    tables = fiveparsecs_tables()
+    reminders = difficulty.battle_brief(view.options, view.turn, tables, _crew_fielded(view, inputs))
+    if not reminders:
+        return StepResult("No option changes this battle.", facts={"brief": []})
+    text = " ".join(f"{r.title} ({r.source}): {r.text}" for r in reminders)
+    return StepResult(text, facts={"brief": [r.as_dict() for r in reminders]})
+
+
+def _rule_injuries(
+    campaign: Campaign, view: CampaignView, inputs: Mapping[str, Any], value: int | None, dice: Dice
+) -> StepResult:
+    """Injuries for the battle's casualties (detailed table p.101, or the campaign's injury
+    table, or typed), Reduced Lethality's exemption (p.34), then recovery: one turn less in
+    Sick Bay for everyone already there."""
+    tables = fiveparsecs_tables()
+    casualties = [str(c) for c in (view.battle.casualties if view.battle else ())]
+    exempt = str(inputs.get("exempt") or "").strip()
+    allowed = difficulty.injury_exemption(view.options, casualties)
+    if exempt:
+        if not allowed:
+            raise DropshipError(
+                "exempt: Reduced Lethality lets one of two or more injured crew skip the roll; not now.", field="exempt"
+            )
+        if exempt not in casualties:
+            raise DropshipError(
+                f"exempt must be one of the casualties ({', '.join(casualties)}); got {exempt!r}.", field="exempt"
+            )
+    raw_armored = inputs.get("armored") or ()
+    armored = {str(a) for a in ([raw_armored] if isinstance(raw_armored, str) else raw_armored)}
+    rolls: list[RollRecord] = []
+    words: list[str] = []
+    injured: set[str] = set()
+    members = {str(c.pk): c for c in campaign.characters.all()}
+    user_table = slot_tables(campaign).get("injuries")
+    for member_id in casualties:
+        member = members.get(member_id)
+        if member is None:
+            continue
+        if member_id == exempt:
+            words.append(f"{member.name}: exempt, full recovery (Reduced Lethality)")
+            continue
+        sheet = crew_services.to_engine(member)
+        if view.options.detailed_injuries and sheet.kind == "biological":
+            wears_armor = member_id in armored
+            outcome = _engine(
+                lambda sheet=sheet, wears_armor=wears_armor: ch.detailed_injury(
+                    tables, dice, sheet, value=value if len(casualties) == 1 else None, armor=wears_armor
+                )
+            )
+            sheet = ch.detailed_injury_apply(sheet, outcome)
+            rolls.extend(outcome.rolls)
+            said = [outcome.result]
+            if outcome.dead:
+                said.append("killed")
+            elif outcome.sick_bay_turns:
+                said.append(f"{outcome.sick_bay_turns} turn(s) in Sick Bay")
+            if outcome.lasting:
+                said.append(f"lasting: {outcome.lasting}")
+            if outcome.treatment_credits:
+                said.append(f"treatment {outcome.treatment_credits} credits")
+            if outcome.item and outcome.item_result:
+                said.append(f"{outcome.item} {outcome.item_result.lower()}")
+            words.append(f"{member.name}: " + ", ".join(said))
+        elif user_table is not None:
+            result = user_table.to_engine().roll_or_enter(
+                dice, value=value if len(casualties) == 1 else None, reason=f"Injury: {member.name}"
+            )
+            rolls.append(result.record)
+            words.append(f"{member.name}: {result.entry.result}" + (f" ({result.entry.effect})" if result.entry.effect else ""))
+            turns = int(result.entry.data.get("sick_bay", 0) or 0)
+            sheet = ch.injury_apply(sheet, result.entry.result, turns) if turns or result.entry.data.get("injury") else sheet
+        else:
+            words.append(f"{member.name}: roll on your core injury table and record it on their sheet")
+        injured.add(member_id)
+        crew_services.store(member, sheet)
+    for member_id, member in members.items():
+        if member_id in injured or member.status != "sick_bay":
+            continue
+        before = member.sick_bay
+        sheet = ch.sick_bay_tick(crew_services.to_engine(member))
+        crew_services.store(member, sheet)
+        if sheet.sick_bay != before or sheet.status != "sick_bay":
+            words.append(
+                f"{member.name} recovers: {sheet.sick_bay} turn(s) left in Sick Bay"
+                if sheet.sick_bay
+                else f"{member.name} leaves Sick Bay"
+            )
+    return StepResult("; ".join(words) + "." if words else "No injuries to roll.", tuple(rolls))
+
+
+def _rule_xp(campaign: Campaign, inputs: Mapping[str, Any]) -> StepResult:
+    """XP for each crew member, as the core rules award it (typed per crew member)."""
+    changes: list[Change] = []
+    for member in campaign.characters.filter(status__in=("active", "sick_bay")):
+        raw = str(inputs.get(f"xp_{member.pk}") or "").strip()
+        if not raw:
+            continue
+        if not raw.isdigit():
+            raise DropshipError(
+                f"xp_{member.pk}: {member.name}'s XP must be a whole number; got {raw!r}.", field=f"xp_{member.pk}"
+            )
+        if int(raw):
+            changes.append(Change("character", {"id": str(member.pk), "xp": int(raw)}))
+    return StepResult("Experience awarded." if changes else "No XP recorded.", (), tuple(changes))
+
+
+def _roll_table(spec: StepSpec, campaign: Campaign, value: int | None, dice: Dice) -> StepResult | None:
+    """Roll the step's Compendium table, or the table mapped to its slot; None without one."""
+    user = slot_tables(campaign).get(spec.slot) if spec.slot else None
+    if user is not None:
+        engine = user.to_engine()
+        if engine.is_reference:
+            return None
+        result = _engine(lambda: engine.roll_or_enter(dice, value=value, reason=spec.title))
+        text = f"{result.entry.result}" + (f": {result.entry.effect}" if result.entry.effect else "") + f" ({user.title})"
+        return StepResult(text, (result.record,))
+    tables = fiveparsecs_tables()
+    if spec.table and spec.table in tables and not tables[spec.table].is_reference:
+        result = _engine(lambda: tables[spec.table].roll_or_enter(dice, value=value, reason=spec.title))
+        text = f"{result.entry.result}" + (f": {result.entry.effect}" if result.entry.effect else "")
+        return StepResult(text, (result.record,))
+    return None
+
+
+def _resolve(
+    campaign: Campaign, current: Turn, spec: StepSpec, mode: str, value: int | None, inputs: Mapping[str, Any], dice: Dice
+) -> StepResult:
+    view = build_view(campaign, current)
+    if spec.rule in turn.ENGINE_RULES:
+        result: StepResult = _engine(
+            lambda: turn.resolve(
+                spec,
+                view,
+                fiveparsecs_tables(),
+                dice,
+                value=value if mode == "enter" else None,
+                inputs=inputs,
+                facts=current.facts,
+            )
+        )
+        if result.needs:
+            raise DropshipError(f"{spec.title} needs {', '.join(result.needs)}.", field=result.needs[0])
+        return result
+    if spec.rule == "upkeep":
+        return _rule_upkeep(campaign, view, spec, inputs, dice)
+    if spec.rule == "elite_check":
+        return _rule_elite_check(campaign, view, value if mode == "enter" else None, dice)
+    if spec.rule == "battle_brief":
+        return _rule_battle_brief(view, inputs)
+    if spec.rule == "injuries":
+        return _rule_injuries(campaign, view, inputs, value if mode == "enter" else None, dice)
+    if spec.rule == "xp":
+        return _rule_xp(campaign, inputs)
+    if spec.rule in ("training", "purchase"):
+        return StepResult(f"{spec.title}: done on the crew and ship pages.")
+    rolled = _roll_table(spec, campaign, value if mode == "enter" else None, dice)
+    if rolled is None:
+        where = f" or map a table to the {slot_spec(spec.slot).title} slot" if spec.slot else ""
+        raise DropshipError(f"{spec.title} has no table to roll here: record the result by hand{where}.", field="mode")
+    return rolled
+
+
+def step_guide(campaign: Campaign, current: Turn) -> dict[str, Any] | None:
+    """What the turn page shows for the step to play: its spec, whether the app can roll it,
+    the mapped table, its inputs and a preview of service rules."""
+    if current.position >= len(current.plan):
+        return None
+    spec = _spec(current.plan[current.position])
+    mapped = slot_tables(campaign).get(spec.slot) if spec.slot else None
+    tables = fiveparsecs_tables()
+    fixture = tables.get(spec.table) if spec.table else None
+    rollable = bool(spec.rule) or (mapped is not None and bool(mapped.die)) or (fixture is not None and not fixture.is_reference)
+    die = mapped.die if mapped is not None else (fixture.die if fixture is not None else "")
+    view = build_view(campaign, current)
+    preview = ""
+    if spec.rule == "battle_brief":
+        preview = "; ".join(r.title for r in difficulty.battle_brief(view.options, view.turn, tables, _crew_fielded(view, {})))
+    elif spec.rule == "upkeep":
+        crew = len([c for c in view.crew if c.status in ("active", "sick_bay")])
+        cost = difficulty.upkeep(view.options, max(crew, 1), None, tables=tables)
+        preview = f"Money is Tight: {cost} credits." if cost is not None else "Type the upkeep from your core rulebook."
+    return {
+        "spec": spec,
+        "mapped": mapped,
+        "die": die,
+        "table_title": fixture.title if fixture is not None else "",
+        "rollable": rollable,
+        "inputs": list(spec.inputs),
+        "optional": set(spec.optional_inputs),
+        "crew": [c for c in campaign.characters.all() if c.status in ("active", "sick_bay")],
+        "factions": [f.get("name") for f in campaign.factions],
+        "preview": preview,
+        "remaining": len(current.plan) - current.position,
+    }
+
+
+@transaction.atomic
+def step_resolve(
+    *,
+    user: Any,
+    campaign_id: int,
+    version: int | None,
+    mode: str,
+    value: int | None = None,
+    inputs: Mapping[str, Any] | None = None,
+    text: str = "",
+    credits: int = 0,
+    story_points: int = 0,
+    dice: Dice | None = None,
+) -> TurnStep:
+    """Resolve the turn's current step (see the module docstring for ``mode``). ``inputs`` are
+    the step's inputs (travel yes/no, battle type, battle record ...). The result, its rolls and
+    its changes land in the log; the turn moves on. Raises :class:`DropshipError` naming the
+    missing or bad input; nothing is written then."""
+    campaign = load(user, campaign_id, version)
+    current = current_turn(campaign)
+    if current is None or current.position >= len(current.plan):
+        raise DropshipError("No turn is being played; start the next turn first.", field="turn")
+    if mode not in MODES:
+        raise DropshipError(f"mode must be one of {', '.join(MODES)}; got {mode!r}.", field="mode")
+    spec = _spec(current.plan[current.position])
+    before = documents.snapshot(campaign, current)
+    given = {k: v for k, v in (inputs or {}).items() if v not in (None, "", [])}
+    dice = dice or Dice()
+    if mode == "enter" and value is None:
+        raise DropshipError("value is required: the number your dice show.", field="value")
+    if mode in ("manual", "skip"):
+        if mode == "manual" and not text.strip():
+            raise DropshipError("text is required: what happened at this step.", field="text")
+        changes = [Change("credits", {"amount": credits})] if credits else []
+        changes += [Change("story_points", {"amount": story_points})] if story_points else []
+        result = StepResult(text.strip() or "Skipped.", (), tuple(changes))
+    else:
+        engine_inputs = {k: v for k, v in given.items() if k in {n for n, _k, _c in spec.inputs} or k == "faces"}
+        if spec.rule in turn.ENGINE_RULES:
+            result = _resolve(campaign, current, spec, mode, value, engine_inputs, dice)
+        else:
+            result = _resolve(campaign, current, spec, mode, value, given, dice)
+    if campaign.credits + sum(int(c.data["amount"]) for c in result.changes if c.kind == "credits") < 0 and mode != "manual":
+        raise DropshipError(
+            f"credits: the crew has {campaign.credits} credits, not enough for this step; record what you did by hand.",
+            field="credits",
+        )
+    first_log = log(campaign, "step", f"{spec.title}: {result.text}", rolls=result.rolls, changes=result.changes, step=spec.key)
+    words = apply_changes(campaign, result.changes)
+    if words:
+        first_log.text += f" [{'; '.join(words)}]"
+        first_log.save(update_fields=["text"])
+    step = TurnStep.objects.create(
+        turn=current,
+        index=current.position,
+        key=spec.key,
+        title=spec.title,
+        phase=spec.phase,
+        mode={"roll": "rolled" if result.rolls else "rule", "enter": "entered", "manual": "manual", "skip": "skipped"}[mode],
+        text=result.text,
+        rolls=[r.as_dict() for r in result.rolls],
+        changes=[c.as_dict() for c in result.changes],
+        snapshot=before,
+        log_from=first_log.pk,
+    )
+    current.facts = {**current.facts, **dict(result.facts)}
+    current.position += 1
+    campaign.save()
+    _advance(campaign, current)
+    touch(campaign)
+    return step
+
+
+@transaction.atomic
+def step_undo(*, user: Any, campaign_id: int, version: int | None) -> Turn | None:
+    """Take back the last resolved step of the latest turn: the campaign returns to how it was
+    before it, its log lines are struck through, and the turn goes back to that step. With no
+    step left, undo takes back the start of the turn. Raises :class:`DropshipError` when there
+    is nothing to undo."""
+    campaign = load(user, campaign_id, version)
+    latest = campaign.turns.order_by("-number").first()
+    if latest is None:
+        raise DropshipError("Nothing to undo: no turn has been played.", field="turn")
+    last = latest.steps.exclude(mode="skipped").order_by("-index", "-id").first()
+    if last is None:
+        if latest.steps.exists() and latest.finished:
+            raise DropshipError("Nothing to undo in this turn.", field="turn")
+        latest.delete()
+        campaign.turn = max(0, campaign.turn - 1)
+        log(campaign, "undo", f"Undid the start of campaign turn {latest.number}.")
+        touch(campaign)
+        return None
+    documents.restore(campaign, last.snapshot, latest)
+    campaign.log.filter(id__gte=last.log_from).update(undone=True)
+    latest.steps.filter(index__gte=last.index).delete()
+    log(campaign, "undo", f"Undid: {last.title} ({last.text[:120]})")
+    touch(campaign)
+    return latest
+
+
+def plan_preview(campaign: Campaign) -> Sequence[StepSpec]:
+    """The steps the next turn would have (for the campaign page)."""
+    view = build_view(campaign, number=campaign.turn + 1)
+    return _engine(lambda: turn.plan_turn(view, fiveparsecs_tables()))
+
+
+__all__ = ["asdict", "build_view", "plan_preview", "step_guide", "step_resolve", "step_undo", "turn_start"]
