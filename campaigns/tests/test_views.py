@@ -1,0 +1,83 @@
+"""Campaign screens through the test client: every page for the owner, a reader and an
+outsider; a bad form comes back with the field named and the typed input kept."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from campaigns import crew_services, services, turn_services
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def campaign(fiveparsecs_tables: None, player: Any):  # type: ignore[no-untyped-def]
+    made = services.campaign_create(user=player, name="Screens", options={"psionics": "crew", "loans": True})
+    made.refresh_from_db()
+    crew_services.character_create(user=player, campaign_id=made.pk, version=made.version, name="Dorn", species="krag")
+    made.refresh_from_db()
+    turn_services.turn_start(user=player, campaign_id=made.pk, version=made.version)
+    made.refresh_from_db()
+    return made
+
+
+def _pages(campaign: Any) -> list[str]:
+    member = campaign.characters.get()
+    entry = campaign.log.first()
+    return [
+        reverse("campaigns:list"),
+        reverse("campaigns:detail", args=[campaign.pk]),
+        reverse("campaigns:turn", args=[campaign.pk]),
+        reverse("campaigns:settings", args=[campaign.pk]),
+        reverse("campaigns:log", args=[campaign.pk]) + "?kind=step&q=turn",
+        reverse("campaigns:log_entry", args=[campaign.pk, entry.pk]),
+        reverse("campaigns:sheet", args=[campaign.pk]),
+        reverse("campaigns:character", args=[campaign.pk, member.pk]),
+        reverse("campaigns:import"),
+    ]
+
+
+def test_every_page_for_owner_reader_and_outsider(campaign: Any, player: Any, other: Any) -> None:
+    owner = Client()
+    owner.force_login(player)
+    for url in _pages(campaign):
+        assert owner.get(url).status_code == 200, url
+    turn_page = owner.get(reverse("campaigns:turn", args=[campaign.pk])).content.decode()
+    assert "Decide whether to travel" in turn_page and 'data-testid="roll"' in turn_page
+
+    outsider = Client()
+    outsider.force_login(other)
+    assert outsider.get(reverse("campaigns:detail", args=[campaign.pk])).status_code == 404
+    services.member_invite(user=player, campaign_id=campaign.pk, username=other.username, role="reader")
+    reading = outsider.get(reverse("campaigns:turn", args=[campaign.pk])).content.decode()
+    assert "Decide whether to travel" in reading and 'data-testid="roll"' not in reading
+    refused = outsider.post(reverse("campaigns:act", args=[campaign.pk, "adjust"]), {"version": campaign.version, "credits": 5})
+    assert refused.status_code == 403
+
+
+def test_a_bad_form_names_the_field_and_keeps_the_input(campaign: Any, player: Any) -> None:
+    client = Client()
+    client.force_login(player)
+    response = client.post(
+        reverse("campaigns:act", args=[campaign.pk, "step"]),
+        {"version": campaign.version, "page": "turn", "mode": "manual", "text": ""},
+    )
+    assert response.status_code == 400 and "text is required" in response.content.decode()
+    stale = client.post(
+        reverse("campaigns:act", args=[campaign.pk, "character_create"]),
+        {"version": campaign.version - 1, "page": "detail", "name": "Late", "species": "skulker"},
+    )
+    assert stale.status_code == 409 and 'value="Late"' in stale.content.decode()
+    made = client.post(reverse("campaigns:create"), {"name": "", "crew_size": "6"})
+    assert made.status_code == 400 and "name is required" in made.content.decode()
+    done = client.post(
+        reverse("campaigns:act", args=[campaign.pk, "step"]),
+        {"version": campaign.version, "page": "turn", "mode": "roll", "input_travel": "no"},
+    )
+    assert done.status_code == 302
+    campaign.refresh_from_db()
+    assert campaign.log.filter(step="travel.decide", text__contains="stay").exists()
