@@ -292,9 +292,7 @@ def test_roles_editor_reader_outsider(fiveparsecs_tables: None, player: Any, oth
     services.member_invite(user=player, campaign_id=campaign.pk, username="stranger", role="editor")
     services.campaign_adjust(user=other, campaign_id=campaign.pk, version=_v(campaign), credits=5)
     with pytest.raises(NotAllowed):
-        services.member_invite(
-            user=other, campaign_id=campaign.pk, username="third", role="reader"
-        )
+        services.member_invite(user=other, campaign_id=campaign.pk, username="third", role="reader")
     with pytest.raises(DropshipError) as error:
         services.member_invite(user=player, campaign_id=campaign.pk, username="stranger", role="admiral")
     assert error.value.field == "role"
