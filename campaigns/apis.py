@@ -25,6 +25,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaigns import crew_services, selectors, services, turn_services
+from campaigns.documents import ROW_FIELDS
 from campaigns.engine.slots import SLOTS
 from campaigns.models import Campaign, CampaignJob, Character, LogEntry, Patron, Rival, Ship, Turn, TurnStep, World
 from campaigns.permissions import ROLE_NAMES, campaign_for
@@ -42,26 +43,7 @@ class CampaignCharacterSerializer(serializers.ModelSerializer[Character]):
 
     class Meta:
         model = Character
-        fields = [
-            "id",
-            "name",
-            "species",
-            "kind",
-            "is_captain",
-            "reactions",
-            "speed",
-            "combat_skill",
-            "toughness",
-            "savvy",
-            "luck",
-            "xp",
-            "status",
-            "sick_bay",
-            "sheet",
-            "notes",
-            "position",
-            "campaign_version",
-        ]
+        fields = ["id", *ROW_FIELDS[Character], "campaign_version"]
 
 
 class CampaignShipSerializer(serializers.ModelSerializer[Ship]):

@@ -8,7 +8,8 @@ crew cannot pay). Engine refusals come back as :class:`DropshipError` naming the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, TypeVar
 
 from django.db import transaction
@@ -17,28 +18,17 @@ from campaigns.engine import characters as ch
 from campaigns.engine import difficulty, psionics
 from campaigns.engine import ship as ship_engine
 from campaigns.engine.characters import CharacterError
-from campaigns.engine.options import OptionError
 from campaigns.engine.slots import PROFILE_KEYS
 from campaigns.engine.view import Change, CrewView
 from campaigns.models import Campaign, Character, Ship
 from campaigns.selectors import fiveparsecs_tables, slot_tables
-from campaigns.services import apply_changes, load, log, options_of, touch
-from rules.engine.dice import Dice, DiceError
-from rules.engine.tables import RangeTable, TableError
+from campaigns.services import apply_changes, engine_call, load, log, options_of, touch
+from rules.engine.dice import Dice
+from rules.engine.tables import RangeTable
 from rules.errors import DropshipError
 
 T = TypeVar("T")
 COLUMN_FIELDS = ("name", "species", "kind", "xp", "status", "sick_bay")
-
-
-def _rules[T](call: Callable[[], T]) -> T:
-    """Run an engine call; its refusals become :class:`DropshipError` with the same field."""
-    try:
-        return call()
-    except (CharacterError, OptionError) as exc:
-        raise DropshipError(exc.message, field=exc.field) from exc
-    except (DiceError, TableError) as exc:
-        raise DropshipError(str(exc), field="faces") from exc
 
 
 def to_engine(member: Character) -> ch.Character:
@@ -144,13 +134,13 @@ def character_create(
     known = presets(campaign)
     if profile and species.strip().lower() not in ("krag", "skulker"):
         known = {**known, species.strip().lower(): dict(profile)}
-    sheet = _rules(lambda: ch.new_character(name.strip()[:60], species, tables, known, kind=kind or None))
+    sheet = engine_call(lambda: ch.new_character(name.strip()[:60], species, tables, known, kind=kind or None))
     rolls = []
     notes = [f"{sheet.name} joins the crew: {sheet.species}, {sheet.kind}"]
     if psionic:
         crew = [to_engine(c) for c in campaign.characters.all()]
         recruit = campaign.turn > 0
-        sheet, cost = _rules(
+        sheet, cost = engine_call(
             lambda: psionics.make_psionic(sheet, crew, tables, options, recruit=recruit, payment=payment or None)
         )
         if cost.credits:
@@ -160,7 +150,7 @@ def character_create(
                 raise DropshipError("payment: the crew has no Story Point to spend.", field="payment")
             campaign.story_points -= cost.story_points
         dice = dice or Dice()
-        draw = _rules(
+        draw = engine_call(
             lambda: psionics.starting_powers(
                 tables,
                 dice,
@@ -177,7 +167,7 @@ def character_create(
                 field="duplicate_choice",
                 extra={"choices": list(draw.pending.options), "faces": list(draw.faces)},
             )
-        sheet = _rules(lambda: psionics.learn_powers(sheet, draw))
+        sheet = engine_call(lambda: psionics.learn_powers(sheet, draw))
         rolls = [r.record for r in draw.rolls]
         notes.append(f"Psionic with {', '.join(draw.powers)}" + (f" ({'; '.join(draw.notes)})" if draw.notes else ""))
         if cost.credits or cost.story_points:
@@ -220,15 +210,13 @@ def character_creation_results(
                 profile = profile.with_stat(stat, profile.get(stat) + int(amount))
     except CharacterError as exc:
         raise DropshipError(exc.message, field=exc.field) from exc
-    from dataclasses import replace
-
     sheet = ch.mark_profile_rolled(replace(sheet, profile=profile))
     tables = fiveparsecs_tables()
     dice = dice or Dice()
-    total, records = _rules(
+    total, records = engine_call(
         lambda: ch.creation_credits(options_of(campaign), sheet.species, dice, credits_results, faces=credits_faces)
     )
-    patrons, rivals, notes = _rules(lambda: ch.creation_contacts(sheet.species, patrons, rivals, tables))
+    patrons, rivals, notes = engine_call(lambda: ch.creation_contacts(sheet.species, patrons, rivals, tables))
     changes = [Change("credits", {"amount": total})] if total else []
     changes += [Change("patron_add", {"name": f"Patron of {member.name} ({i + 1})"}) for i in range(patrons)]
     changes += [Change("rival_add", {"name": f"Rival of {member.name} ({i + 1})"}) for i in range(rivals)]
@@ -252,11 +240,11 @@ def character_advance(*, user: Any, campaign_id: int, version: int | None, chara
     cannot raise Combat Skill (p.18)."""
     campaign = load(user, campaign_id, version)
     member = _member(campaign, character_id)
-    costs = _rules(
+    costs = engine_call(
         lambda: ch.upgrade_costs(options_of(campaign), fiveparsecs_tables(), _user_table(campaign, "advancement_costs"))
     )
     before = member.xp
-    sheet = _rules(lambda: ch.advance(to_engine(member), stat, costs))
+    sheet = engine_call(lambda: ch.advance(to_engine(member), stat, costs))
     store(member, sheet)
     log(campaign, "crew", f"{member.name}: {stat.replace('_', ' ')} to {sheet.profile.get(stat)} for {before - sheet.xp} XP")
     touch(campaign)
@@ -285,11 +273,13 @@ def character_power(
     member = _member(campaign, character_id)
     tables = fiveparsecs_tables()
     if action == "enhance":
-        sheet = _rules(lambda: psionics.enhance_power(to_engine(member), power, tables))
+        sheet = engine_call(lambda: psionics.enhance_power(to_engine(member), power, tables))
         store(member, sheet)
         log(campaign, "crew", f"{member.name} enhances {power} (+D6 projection)")
     elif action == "acquire":
-        gain = _rules(lambda: psionics.acquire_power(to_engine(member), tables, dice or Dice(), face=face, choice=choice or None))
+        gain = engine_call(
+            lambda: psionics.acquire_power(to_engine(member), tables, dice or Dice(), face=face, choice=choice or None)
+        )
         if gain.pending is not None:
             raise DropshipError(
                 f"choice: {gain.pending.reason}; choose {' or '.join(gain.pending.options)} (same die: {gain.roll.value}).",
@@ -317,8 +307,8 @@ def character_training(
     campaign = load(user, campaign_id, version)
     member = _member(campaign, character_id)
     crew_training = [course for c in campaign.characters.all() for course in c.sheet.get("training", [])]
-    cost = _rules(lambda: ch.training_cost(course, fiveparsecs_tables(), crew_training, credits=credits))
-    sheet = _rules(lambda: ch.training_add(to_engine(member), cost.course))
+    cost = engine_call(lambda: ch.training_cost(course, fiveparsecs_tables(), crew_training, credits=credits))
+    sheet = engine_call(lambda: ch.training_add(to_engine(member), cost.course))
     _pay(campaign, cost.total, cost.course)
     store(member, sheet)
     campaign.save()
@@ -349,7 +339,7 @@ def character_bot_upgrade(
     each; the built-in weapon costs 3 credits per Shot and 1 per point of Damage."""
     campaign = load(user, campaign_id, version)
     member = _member(campaign, character_id)
-    sheet, price = _rules(
+    sheet, price = engine_call(
         lambda: ch.bot_upgrade(
             to_engine(member),
             upgrade,
@@ -376,10 +366,10 @@ def character_implant(*, user: Any, campaign_id: int, version: int | None, chara
     member = _member(campaign, character_id)
     tables = fiveparsecs_tables()
     if implant.strip().lower() == "nullification surgery":
-        sheet, price = _rules(lambda: psionics.nullification_surgery(to_engine(member), tables))
+        sheet, price = engine_call(lambda: psionics.nullification_surgery(to_engine(member), tables))
         _pay(campaign, price, "Nullification surgery")
     else:
-        sheet, price = _rules(lambda: ch.implant_add(to_engine(member), implant)), 0
+        sheet, price = engine_call(lambda: ch.implant_add(to_engine(member), implant)), 0
     lost = bool(member.sheet.get("psionic")) and sheet.psionics_lost and not member.sheet.get("psionics_lost")
     store(member, sheet)
     campaign.save()
@@ -405,9 +395,9 @@ def character_equip(
     member = _member(campaign, character_id)
     tables = fiveparsecs_tables()
     if remove:
-        sheet = _rules(lambda: ch.unequip(to_engine(member), item))
+        sheet = engine_call(lambda: ch.unequip(to_engine(member), item))
     else:
-        sheet = _rules(lambda: ch.equip(to_engine(member), item.strip(), tuple(traits) or None, tables))
+        sheet = engine_call(lambda: ch.equip(to_engine(member), item.strip(), tuple(traits) or None, tables))
     store(member, sheet)
     log(campaign, "crew", f"{member.name} {'drops' if remove else 'takes'} {item.strip()}")
     touch(campaign)
@@ -429,14 +419,9 @@ def character_injury(
     if status:
         if status not in STATUS_CHOICES:
             raise DropshipError(f"status must be one of {', '.join(STATUS_CHOICES)}; got {status!r}.", field="status")
-        if status == "dead":
-            sheet = ch.character_killed(sheet)
-        else:
-            from dataclasses import replace
-
-            sheet = replace(sheet, status=status)
+        sheet = ch.character_killed(sheet) if status == "dead" else replace(sheet, status=status)
     if injury.strip() or sick_bay:
-        sheet = _rules(lambda: ch.injury_apply(sheet, injury.strip() or "Injury", int(sick_bay)))
+        sheet = engine_call(lambda: ch.injury_apply(sheet, injury.strip() or "Injury", int(sick_bay)))
     store(member, sheet)
     log(
         campaign,
@@ -483,7 +468,7 @@ def character_update(
             campaign.characters.update(is_captain=False)
         member.is_captain = captain
         said.append("captain" if captain else "no longer captain")
-    _rules(lambda: to_engine(member))
+    engine_call(lambda: to_engine(member))
     member.save()
     if said:
         log(campaign, "crew", f"{member.name}: " + "; ".join(said))
@@ -494,8 +479,8 @@ def character_update(
 # -- ship -----------------------------------------------------------------------------------------
 
 
-def _ship_engine(ship: Ship) -> ship_engine.Ship:
-    return _rules(
+def ship_engine_of(ship: Ship) -> ship_engine.Ship:
+    return engine_call(
         lambda: ship_engine.Ship.from_dict(
             {"name": ship.name, "hull": ship.hull, "max_hull": ship.max_hull, "components": ship.components, "debt": ship.debt}
         )
@@ -522,7 +507,7 @@ def ship_update(*, user: Any, campaign_id: int, version: int | None, name: str, 
     none (the core rules set its hull and debt)."""
     campaign = load(user, campaign_id, version)
     ship = Ship.objects.filter(campaign=campaign).first() or Ship(campaign=campaign)
-    made = _rules(
+    made = engine_call(
         lambda: ship_engine.Ship(
             name=name.strip() or "Ship", hull=hull, max_hull=max_hull, components=_ship_components(ship), debt=debt
         )
@@ -556,12 +541,12 @@ def ship_component(
     campaign = load(user, campaign_id, version)
     ship = _ship(campaign)
     tables = fiveparsecs_tables()
-    current = _ship_engine(ship)
+    current = ship_engine_of(ship)
     if retrofit:
-        made, price = _rules(lambda: ship_engine.miniaturize(current, name, tables))
+        made, price = engine_call(lambda: ship_engine.miniaturize(current, name, tables))
         what = f"miniaturized {name}"
     else:
-        made, price = _rules(
+        made, price = engine_call(
             lambda: ship_engine.component_buy(current, name, tables, core_cost=core_cost, miniaturized=miniaturized)
         )
         what = f"{name}{' (miniaturized)' if miniaturized else ''}"

@@ -10,7 +10,7 @@ members, money and contacts, and the helpers they share.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -19,10 +19,11 @@ from django.db import transaction
 
 from campaigns import documents
 from campaigns.engine import world as world_engine
+from campaigns.engine.characters import CharacterError
 from campaigns.engine.options import CampaignOptions, OptionError, parse_options
 from campaigns.engine.slots import SLOT_KEYS, slot
 from campaigns.engine.view import Change
-from campaigns.models import Campaign, CampaignJob, Character, LogEntry, Patron, Rival, Ship, TableSlot, World
+from campaigns.models import Campaign, CampaignJob, LogEntry, Patron, Rival, Ship, TableSlot, World
 from campaigns.permissions import EDITOR, ROLE_NAMES, campaign_for
 from campaigns.selectors import fiveparsecs_tables
 from campaigns.tracker_kind import KIND
@@ -30,11 +31,23 @@ from live.engine.tracker import Role
 from live.events import publish_room
 from live.models import Membership
 from live.services import room_create
-from rules.engine.dice import Dice, RollRecord
+from rules.engine.dice import Dice, DiceError, RollRecord
+from rules.engine.tables import TableError
 from rules.errors import DropshipError, NotAllowed, StaleVersion
 from rules.models import RuleTable
 
 # -- shared helpers ------------------------------------------------------------------------
+
+
+def engine_call[T](call: Callable[[], T], *, dice_field: str = "faces") -> T:
+    """Run an engine call; its refusals become :class:`DropshipError` naming the same field
+    (impossible dice or table values name ``dice_field``)."""
+    try:
+        return call()
+    except (CharacterError, OptionError) as exc:
+        raise DropshipError(exc.message, field=exc.field) from exc
+    except (DiceError, TableError) as exc:
+        raise DropshipError(str(exc), field=dice_field) from exc
 
 
 def options_of(campaign: Campaign) -> CampaignOptions:
@@ -517,10 +530,6 @@ def campaign_import(*, user: Any, doc: Any, progress: Any = None) -> Campaign:
     campaign.version = 1
     touch(campaign)
     return campaign
-
-
-def characters_of(campaign: Campaign) -> list[Character]:
-    return list(campaign.characters.all())
 
 
 # -- export and import jobs ------------------------------------------------------------------

@@ -10,8 +10,8 @@ skipped on their own. Every step keeps the campaign as it was before it, so undo
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import asdict
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from django.db import transaction
@@ -20,15 +20,13 @@ from campaigns import crew_services, documents
 from campaigns.engine import characters as ch
 from campaigns.engine import difficulty, turn
 from campaigns.engine import world as world_engine
-from campaigns.engine.options import OptionError
 from campaigns.engine.slots import slot as slot_spec
 from campaigns.engine.turn import StepResult, StepSpec
 from campaigns.engine.view import BattleView, CampaignView, Change, FactionView, RivalView, WorldView
 from campaigns.models import Campaign, Ship, Turn, TurnStep
 from campaigns.selectors import current_turn, fiveparsecs_tables, slot_tables
-from campaigns.services import apply_changes, current_world, load, log, options_of, touch
-from rules.engine.dice import Dice, DiceError, RollRecord
-from rules.engine.tables import TableError
+from campaigns.services import apply_changes, current_world, engine_call, load, log, options_of, touch
+from rules.engine.dice import Dice, RollRecord
 from rules.errors import DropshipError
 
 MODES = ("roll", "enter", "manual", "skip")
@@ -82,15 +80,9 @@ def _spec(data: Mapping[str, Any]) -> StepSpec:
     )
 
 
-def _engine(call: Any) -> Any:
-    try:
-        return call()
-    except OptionError as exc:
-        raise DropshipError(exc.message, field=exc.field) from exc
-    except ch.CharacterError as exc:
-        raise DropshipError(exc.message, field=exc.field) from exc
-    except (DiceError, TableError) as exc:
-        raise DropshipError(str(exc), field="value") from exc
+def _engine[T](call: Callable[[], T]) -> T:
+    """Engine refusals as :class:`DropshipError`; impossible dice name ``value``."""
+    return engine_call(call, dice_field="value")
 
 
 def _condition_words(condition: str) -> str:
@@ -237,9 +229,7 @@ def _rule_injuries(
         if view.options.detailed_injuries and sheet.kind == "biological":
             wears_armor = member_id in armored
             outcome = _engine(
-                lambda sheet=sheet, wears_armor=wears_armor: ch.detailed_injury(
-                    tables, dice, sheet, value=value if len(casualties) == 1 else None, armor=wears_armor
-                )
+                partial(ch.detailed_injury, tables, dice, sheet, value=value if len(casualties) == 1 else None, armor=wears_armor)
             )
             sheet = ch.detailed_injury_apply(sheet, outcome)
             rolls.extend(outcome.rolls)
@@ -494,4 +484,4 @@ def plan_preview(campaign: Campaign) -> Sequence[StepSpec]:
     return _engine(lambda: turn.plan_turn(view, fiveparsecs_tables()))
 
 
-__all__ = ["asdict", "build_view", "plan_preview", "step_guide", "step_resolve", "step_undo", "turn_start"]
+__all__ = ["build_view", "plan_preview", "step_guide", "step_resolve", "step_undo", "turn_start"]

@@ -173,7 +173,7 @@ def _context(request: HttpRequest, campaign: Campaign, role: Role, **extra: Any)
         "active": [c for c in characters if c.status in ("active", "sick_bay")],
         "gone": [c for c in characters if c.status in ("dead", "gone")],
         "ship": ship,
-        "fuel_components": ship_engine.fuel_relevant_components(crew_services._ship_engine(ship)) if ship else 0,
+        "fuel_components": ship_engine.fuel_relevant_components(crew_services.ship_engine_of(ship)) if ship else 0,
         "world": services.current_world(campaign),
         "turn": turn,
         "step": turn.plan[turn.position] if turn and turn.position < len(turn.plan) else None,

@@ -133,6 +133,20 @@ class TableEntry(models.Model):
     def range_label(self) -> str:
         return self.to_engine().range_label
 
+    @classmethod
+    def from_engine(cls, table: RuleTable, entry: Entry) -> TableEntry:
+        """An unsaved row of ``table`` from an engine entry (for bulk writes)."""
+        return cls(
+            table=table,
+            column=entry.column,
+            position=entry.position,
+            low=entry.low,
+            high=entry.high,
+            result=entry.result,
+            effect=entry.effect,
+            data=dict(entry.data),
+        )
+
     def to_engine(self) -> Entry:
         return Entry(
             result=self.result,

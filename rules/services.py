@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -284,19 +284,7 @@ def _save(spec: fixturefiles.TableSpec, *, owner_id: int, table: RuleTable | Non
     table.data_keys = list(spec.data_keys)
     table.save()
     table.entries.all().delete()
-    TableEntry.objects.bulk_create(
-        TableEntry(
-            table=table,
-            column=e.column,
-            position=e.position,
-            low=e.low,
-            high=e.high,
-            result=e.result.strip(),
-            effect=e.effect,
-            data=dict(e.data),
-        )
-        for e in spec.entries
-    )
+    TableEntry.objects.bulk_create(TableEntry.from_engine(table, replace(e, result=e.result.strip())) for e in spec.entries)
     return table
 
 

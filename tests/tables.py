@@ -24,16 +24,5 @@ def load_system_tables(system: str) -> None:
     fields = ("slug", "title", "die", "book", "chapter", "source", "notes", "columns", "data_keys")
     tables = RuleTable.objects.bulk_create(RuleTable(system=owner, **{f: getattr(s, f) for f in fields}) for s in specs)
     TableEntry.objects.bulk_create(
-        TableEntry(
-            table=table,
-            column=e.column,
-            position=e.position,
-            low=e.low,
-            high=e.high,
-            result=e.result,
-            effect=e.effect,
-            data=e.data,
-        )
-        for table, spec in zip(tables, specs, strict=True)
-        for e in spec.entries
+        TableEntry.from_engine(table, e) for table, spec in zip(tables, specs, strict=True) for e in spec.entries
     )

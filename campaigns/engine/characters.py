@@ -486,7 +486,7 @@ class FightPick:
 
 
 def fight_candidate(crew: Sequence[CrewMember], dice: Dice, *, face: int | None = None) -> FightPick:
-    """Pick the crew member for a "random crew member gets into a fight or argument" event.
+    """Pick who is in a crew quarrel event (a random crew member starts a fight or a row).
 
     Among ``active`` crew, a Krag is always picked if present (random among Krag), else anyone
     at random (p.12). ``face`` is the player's pick, 1..N over the candidate list in order.
