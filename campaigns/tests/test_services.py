@@ -426,16 +426,31 @@ def test_the_campaign_room_is_unlisted_and_takes_no_actions(fiveparsecs_tables: 
 
 def _play_to_injuries(player: Any, campaign: Campaign, casualty: str) -> Any:
     turn = turn_services.turn_start(user=player, campaign_id=campaign.pk, version=_v(campaign))
-    inputs = {"travel": "no", "mission": "opportunity", "won": "no", "held_field": "no", "casualties": [casualty], "core_upkeep": "0"}
+    inputs = {
+        "travel": "no",
+        "mission": "opportunity",
+        "won": "no",
+        "held_field": "no",
+        "casualties": [casualty],
+        "core_upkeep": "0",
+    }
     for index in range(60):
         turn.refresh_from_db()
         guide = turn_services.step_guide(campaign, turn)
         assert guide is not None
         if guide["spec"].key == "post.injuries":
-            return turn_services.step_resolve(user=player, campaign_id=campaign.pk, version=_v(campaign), mode="roll", dice=Dice(seed=9))
+            return turn_services.step_resolve(
+                user=player, campaign_id=campaign.pk, version=_v(campaign), mode="roll", dice=Dice(seed=9)
+            )
         mode = "roll" if guide["rollable"] else "manual"
         turn_services.step_resolve(
-            user=player, campaign_id=campaign.pk, version=_v(campaign), mode=mode, inputs=inputs, text="by hand", dice=Dice(seed=index)
+            user=player,
+            campaign_id=campaign.pk,
+            version=_v(campaign),
+            mode=mode,
+            inputs=inputs,
+            text="by hand",
+            dice=Dice(seed=index),
         )
     pytest.fail("never reached the injuries step")
 
@@ -443,7 +458,9 @@ def _play_to_injuries(player: Any, campaign: Campaign, casualty: str) -> Any:
 def test_detailed_injuries_roll_the_compendium_table_only_when_on(fiveparsecs_tables: None, player: Any) -> None:
     for detailed in (False, True):
         campaign = make(player, detailed_injuries=detailed)
-        member = crew_services.character_create(user=player, campaign_id=campaign.pk, version=_v(campaign), name="Dorn", species="krag")
+        member = crew_services.character_create(
+            user=player, campaign_id=campaign.pk, version=_v(campaign), name="Dorn", species="krag"
+        )
         step = _play_to_injuries(player, campaign, str(member.pk))
         if detailed:
             assert step.rolls and step.rolls[0]["notation"] == "D100"  # Detailed Post-battle Injuries (p.101)
