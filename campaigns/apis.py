@@ -750,6 +750,86 @@ class TurnUndoApi(APIView):
         return Response(_turn_state(request.user, campaign_id, latest))
 
 
+class CampaignChangeUndoneSerializer(serializers.Serializer[Any]):
+    version = serializers.IntegerField()
+    undone = serializers.CharField(help_text="What was taken back, in words.")
+
+
+class UndoApi(APIView):
+    """Take back the campaign's last change: a turn step, or a crew, ship, money, contact or
+    options edit made outside the turn. Table slots and members are changed on their own."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=CampaignVersionSerializer, responses=CampaignChangeUndoneSerializer)
+    def post(self, request: Request, campaign_id: int) -> Response:
+        v = _valid(CampaignVersionSerializer, request)
+        undone = turn_services.change_undo(user=request.user, campaign_id=campaign_id, version=v["version"])
+        campaign, _ = campaign_for(request.user, campaign_id)
+        return Response({"version": campaign.version, "undone": undone})
+
+
+class CampaignRolledSerializer(serializers.Serializer[Any]):
+    version = serializers.IntegerField()
+    result = serializers.CharField(help_text="The species key, the name, or the crew member picked.")
+
+
+class CampaignSpeciesRollInputSerializer(CampaignVersionSerializer):
+    value = serializers.IntegerField(required=False, allow_null=True, help_text="Your own D100 (1-100); omit to roll.")
+
+
+class SpeciesRollApi(APIView):
+    """Roll the Primary Alien table (p.16) for a recruit's species; the roll is logged."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=CampaignSpeciesRollInputSerializer, responses=CampaignRolledSerializer)
+    def post(self, request: Request, campaign_id: int) -> Response:
+        species = crew_services.species_roll(
+            user=request.user, campaign_id=campaign_id, **_valid(CampaignSpeciesRollInputSerializer, request)
+        )
+        campaign, _ = campaign_for(request.user, campaign_id)
+        return Response({"version": campaign.version, "result": species})
+
+
+class CampaignNameRollInputSerializer(CampaignVersionSerializer):
+    recipe = serializers.ChoiceField(choices=sorted(services.NAME_USES[""]), help_text="The name generator (pp.157-160).")
+    use = serializers.ChoiceField(
+        choices=sorted(services.NAME_USES), required=False, default="", help_text="world, ship, patron, or empty to only log it."
+    )
+
+
+class NameRollApi(APIView):
+    """Roll a world, colony, ship or Corporate Patron name (pp.157-160) and give it to the
+    current world, the ship or a new Patron."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=CampaignNameRollInputSerializer, responses=CampaignRolledSerializer)
+    def post(self, request: Request, campaign_id: int) -> Response:
+        name = services.name_roll(user=request.user, campaign_id=campaign_id, **_valid(CampaignNameRollInputSerializer, request))
+        campaign, _ = campaign_for(request.user, campaign_id)
+        return Response({"version": campaign.version, "result": name})
+
+
+class CampaignFightPickInputSerializer(CampaignVersionSerializer):
+    face = serializers.IntegerField(required=False, allow_null=True, help_text="Your own pick, 1 to the candidates.")
+
+
+class FightPickApi(APIView):
+    """Pick the crew member a character event puts in a fight (a Krag when there is one, p.12)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=CampaignFightPickInputSerializer, responses=CampaignRolledSerializer)
+    def post(self, request: Request, campaign_id: int) -> Response:
+        chosen = crew_services.fight_pick(
+            user=request.user, campaign_id=campaign_id, **_valid(CampaignFightPickInputSerializer, request)
+        )
+        campaign, _ = campaign_for(request.user, campaign_id)
+        return Response({"version": campaign.version, "result": chosen.name})
+
+
 # -- log, slots, members ---------------------------------------------------------------------------
 
 
@@ -900,6 +980,10 @@ urlpatterns = [
     path(f"{C}/turns/current/", TurnCurrentApi.as_view(), name="api-campaign-turn-current"),
     path(f"{C}/turns/current/step/", TurnStepApi.as_view(), name="api-campaign-turn-step"),
     path(f"{C}/turns/current/undo/", TurnUndoApi.as_view(), name="api-campaign-turn-undo"),
+    path(f"{C}/undo/", UndoApi.as_view(), name="api-campaign-undo"),
+    path(f"{C}/species-roll/", SpeciesRollApi.as_view(), name="api-campaign-species-roll"),
+    path(f"{C}/name-roll/", NameRollApi.as_view(), name="api-campaign-name-roll"),
+    path(f"{C}/fight-pick/", FightPickApi.as_view(), name="api-campaign-fight-pick"),
     path(f"{C}/log/", LogApi.as_view(), name="api-campaign-log"),
     path(f"{C}/slots/<slug:slot>/", SlotApi.as_view(), name="api-campaign-slot"),
     path(f"{C}/members/", MemberListApi.as_view(), name="api-campaign-members"),

@@ -9,7 +9,7 @@ crew cannot pay). Engine refusals come back as :class:`DropshipError` naming the
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from django.db import transaction
@@ -567,3 +567,48 @@ def ship_component(
 def starting_crew_count(campaign: Campaign) -> int:
     """How many figures the crew starts with (crew size, or 3 when Short-handed, p.34)."""
     return difficulty.starting_crew_count(options_of(campaign))
+
+
+@transaction.atomic
+def species_roll(*, user: Any, campaign_id: int, version: int | None, value: int | None = None, dice: Dice | None = None) -> str:
+    """Roll the new Primary Alien table (p.16, D100) for a recruit's species, or look up the
+    player's ``value`` (1-100). The roll goes into the log; returns the species key (``krag``,
+    ``engineer`` ...) for the new-crew form. Raises :class:`DropshipError` (``value``) for a
+    number off the table."""
+    campaign = load(user, campaign_id, version)
+    species, rolled = engine_call(lambda: ch.primary_alien(fiveparsecs_tables(), dice or Dice(), value), dice_field="value")
+    log(campaign, "crew", f"Primary Alien (p.16): {rolled.record.total} gives {rolled.entry.result}.", rolls=[rolled.record])
+    touch(campaign)
+    return species
+
+
+@dataclass(frozen=True)
+class _Member:
+    id: str
+    species: str
+    status: str
+
+
+@transaction.atomic
+def fight_pick(
+    *, user: Any, campaign_id: int, version: int | None, face: int | None = None, dice: Dice | None = None
+) -> Character:
+    """Who gets into a fight or a row among the crew (a character event's random crew member):
+    always a Krag when one is active, rolled among them, else anyone active (p.12). ``face`` is
+    the player's own pick, 1 to the number of candidates in crew order. The pick and its roll go
+    into the log, with the reminder that Story Points cannot dodge a Krag's fight. Raises
+    :class:`DropshipError` when no one is active or ``face`` is out of range."""
+    campaign = load(user, campaign_id, version)
+    members = list(campaign.characters.order_by("id"))
+    crew = [_Member(str(m.pk), m.species, m.status) for m in members]
+    pick = engine_call(lambda: ch.fight_candidate(crew, dice or Dice(), face=face), dice_field="face")
+    chosen = next(m for m in members if str(m.pk) == pick.id)
+    note = " A Krag: no Story Point can avoid or reroll it." if pick.krag else ""
+    log(
+        campaign,
+        "crew",
+        f"In the fight (p.12): {chosen.name}.{note}",
+        rolls=[pick.roll] if pick.roll else [],
+    )
+    touch(campaign)
+    return chosen

@@ -207,7 +207,8 @@ class LogEntry(models.Model):
     """One line of the campaign log: a set-up choice, a step, a roll, a change or an undo.
 
     ``kind`` is ``setup``, ``step``, ``crew``, ``ship``, ``table``, ``member``, ``undo`` or
-    ``import``; ``rolls`` are roll records; ``changes`` are engine Change dicts."""
+    ``import``; ``rolls`` are roll records; ``changes`` are engine Change dicts. ``before`` is
+    the campaign snapshot an edit outside the turn (crew, ship, money, options) can be undone to."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="log")
     turn = models.PositiveIntegerField(default=0)
@@ -217,6 +218,9 @@ class LogEntry(models.Model):
     rolls = models.JSONField(default=list, blank=True)
     changes = models.JSONField(default=list, blank=True)
     undone = models.BooleanField(default=False)
+    before = models.JSONField(
+        null=True, blank=True, help_text="The campaign as it was before this change (a snapshot), when it can be undone."
+    )
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -56,3 +56,18 @@ def log_list(*, campaign: Campaign, kind: str = "", turn: int | None = None, sea
     if search:
         entries = entries.filter(text__icontains=search)
     return entries.order_by("id")
+
+
+def last_change(campaign: Campaign) -> LogEntry | None:
+    """The log line ``change_undo`` would take back, or ``None`` when undo has nothing to offer
+    (no change yet, or the last one is a table slot or member change with its own screen)."""
+    last = campaign.log.filter(undone=False).exclude(kind="undo").order_by("-id").first()
+    if last is None or (last.kind != "step" and last.before is None):
+        return None
+    return last
+
+
+def fight_line(campaign: Campaign) -> LogEntry | None:
+    """This turn's latest crew-fight pick (``crew_services.fight_pick``) still standing."""
+    lines = campaign.log.filter(turn=campaign.turn, kind="crew", undone=False, text__startswith="In the fight")
+    return lines.order_by("-id").first()

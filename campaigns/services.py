@@ -31,6 +31,7 @@ from live.engine.tracker import Role
 from live.events import publish_room
 from live.models import Membership
 from live.services import room_create
+from rules.engine import names
 from rules.engine.dice import Dice, DiceError, RollRecord
 from rules.engine.tables import TableError
 from rules.errors import DropshipError, NotAllowed, StaleVersion
@@ -67,7 +68,12 @@ def load(user: Any, campaign_id: int, version: int | None, *, at_least: Role = E
             field="version",
             extra={"version": campaign.version},
         )
+    campaign._before = documents.snapshot(campaign)  # type: ignore[attr-defined]  # for change_undo
     return campaign
+
+
+#: Log kinds whose edits the campaign can take back (crew, ship, money, contacts, options).
+UNDOABLE_KINDS = frozenset({"crew", "ship", "setup"})
 
 
 def log(
@@ -79,7 +85,13 @@ def log(
     changes: Iterable[Change] = (),
     step: str = "",
 ) -> LogEntry:
-    """Add a line to the campaign log with its roll records and changes."""
+    """Add a line to the campaign log with its roll records and changes.
+
+    The first line of an edit of a kind in :data:`UNDOABLE_KINDS` keeps the snapshot
+    :func:`load` took, so :func:`change_undo` can take the edit back."""
+    before = getattr(campaign, "_before", None) if kind in UNDOABLE_KINDS else None
+    if before is not None:
+        campaign._before = None  # type: ignore[attr-defined]  # later lines of this write belong to the same edit
     return LogEntry.objects.create(
         campaign=campaign,
         turn=campaign.turn,
@@ -88,6 +100,7 @@ def log(
         text=text,
         rolls=[r.as_dict() if isinstance(r, RollRecord) else dict(r) for r in rolls],
         changes=[c.as_dict() for c in changes],
+        before=before,
     )
 
 
@@ -450,6 +463,54 @@ def contact_add(
     log(campaign, "crew", "; ".join(apply_changes(campaign, [change])), changes=[change])
     touch(campaign)
     return campaign
+
+
+#: What a rolled name can be given to, and the name generators (pp.157-160) that fit each.
+NAME_USES: dict[str, tuple[str, ...]] = {
+    "": ("world", "colony", "ship", "ship-naval", "corporate-patron"),
+    "world": ("world", "colony"),
+    "ship": ("ship", "ship-naval"),
+    "patron": ("corporate-patron",),
+}
+
+
+@transaction.atomic
+def name_roll(*, user: Any, campaign_id: int, version: int | None, recipe: str, use: str = "", dice: Dice | None = None) -> str:
+    """Roll a name on the name generation tables (pp.157-160) and, with ``use``, give it: ``world``
+    renames the current world (a world or colony name), ``ship`` the crew's ship, ``patron`` adds
+    a Patron of that name; without ``use`` the name is only logged. Every table roll is in the log.
+    Returns the name. Raises :class:`DropshipError` naming ``recipe`` or ``use`` and the allowed
+    values, or when there is no ship or current world to name."""
+    campaign = load(user, campaign_id, version)
+    if use not in NAME_USES:
+        raise DropshipError(f"use must be one of world, ship, patron or empty; got {use!r}.", field="use")
+    if recipe not in NAME_USES[use]:
+        raise DropshipError(f"recipe must be one of {', '.join(NAME_USES[use])}; got {recipe!r}.", field="recipe")
+    made = names.generate(names.recipe(recipe), fiveparsecs_tables(), dice or Dice())
+    title = names.recipe(recipe).title
+    changes: list[Change] = []
+    if use == "world":
+        world = current_world(campaign)
+        if world is None:
+            raise DropshipError("use: the crew is on no world yet; travel first.", field="use")
+        text = f"{title} (pp.157-158): {world.name} is now called {made.name}."
+        world.name = made.name[:80]
+        world.save(update_fields=["name"])
+    elif use == "ship":
+        ship = Ship.objects.filter(campaign=campaign).first()
+        if ship is None:
+            raise DropshipError("use: the crew has no ship to name.", field="use")
+        text = f"{title} (p.159): the ship is now {made.name}."
+        ship.name = made.name[:80]
+        ship.save(update_fields=["name"])
+    elif use == "patron":
+        changes = [Change("patron_add", {"name": made.name, "notes": title})]
+        text = f"{title} (p.160): " + "; ".join(apply_changes(campaign, changes))
+    else:
+        text = f"{title} (pp.157-160): {made.name}."
+    log(campaign, "ship" if use == "ship" else "crew", text, rolls=made.records, changes=changes)
+    touch(campaign)
+    return made.name
 
 
 @transaction.atomic

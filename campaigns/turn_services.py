@@ -457,7 +457,10 @@ def step_undo(*, user: Any, campaign_id: int, version: int | None) -> Turn | Non
     before it, its log lines are struck through, and the turn goes back to that step. With no
     step left, undo takes back the start of the turn. Raises :class:`DropshipError` when there
     is nothing to undo."""
-    campaign = load(user, campaign_id, version)
+    return _undo_step(load(user, campaign_id, version))
+
+
+def _undo_step(campaign: Campaign) -> Turn | None:
     latest = campaign.turns.order_by("-number").first()
     if latest is None:
         raise DropshipError("Nothing to undo: no turn has been played.", field="turn")
@@ -478,10 +481,35 @@ def step_undo(*, user: Any, campaign_id: int, version: int | None) -> Turn | Non
     return latest
 
 
+@transaction.atomic
+def change_undo(*, user: Any, campaign_id: int, version: int | None) -> str:
+    """Take back the campaign's last change, whatever it was: a turn step (as :func:`step_undo`)
+    or an edit made outside the turn (crew, ship, money, contacts, options), which puts the
+    campaign back as it was before it and strikes its log lines through. Returns what was undone,
+    in words. Raises :class:`DropshipError` when nothing is left to undo or the last change is
+    one that has its own screen (a table slot or a member)."""
+    campaign = load(user, campaign_id, version)
+    last = campaign.log.filter(undone=False).exclude(kind="undo").order_by("-id").first()
+    if last is None:
+        raise DropshipError("Nothing to undo.", field="log")
+    if last.kind == "step":
+        latest = _undo_step(campaign)
+        return f"the last step of turn {latest.number}" if latest else "the start of the turn"
+    if last.before is None:
+        raise DropshipError(
+            f"The last change ({last.kind}: {last.text[:80]}) is changed back on its own screen, not undone.", field="log"
+        )
+    documents.restore(campaign, last.before)
+    campaign.log.filter(id__gte=last.pk).update(undone=True)
+    log(campaign, "undo", f"Undid: {last.text[:120]}")
+    touch(campaign)
+    return last.text
+
+
 def plan_preview(campaign: Campaign) -> Sequence[StepSpec]:
     """The steps the next turn would have (for the campaign page)."""
     view = build_view(campaign, number=campaign.turn + 1)
     return _engine(lambda: turn.plan_turn(view, fiveparsecs_tables()))
 
 
-__all__ = ["build_view", "plan_preview", "step_guide", "step_resolve", "step_undo", "turn_start"]
+__all__ = ["build_view", "change_undo", "plan_preview", "step_guide", "step_resolve", "step_undo", "turn_start"]

@@ -181,6 +181,7 @@ def _context(request: HttpRequest, campaign: Campaign, role: Role, **extra: Any)
         "slots": selectors.slot_tables(campaign),
         "slot_list": SLOTS,
         "recent": list(campaign.log.order_by("-id")[:8]),
+        "last_change": selectors.last_change(campaign),
         "starting_crew": difficulty.starting_crew_count(options),
         "species_choices": ["krag", "skulker", *sorted(crew_services.presets(campaign))],
         "kinds": [k for k, _ in campaign.characters.model.KINDS],
@@ -243,6 +244,7 @@ def _turn_context(request: HttpRequest, campaign: Campaign, role: Role, **extra:
     context["shown_turn"] = turn
     context["done_steps"] = list(turn.steps.order_by("index", "id")) if turn else []
     context["guide"] = turn_services.step_guide(campaign, turn) if turn and not turn.finished else None
+    context["fight_line"] = selectors.fight_line(campaign)
     template = "campaigns/turn.html#turn" if getattr(request, "htmx", False) and not extra.get("full") else None
     context["partial"] = template
     return context
@@ -434,7 +436,11 @@ ACTIONS: dict[str, ActionFn] = {
         credits=_int(r, "step_credits") or 0,
         story_points=_int(r, "step_story_points") or 0,
     ),
-    "step_undo": lambda r, c: turn_services.step_undo(**_common(r, c)),
+    "step_undo": lambda r, c: turn_services.change_undo(**_common(r, c)),
+    "undo": lambda r, c: turn_services.change_undo(**_common(r, c)),
+    "species_roll": lambda r, c: crew_services.species_roll(**_common(r, c), value=_int(r, "value", None)),
+    "name_roll": lambda r, c: services.name_roll(**_common(r, c), recipe=r.POST.get("recipe", ""), use=r.POST.get("use", "")),
+    "fight_pick": lambda r, c: crew_services.fight_pick(**_common(r, c), face=_int(r, "face", None)),
 }
 PAGES = {"detail", "character", "turn", "settings"}
 
@@ -455,6 +461,8 @@ def act(request: HttpRequest, campaign_id: int, action: str) -> HttpResponse:
         return _error_page(request, campaign, role, page, exc)
     if action == "character_create" and result is not None:
         return redirect("campaigns:character", campaign_id=campaign.pk, character_id=result.pk)
+    if action == "species_roll":
+        return redirect(f"{reverse('campaigns:detail', args=[campaign.pk])}?species={result}#new-member")
     return redirect(_page_url(request, campaign, page))
 
 

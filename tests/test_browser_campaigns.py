@@ -58,3 +58,45 @@ def test_a_campaign_is_set_up_and_a_phone_follows_its_turn(players) -> None:  # 
         laptop.get_by_test_id("roll").click()
         expect(laptop.get_by_test_id("step-title")).not_to_have_text("Decide whether to travel")
         expect(phone.get_by_test_id("done-steps")).to_contain_text("You stay on this world", timeout=12_000)
+
+
+def test_an_editor_plays_a_whole_turn_on_a_phone(players) -> None:  # type: ignore[no-untyped-def]
+    from campaigns import crew_services, services
+
+    captain, _friend = players
+    made = services.campaign_create(user=captain, name="Pocket Turn", options={})
+    for name, species in (("Dorn", "krag"), ("Sly", "skulker")):
+        made.refresh_from_db()
+        crew_services.character_create(user=captain, campaign_id=made.pk, version=made.version, name=name, species=species)
+    made.refresh_from_db()
+    services.member_invite(user=captain, campaign_id=made.pk, username="friend", role="editor")
+
+    with asgi_server(redis_url=settings.REDIS_URL or None) as base, chromium() as browser:
+        laptop, phone = laptop_and_phone(browser, base, "captain", "friend")
+        turn_url = f"{base}/campaigns/{made.pk}/turn/"
+        laptop.goto(turn_url)
+        phone.goto(turn_url)
+        phone.get_by_test_id("turn-start").click()
+        titles: list[str] = []
+        for _ in range(40):
+            if phone.get_by_test_id("no-turn").is_visible():
+                break
+            title = phone.get_by_test_id("step-title").inner_text()
+            titles.append(title)
+            if phone.get_by_test_id("fight").count():
+                phone.locator("[data-testid=fight] summary").click()
+                phone.get_by_role("button", name="Pick who").click()
+                expect(phone.get_by_test_id("fight-pick")).to_contain_text("Dorn")  # the Krag (p.12)
+            manual = phone.locator("#manual-form")
+            if not manual.is_visible():
+                phone.locator("summary", has_text="Record by hand").click()
+            manual.locator("textarea[name=text]").fill(f"played: {title}")
+            manual.get_by_test_id("manual").click()
+            expect(phone.get_by_test_id("done-steps")).to_contain_text(f"played: {title}")
+        expect(phone.get_by_test_id("no-turn")).to_contain_text("Campaign turn 1 is over")
+        assert len(titles) >= 8 and "Roll for a character event" in " ".join(titles)
+        expect(laptop.get_by_test_id("no-turn")).to_contain_text("Campaign turn 1 is over", timeout=12_000)
+
+        phone.get_by_test_id("undo").click()  # the last step comes back, on both screens
+        expect(phone.get_by_test_id("step-title")).to_have_text(titles[-1])
+        expect(laptop.get_by_test_id("step-title")).to_have_text(titles[-1], timeout=12_000)

@@ -325,3 +325,22 @@ def test_the_owner_deletes_a_campaign(api: APIClient) -> None:
 
 def test_signed_out_requests_are_refused(player: Any) -> None:
     assert APIClient().get("/api/v1/campaigns/").status_code in (401, 403)
+
+
+def test_name_roll_species_roll_fight_pick_and_undo(api: APIClient) -> None:
+    campaign = create(api)
+    _krag, _skulker, version = add_crew(api, campaign)
+    base = f"/api/v1/campaigns/{campaign['id']}"
+    named = api.post(f"{base}/name-roll/", {"version": version, "recipe": "ship", "use": "ship"}, format="json")
+    assert named.status_code == 200, named.content
+    assert api.get(f"{base}/").json()["ship"]["name"] == named.json()["result"]
+    wrong = api.post(f"{base}/name-roll/", {"version": named.json()["version"], "recipe": "world", "use": "ship"}, format="json")
+    assert wrong.status_code == 400 and "recipe" in wrong.content.decode()
+    species = api.post(f"{base}/species-roll/", {"version": named.json()["version"], "value": 5}, format="json")
+    assert species.json()["result"] == "engineer"
+    fight = api.post(f"{base}/fight-pick/", {"version": species.json()["version"]}, format="json")
+    assert fight.json()["result"] == "Grak"  # the Krag (p.12)
+    undone = api.post(f"{base}/undo/", {"version": fight.json()["version"]}, format="json")
+    assert undone.status_code == 200 and "Grak" in undone.json()["undone"]
+    stale = api.post(f"{base}/undo/", {"version": fight.json()["version"]}, format="json")
+    assert stale.status_code == 409

@@ -466,3 +466,83 @@ def test_detailed_injuries_roll_the_compendium_table_only_when_on(fiveparsecs_ta
             assert step.rolls and step.rolls[0]["notation"] == "D100"  # Detailed Post-battle Injuries (p.101)
         else:
             assert not step.rolls and "core injury table" in step.text
+
+
+# -- undo outside the turn, Primary Alien, names, the crew fight ------------------------------------
+
+
+def test_undo_takes_back_crew_and_ship_edits_one_at_a_time(fiveparsecs_tables: None, player: Any) -> None:
+    campaign = make(player)
+    crew_services.character_create(user=player, campaign_id=campaign.pk, version=_v(campaign), name="Ada", species="krag")
+    services.campaign_adjust(user=player, campaign_id=campaign.pk, version=_v(campaign), credits=7, reason="sold scrap")
+    campaign.refresh_from_db()
+    credits = campaign.credits
+    assert "sold scrap" in turn_services.change_undo(user=player, campaign_id=campaign.pk, version=_v(campaign))
+    campaign.refresh_from_db()
+    assert campaign.credits == credits - 7 and campaign.characters.filter(name="Ada").exists()
+    turn_services.change_undo(user=player, campaign_id=campaign.pk, version=_v(campaign))
+    assert not campaign.characters.filter(name="Ada").exists()
+    assert LogEntry.objects.filter(campaign=campaign, kind="crew", undone=True).count() >= 2
+    with pytest.raises(DropshipError) as error:  # the set-up itself is not an edit to take back
+        turn_services.change_undo(user=player, campaign_id=campaign.pk, version=_v(campaign))
+    assert error.value.field == "log"
+
+
+def test_undo_after_a_turn_step_takes_back_the_step(fiveparsecs_tables: None, player: Any) -> None:
+    campaign = make(player)
+    turn = turn_services.turn_start(user=player, campaign_id=campaign.pk, version=_v(campaign))
+    turn_services.step_resolve(user=player, campaign_id=campaign.pk, version=_v(campaign), mode="manual", text="a quiet trip")
+    turn.refresh_from_db()
+    after = turn.position
+    assert "last step" in turn_services.change_undo(user=player, campaign_id=campaign.pk, version=_v(campaign))
+    turn.refresh_from_db()
+    assert turn.position < after and not turn.steps.filter(text="a quiet trip").exists()
+
+
+def test_primary_alien_roll_is_logged_and_gives_a_species(fiveparsecs_tables: None, player: Any) -> None:
+    campaign = make(player)
+    assert crew_services.species_roll(user=player, campaign_id=campaign.pk, version=_v(campaign), value=45) == "krag"
+    line = campaign.log.get(text__startswith="Primary Alien")
+    assert line.rolls[0]["total"] == 45 and line.rolls[0]["entered"]
+    rolled = crew_services.species_roll(user=player, campaign_id=campaign.pk, version=_v(campaign), dice=Dice(seed=3))
+    assert rolled in {"engineer", "feral", "kerin", "krag", "precursor", "skulker", "soulless", "swift"}
+    with pytest.raises(DropshipError) as error:
+        crew_services.species_roll(user=player, campaign_id=campaign.pk, version=_v(campaign), value=101)
+    assert error.value.field == "value"
+
+
+def test_rolled_names_go_to_the_ship_a_patron_or_the_world(fiveparsecs_tables: None, player: Any) -> None:
+    campaign = make(player)
+    ship_name = services.name_roll(user=player, campaign_id=campaign.pk, version=_v(campaign), recipe="ship", use="ship")
+    assert Ship.objects.get(campaign=campaign).name == ship_name and ship_name.startswith("The ")
+    patron = services.name_roll(
+        user=player, campaign_id=campaign.pk, version=_v(campaign), recipe="corporate-patron", use="patron"
+    )
+    assert campaign.patrons.filter(name=patron).exists()
+    line = campaign.log.filter(text__contains=patron).get()
+    assert len(line.rolls) == 2 and line.changes[0]["kind"] == "patron_add"
+    with pytest.raises(DropshipError) as error:  # no world before the first arrival
+        services.name_roll(user=player, campaign_id=campaign.pk, version=_v(campaign), recipe="colony", use="world")
+    assert error.value.field == "use"
+    with pytest.raises(DropshipError) as error:
+        services.name_roll(user=player, campaign_id=campaign.pk, version=_v(campaign), recipe="ship", use="patron")
+    assert error.value.field == "recipe" and "corporate-patron" in error.value.message
+    campaign.worlds.create(name="Old Name", current=True)
+    world_name = services.name_roll(user=player, campaign_id=campaign.pk, version=_v(campaign), recipe="colony", use="world")
+    assert campaign.worlds.get(current=True).name == world_name != "Old Name"
+
+
+def test_the_crew_fight_picks_a_krag_when_there_is_one(fiveparsecs_tables: None, player: Any) -> None:
+    campaign = make(player)
+    for name, species in (("Ann", "skulker"), ("Bo", "skulker")):
+        crew_services.character_create(user=player, campaign_id=campaign.pk, version=_v(campaign), name=name, species=species)
+    picks = {
+        crew_services.fight_pick(user=player, campaign_id=campaign.pk, version=_v(campaign), dice=Dice(seed=s)).name
+        for s in range(8)
+    }
+    assert picks == {"Ann", "Bo"}  # no Krag: anyone
+    crew_services.character_create(user=player, campaign_id=campaign.pk, version=_v(campaign), name="Krok", species="krag")
+    for seed in range(8):
+        chosen = crew_services.fight_pick(user=player, campaign_id=campaign.pk, version=_v(campaign), dice=Dice(seed=seed))
+        assert chosen.name == "Krok"
+    assert "no Story Point" in campaign.log.order_by("-id").first().text  # type: ignore[union-attr]

@@ -81,3 +81,19 @@ def test_a_bad_form_names_the_field_and_keeps_the_input(campaign: Any, player: A
     assert done.status_code == 302
     campaign.refresh_from_db()
     assert campaign.log.filter(step="travel.decide", text__contains="stay").exists()
+
+
+def test_roll_species_fills_the_new_crew_form_and_undo_takes_a_change_back(campaign: Any, player: Any) -> None:
+    client = Client()
+    client.force_login(player)
+    act = reverse("campaigns:act", args=[campaign.pk, "species_roll"])
+    response = client.post(act, {"version": campaign.version, "value": "70"})
+    assert response.status_code == 302 and response["Location"].endswith("?species=skulker#new-member")
+    page = client.get(response["Location"]).content.decode()
+    assert 'name="species" list="species-list" value="skulker"' in page
+    assert "Undo: Primary Alien (p.16): 70 gives Skulker" in page
+    campaign.refresh_from_db()
+    bad = client.post(act, {"version": campaign.version, "value": "0"})
+    assert bad.status_code == 400 and 'aria-invalid="true"' in bad.content.decode()
+    client.post(reverse("campaigns:act", args=[campaign.pk, "undo"]), {"version": campaign.version})
+    assert campaign.log.get(text__startswith="Primary Alien").undone
