@@ -38,8 +38,10 @@ def threat_initial_state(options: Mapping[str, Any]) -> dict[str, Any]:
 
 def register_all() -> None:
     """Register every tracker kind of the battles app with the live app."""
+    from battles import fiveparsecs_kind
     from battles.tracker_kinds import mass_combat, stacking, stress
 
+    fiveparsecs_kind.register()
     stacking.register()
     stress.register()
     mass_combat.register()

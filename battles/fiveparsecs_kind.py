@@ -1,0 +1,84 @@
+"""The Five Parsecs battle tracker as a live room kind (``fiveparsecs-battle``).
+
+A battle set up on the battle screens passes its whole set-up as ``options["setup"]`` (a mapping,
+see :func:`battles.engine.fp_tracker.initial_state`); the API may send the same set-up as JSON
+text. The kind is unlisted: rooms of it are opened from a battle, not from the rooms page. The reducer reads the shipped Five Parsecs tables on every action.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from live import registry
+from live.engine.tracker import Action, Event, TrackerError
+from live.registry import OptionField, TrackerKind
+from rules.engine.dice import Dice
+from rules.engine.tables import RangeTable
+from rules.errors import DropshipError
+
+KIND = "fiveparsecs-battle"
+
+
+def _tables() -> dict[str, RangeTable]:
+    from campaigns.selectors import fiveparsecs_tables
+
+    try:
+        return fiveparsecs_tables()
+    except DropshipError as exc:
+        raise TrackerError(exc.message, field="tables") from exc
+
+
+def reducer(state: dict[str, Any], action: Action, dice: Dice) -> tuple[dict[str, Any], list[Event]]:
+    """The battle tracker's reducer with the Five Parsecs tables read from the database."""
+    from battles.engine import fp_tracker
+
+    return fp_tracker.apply(state, action, dice, _tables())
+
+
+def initial_state(options: Mapping[str, Any]) -> dict[str, Any]:
+    """The tracker's first state from ``options["setup"]``: a mapping, or JSON text of one (crew,
+    enemies, options, campaign_turn, ai, seize_dice, seize_target, seize_modifier, hit_numbers).
+
+    Raises :class:`TrackerError` naming the option (``setup``) or the set-up key at fault."""
+    from battles.engine import fp_tracker
+
+    setup = options.get("setup")
+    if isinstance(setup, str):
+        if not setup.strip():
+            raise TrackerError("setup is required: the battle set-up as JSON (crew, enemies, options).", field="setup")
+        try:
+            setup = json.loads(setup)
+        except json.JSONDecodeError as exc:
+            raise TrackerError(f"setup must be JSON: {exc.msg} at line {exc.lineno}.", field="setup") from None
+    if not isinstance(setup, Mapping):
+        raise TrackerError("setup is required: the battle set-up as JSON (crew, enemies, options).", field="setup")
+    return fp_tracker.initial_state(dict(setup), _tables())
+
+
+def register() -> None:
+    """Register the ``fiveparsecs-battle`` kind with the live app (harmless twice)."""
+    registry.register(
+        TrackerKind(
+            kind=KIND,
+            title="Five Parsecs battle",
+            app="battles",
+            reducer=reducer,
+            initial_state=initial_state,
+            template="battles/fiveparsecs_battle.html",
+            description="Seize the Initiative, Reaction dice, Quick/Enemy/Slow phases, Stun markers, Morale, "
+            "escalation, deployment variables, casualty tables.",
+            listed=False,  # opened from a battle's set-up screen, which builds the set-up
+            options=(
+                OptionField(
+                    "setup",
+                    "Battle set-up (JSON)",
+                    "text",
+                    "",
+                    help='{"crew": [{"name", "reactions", "speed", "combat_skill", "toughness", "weapons"}], '
+                    '"enemies": [{"name", "count", "profile", "weapons", "panic"}], "options": {...}}',
+                ),
+            ),
+        )
+    )
