@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import json
-import time
 from typing import Any
 
 import pytest
@@ -974,12 +973,11 @@ def test_errors_name_the_field() -> None:
         act(done, type="roll_initiative")
 
 
-def test_a_hundred_automatic_battles_run_quickly() -> None:
+def test_a_hundred_automatic_battles_all_end() -> None:
+    """Every automatic battle ends within the round limit (speed is in benchmarks/nominis_battles.py)."""
     st = battle(crew=full_crew(), enemies=full_enemies(), options=nm.NoMinisOptions(battle_flow=True))
-    start = time.perf_counter()
     finished = 0
     for seed in range(100):
         end, _ = nm.play_automatic(st, Dice(seed=seed), TABLES)
         finished += end["finished"]
-    assert time.perf_counter() - start < 5
     assert finished == 100
