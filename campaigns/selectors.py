@@ -71,3 +71,10 @@ def fight_line(campaign: Campaign) -> LogEntry | None:
     """This turn's latest crew-fight pick (``crew_services.fight_pick``) still standing."""
     lines = campaign.log.filter(turn=campaign.turn, kind="crew", undone=False, text__startswith="In the fight")
     return lines.order_by("-id").first()
+
+
+def turn_battles(campaign: Campaign) -> list[Any]:
+    """The battles set up for the campaign's current turn (``battles.Battle`` rows), oldest first."""
+    from battles.models import Battle  # the battles app builds on campaigns, not the other way
+
+    return list(Battle.objects.filter(campaign=campaign, turn_number=campaign.turn).order_by("id"))

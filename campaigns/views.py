@@ -245,6 +245,7 @@ def _turn_context(request: HttpRequest, campaign: Campaign, role: Role, **extra:
     context["done_steps"] = list(turn.steps.order_by("index", "id")) if turn else []
     context["guide"] = turn_services.step_guide(campaign, turn) if turn and not turn.finished else None
     context["fight_line"] = selectors.fight_line(campaign)
+    context["turn_battles"] = selectors.turn_battles(campaign) if turn else []
     template = "campaigns/turn.html#turn" if getattr(request, "htmx", False) and not extra.get("full") else None
     context["partial"] = template
     return context

@@ -13,6 +13,7 @@ urlpatterns = [
     path("rooms/", include("live.urls")),
     path("bughunt/", include("bughunt.urls")),
     path("campaigns/", include("campaigns.urls")),
+    path("battles/", include("battles.urls")),
     path("events/rooms/<int:room_id>/", live_views.room_events, name="room-events"),
     path("accounts/signup/", rules_views.signup, name="signup"),
     path("accounts/", include("django.contrib.auth.urls")),

@@ -97,3 +97,17 @@ def test_roll_species_fills_the_new_crew_form_and_undo_takes_a_change_back(campa
     assert bad.status_code == 400 and 'aria-invalid="true"' in bad.content.decode()
     client.post(reverse("campaigns:act", args=[campaign.pk, "undo"]), {"version": campaign.version})
     assert campaign.log.get(text__startswith="Primary Alien").undone
+
+
+def test_a_battle_step_links_to_the_battle_set_up_for_this_campaign(campaign: Any, player: Any) -> None:
+    client = Client()
+    client.force_login(player)
+    turn = campaign.turns.get()
+    while turn_services.step_guide(campaign, turn)["spec"].phase != "battle":  # type: ignore[index]
+        campaign.refresh_from_db()
+        turn_services.step_resolve(user=player, campaign_id=campaign.pk, version=campaign.version, mode="manual", text="ok")
+        turn.refresh_from_db()
+    page = client.get(reverse("campaigns:turn", args=[campaign.pk])).content.decode()
+    assert f'href="/battles/fp/?campaign={campaign.pk}"' in page
+    form = client.get(f"/battles/fp/?campaign={campaign.pk}").content.decode()
+    assert f'<option value="{campaign.pk}" selected' in form

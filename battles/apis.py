@@ -1,0 +1,302 @@
+"""REST API for Five Parsecs battles (``/api/v1/fp-battles/...``): set a battle up, track it
+live, resolve it without miniatures, finish it (handing the result to the campaign turn) and
+run odds jobs.
+
+Every write goes through :mod:`battles.services` and carries the battle ``version`` it was made
+against (a stale one gets 409 with the current version). The owner, or a campaign editor, plays
+a battle; a campaign reader reads it (403 on a write); anyone else gets 404.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import path
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
+from rest_framework import serializers, status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from battles import selectors, services
+from battles.engine import nominis
+from battles.models import Battle, BattleJob
+from campaigns.selectors import fiveparsecs_tables
+from rules.engine.dice import Dice
+from rules.errors import NotFound
+
+# -- output serializers ------------------------------------------------------------------------
+
+
+class FpBattleSerializer(serializers.ModelSerializer[Battle]):
+    owner = serializers.CharField(source="owner.get_username", read_only=True)
+
+    class Meta:
+        model = Battle
+        fields = ["id", "title", "owner", "campaign", "turn_number", "status", "room", "reported", "version", "updated"]
+
+
+class FpBattleDetailSerializer(FpBattleSerializer):
+    """A battle with its set-up, its no-minis play (with the choices open now) and its result."""
+
+    choices = serializers.SerializerMethodField()
+
+    class Meta(FpBattleSerializer.Meta):
+        fields = [*FpBattleSerializer.Meta.fields, "setup", "nominis", "result", "choices"]
+
+    @extend_schema_field(serializers.ListField(child=serializers.DictField(), help_text="The legal no-minis actions now."))
+    def get_choices(self, battle: Battle) -> list[dict[str, Any]]:
+        if battle.status != "nominis" or not battle.nominis:
+            return []
+        return nominis.choices(battle.nominis["state"], fiveparsecs_tables())
+
+
+class FpBattleRoomSerializer(serializers.Serializer[Any]):
+    room = serializers.IntegerField(help_text="The live tracker room's id (its page is /rooms/<id>/).")
+    url = serializers.CharField()
+    battle = FpBattleSerializer()
+
+
+class FpBattleJobSerializer(serializers.ModelSerializer[BattleJob]):
+    class Meta:
+        model = BattleJob
+        fields = ["id", "battle", "runs", "status", "progress", "result", "error", "created"]
+
+
+def _detail(user: Any, battle_id: int) -> dict[str, Any]:
+    return FpBattleDetailSerializer(selectors.battle_for(user, battle_id)).data
+
+
+# -- input serializers -------------------------------------------------------------------------
+
+
+class FpBattleVersionSerializer(serializers.Serializer[Any]):
+    version = serializers.IntegerField(min_value=1, help_text="The battle version this write was made against.")
+
+
+def _valid(serializer_class: type[serializers.Serializer[Any]], request: Request) -> dict[str, Any]:
+    data = serializer_class(data=request.data)
+    data.is_valid(raise_exception=True)
+    return dict(data.validated_data)
+
+
+class FpBattleCreateInputSerializer(serializers.Serializer[Any]):
+    campaign_id = serializers.IntegerField(required=False, allow_null=True, default=None)
+    title = serializers.CharField(max_length=80, required=False, allow_blank=True, default="")
+    theme = serializers.CharField(required=False, allow_null=True, allow_blank=True, default=None, help_text="Terrain theme.")
+    mission_source = serializers.CharField(required=False, default="opportunity")
+    patron = serializers.BooleanField(default=False)
+    expanded_missions = serializers.BooleanField(default=False)
+    deployment_variables = serializers.BooleanField(default=False)
+    ai_variations = serializers.BooleanField(default=False)
+    ai_type = serializers.CharField(required=False, allow_null=True, allow_blank=True, default=None)
+    objective = serializers.CharField(required=False, allow_null=True, allow_blank=True, default=None)
+    battle_type = serializers.CharField(required=False, allow_null=True, allow_blank=True, default=None)
+    campaign_turn = serializers.IntegerField(required=False, allow_null=True, default=None)
+    enemy = serializers.DictField(help_text='{"elite": true, "category": ...} or a typed profile (see battle_create).')
+    crew = serializers.ListField(child=serializers.DictField(), required=False, allow_null=True, default=None)
+    hit_numbers = serializers.DictField(required=False, allow_null=True, default=None, help_text="{open, cover} (core).")
+    options = serializers.DictField(required=False, allow_null=True, default=None)
+    seed = serializers.IntegerField(required=False, allow_null=True, default=None, help_text="Seed the set-up dice.")
+
+
+class FpBattleTitleInputSerializer(FpBattleVersionSerializer):
+    title = serializers.CharField(max_length=80)
+
+
+class FpNominisStartInputSerializer(FpBattleVersionSerializer):
+    mode = serializers.CharField(help_text="assisted or automatic.")
+    mission_setup = serializers.DictField(required=False, allow_null=True, default=None)
+
+
+class FpNominisActInputSerializer(FpBattleVersionSerializer):
+    action = serializers.DictField(help_text='One of the choices, or {"type": "auto"}.')
+    seed = serializers.IntegerField(required=False, allow_null=True, default=None)
+
+
+class FpNominisAutoInputSerializer(FpBattleVersionSerializer):
+    seed = serializers.IntegerField(required=False, allow_null=True, default=None)
+
+
+class FpBattleFinishInputSerializer(FpBattleVersionSerializer):
+    held_field = serializers.BooleanField(required=False, allow_null=True, default=None)
+    won = serializers.BooleanField(required=False, allow_null=True, default=None)
+    casualties = serializers.ListField(child=serializers.CharField(), required=False, allow_null=True, default=None)
+
+
+class FpOddsInputSerializer(serializers.Serializer[Any]):
+    runs = serializers.IntegerField(help_text="Battles to play, 10-2000.")
+
+
+def _dice(seed: int | None) -> Dice | None:
+    return Dice(seed=seed) if seed is not None else None
+
+
+# -- views -------------------------------------------------------------------------------------
+
+
+class FpBattleListApi(APIView):
+    """Your battles and those of campaigns shared with you; or set up a new one."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("campaign", int, description="Only this campaign's battles."),
+            OpenApiParameter("status", str, description="setup, tracking, nominis or finished."),
+        ],
+        responses=FpBattleSerializer(many=True),
+    )
+    def get(self, request: Request) -> Response:
+        raw = request.query_params.get("campaign", "")
+        campaign_id = int(raw) if raw.isdigit() else None
+        battles = selectors.battle_list(user=request.user, campaign_id=campaign_id, status=request.query_params.get("status", ""))
+        return Response(FpBattleSerializer(battles.select_related("owner"), many=True).data)
+
+    @extend_schema(request=FpBattleCreateInputSerializer, responses={201: FpBattleDetailSerializer})
+    def post(self, request: Request) -> Response:
+        v = _valid(FpBattleCreateInputSerializer, request)
+        dice = _dice(v.pop("seed"))
+        battle = services.battle_create(user=request.user, dice=dice, **v)
+        return Response(_detail(request.user, battle.pk), status=status.HTTP_201_CREATED)
+
+
+class FpBattleDetailApi(APIView):
+    """One battle: read it, rename it or delete it."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=FpBattleDetailSerializer)
+    def get(self, request: Request, battle_id: int) -> Response:
+        return Response(_detail(request.user, battle_id))
+
+    @extend_schema(request=FpBattleTitleInputSerializer, responses=FpBattleDetailSerializer)
+    def patch(self, request: Request, battle_id: int) -> Response:
+        services.battle_update_title(user=request.user, battle_id=battle_id, **_valid(FpBattleTitleInputSerializer, request))
+        return Response(_detail(request.user, battle_id))
+
+    @extend_schema(request=FpBattleVersionSerializer, responses={204: None})
+    def delete(self, request: Request, battle_id: int) -> Response:
+        services.battle_delete(user=request.user, battle_id=battle_id, **_valid(FpBattleVersionSerializer, request))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class FpBattleTrackApi(APIView):
+    """Open the battle's live tracker room (asked again, the same room)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=FpBattleVersionSerializer, responses=FpBattleRoomSerializer)
+    def post(self, request: Request, battle_id: int) -> Response:
+        room = services.battle_track(user=request.user, battle_id=battle_id, **_valid(FpBattleVersionSerializer, request))
+        battle = selectors.battle_for(request.user, battle_id)
+        return Response({"room": room.pk, "url": f"/rooms/{room.pk}/", "battle": FpBattleSerializer(battle).data})
+
+
+class FpNominisStartApi(APIView):
+    """Start resolving the battle without miniatures (assisted or automatic)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=FpNominisStartInputSerializer, responses=FpBattleDetailSerializer)
+    def post(self, request: Request, battle_id: int) -> Response:
+        services.nominis_start(user=request.user, battle_id=battle_id, **_valid(FpNominisStartInputSerializer, request))
+        return Response(_detail(request.user, battle_id))
+
+
+class FpNominisActApi(APIView):
+    """Take one no-minis action (one of the battle's ``choices``, or ``{"type": "auto"}``)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=FpNominisActInputSerializer, responses=FpBattleDetailSerializer)
+    def post(self, request: Request, battle_id: int) -> Response:
+        v = _valid(FpNominisActInputSerializer, request)
+        services.nominis_act(
+            user=request.user, battle_id=battle_id, version=v["version"], action=v["action"], dice=_dice(v["seed"])
+        )
+        return Response(_detail(request.user, battle_id))
+
+
+class FpNominisAutoApi(APIView):
+    """Play automatic choices to the end of the no-minis battle."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=FpNominisAutoInputSerializer, responses=FpBattleDetailSerializer)
+    def post(self, request: Request, battle_id: int) -> Response:
+        v = _valid(FpNominisAutoInputSerializer, request)
+        services.nominis_auto(user=request.user, battle_id=battle_id, version=v["version"], dice=_dice(v["seed"]))
+        return Response(_detail(request.user, battle_id))
+
+
+class FpNominisUndoApi(APIView):
+    """Take back the last no-minis action."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=FpBattleVersionSerializer, responses=FpBattleDetailSerializer)
+    def post(self, request: Request, battle_id: int) -> Response:
+        services.nominis_undo(user=request.user, battle_id=battle_id, **_valid(FpBattleVersionSerializer, request))
+        return Response(_detail(request.user, battle_id))
+
+
+class FpBattleFinishApi(APIView):
+    """Finish the battle: its result from the no-minis play, the tracker or the body; a campaign
+    turn at "Record the battle" gets it."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=FpBattleFinishInputSerializer, responses=FpBattleDetailSerializer)
+    def post(self, request: Request, battle_id: int) -> Response:
+        services.battle_finish(user=request.user, battle_id=battle_id, **_valid(FpBattleFinishInputSerializer, request))
+        return Response(_detail(request.user, battle_id))
+
+
+class FpBattleOddsApi(APIView):
+    """Start an odds run (many automatic no-minis battles); poll the job."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=FpOddsInputSerializer, responses={202: FpBattleJobSerializer})
+    def post(self, request: Request, battle_id: int) -> Response:
+        job = services.odds_start(user=request.user, battle_id=battle_id, **_valid(FpOddsInputSerializer, request))
+        job.refresh_from_db()
+        return Response(FpBattleJobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
+
+
+class FpBattleJobApi(APIView):
+    """An odds job: status, progress and, when done, the odds."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        responses=FpBattleJobSerializer, parameters=[OpenApiParameter("job_id", OpenApiTypes.INT, OpenApiParameter.PATH)]
+    )
+    def get(self, request: Request, job_id: int) -> Response:
+        job = BattleJob.objects.filter(pk=job_id).first()
+        if job is None:
+            raise NotFound("No such job.", field="job")
+        try:
+            selectors.battle_for(request.user, job.battle_id)
+        except NotFound:
+            raise NotFound("No such job.", field="job") from None
+        return Response(FpBattleJobSerializer(job).data)
+
+
+B = "fp-battles/<int:battle_id>"
+
+urlpatterns = [
+    path("fp-battles/", FpBattleListApi.as_view(), name="api-fp-battle-list"),
+    path(f"{B}/", FpBattleDetailApi.as_view(), name="api-fp-battle-detail"),
+    path(f"{B}/track/", FpBattleTrackApi.as_view(), name="api-fp-battle-track"),
+    path(f"{B}/nominis/", FpNominisStartApi.as_view(), name="api-fp-battle-nominis"),
+    path(f"{B}/nominis/act/", FpNominisActApi.as_view(), name="api-fp-battle-nominis-act"),
+    path(f"{B}/nominis/auto/", FpNominisAutoApi.as_view(), name="api-fp-battle-nominis-auto"),
+    path(f"{B}/nominis/undo/", FpNominisUndoApi.as_view(), name="api-fp-battle-nominis-undo"),
+    path(f"{B}/finish/", FpBattleFinishApi.as_view(), name="api-fp-battle-finish"),
+    path(f"{B}/odds/", FpBattleOddsApi.as_view(), name="api-fp-battle-odds"),
+    path("fp-battle-jobs/<int:job_id>/", FpBattleJobApi.as_view(), name="api-fp-battle-job"),
+]

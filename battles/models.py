@@ -1,0 +1,68 @@
+"""Five Parsecs battles: a battle's set-up (mission, enemy force, crew, options, hit numbers),
+how it is being played (the live tracker room, or the no-minis reducer's log), its result and
+the odds jobs run for it.
+
+A battle belongs to its owner, or to a campaign (then the campaign's editors play it and its
+readers read it). ``version`` goes up with every write; a write made against an older one is
+refused.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Battle(models.Model):
+    """One battle (Compendium pp.30-49 set-up, pp.66-73 without miniatures).
+
+    - ``setup``: ``{"battle": BattleSetup.as_dict(), "enemy": EnemyForce.as_dict(), "crew":
+      [figure dicts; "ref" is the campaign Character pk as text], "options": {flags},
+      "hit_numbers": {"open", "cover", "source"}, "seed": int}`` (see :mod:`battles.services`).
+    - ``nominis``: ``{"mode", "initial", "actions": [{"action", "seed"}], "state", "events"}``.
+    - ``result``: the outcome dict plus ``source`` (``nominis``, ``tracker`` or ``manual``).
+    - ``reported``: the result went to the campaign turn's "Record the battle" step.
+    """
+
+    STATUSES = [("setup", "Set up"), ("tracking", "Tracked live"), ("nominis", "No-minis"), ("finished", "Finished")]
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="fiveparsecs_battles")
+    campaign = models.ForeignKey("campaigns.Campaign", null=True, blank=True, on_delete=models.CASCADE, related_name="battles")
+    turn_number = models.PositiveIntegerField(null=True, blank=True, help_text="The campaign turn it belongs to.")
+    title = models.CharField(max_length=80)
+    status = models.CharField(max_length=10, choices=STATUSES, default="setup")
+    setup = models.JSONField(default=dict)
+    room = models.OneToOneField("live.Room", null=True, blank=True, on_delete=models.SET_NULL, related_name="fiveparsecs_battle")
+    nominis = models.JSONField(null=True, blank=True)
+    result = models.JSONField(null=True, blank=True)
+    reported = models.BooleanField(default=False, help_text="Handed to the campaign turn's Record the battle step.")
+    version = models.PositiveIntegerField(default=1)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated", "-id"]
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class BattleJob(models.Model):
+    """An odds run (many automatic no-minis battles) in a Celery worker: ``progress`` 0-100 and
+    the result (``battles.engine.odds.Odds.as_dict()``) or the reason it failed."""
+
+    STATUSES = [(s, s) for s in ("queued", "running", "done", "failed")]
+
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="jobs")
+    runs = models.PositiveIntegerField()
+    status = models.CharField(max_length=8, choices=STATUSES, default="queued")
+    progress = models.PositiveSmallIntegerField(default=0)
+    result = models.JSONField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"odds {self.runs} {self.status}"

@@ -1,0 +1,922 @@
+"""Writes for Five Parsecs battles: set a battle up, play it live (a tracker room) or without
+miniatures (the no-minis reducer, assisted or automatic), finish it, hand the result to the
+campaign turn, and run odds jobs.
+
+Every write is keyword-only, runs in one transaction, takes the battle ``version`` it was made
+against (a stale one is refused with :class:`StaleVersion`, 409) and raises
+:class:`DropshipError` naming the field at fault, writing nothing then.
+
+Set-up shape (``Battle.setup``)::
+
+    {"battle": BattleSetup.as_dict(), "enemy": EnemyForce.as_dict(),
+     "crew": [{"name", "ref", "reactions", "speed", "combat_skill", "toughness", "savvy", "save",
+               "weapons": [{"name", "range", "shots", "damage", "traits"}], "captain", "bot",
+               "soulless", "kerin"}],
+     "options": {CampaignOptions.as_dict() keys plus the battle flags of BATTLE_FLAGS},
+     "hit_numbers": {"open", "cover", "source"}, "seed": int, "enemy_weapons": {name: profile},
+     "campaign_turn": int, "objective": str}
+
+Rulings:
+
+- A campaign battle takes the campaign's options; ``options`` then only carries the battle
+  flags (:data:`BATTLE_FLAGS`). Its crew is every active crew member; a kit item is a weapon
+  when the Dramatic Weapons table (pp.88-89) names it, other kit is left off the figure.
+- Enemy weapons the Dramatic Weapons table does not name (core-rulebook weapons) need a profile
+  in ``enemy["weapon_profiles"]``; without one the figure goes without that weapon and the set-up
+  says so in ``setup["warnings"]``.
+- No-minis mission: the objective's name when it is one of the no-minis missions (pp.72-73),
+  else Fight Off (it only asks the crew to Hold the Field).
+- Won: the no-minis objective achieved; from the tracker or by hand, Holding the Field, unless
+  ``won`` is given.
+- The live tracker gets the enemy type's profile and rank counts; it makes the elite rank
+  upgrades, the toggles and progressive Strength (p.30) itself, so the figures progressive
+  Strength added at set-up are taken out of the counts it gets. A Bot crew member is a
+  cybernetic figure for the casualty tables (p.99). An AI type the tracker does not know
+  (Guardian) is played as Tactical there.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from django.db import transaction
+
+from battles.engine import fp_combat, fp_enemies, fp_setup, fp_tracker, nominis, odds
+from battles.fiveparsecs_kind import KIND as TRACKER_KIND
+from battles.models import Battle, BattleJob
+from battles.selectors import battle_for
+from campaigns import turn_services
+from campaigns.engine.characters import CharacterError
+from campaigns.engine.difficulty import turn_difficulty
+from campaigns.engine.options import CampaignOptions, OptionError, parse_options
+from campaigns.models import Campaign
+from campaigns.permissions import EDITOR, campaign_for
+from campaigns.selectors import current_turn, fiveparsecs_tables
+from live.models import Room
+from live.services import room_create
+from rules.engine.dice import Dice, DiceError
+from rules.engine.tables import RangeTable, TableError
+from rules.errors import DropshipError, StaleVersion
+
+#: Battle-level flags that are not campaign options: the no-minis options (p.70 Hectic and
+#: Faster Combat, p.71 Battle flow events) and the tracker's Critical Hits and Escalation (p.46).
+BATTLE_FLAGS: tuple[str, ...] = ("hectic", "faster", "battle_flow", "critical_hits", "escalating_battles", "escalation_variation")
+NOMINIS_MODES = nominis.MODES
+ENEMY_RANKS = {
+    "basic": "regular",
+    "specialist": "specialist",
+    "lieutenant": "lieutenant",
+    "captain": "lieutenant",
+    "unique": "lieutenant",
+}
+STAT_LIMITS = {
+    "reactions": (0, 6),
+    "speed": (0, 12),
+    "combat_skill": (-3, 5),
+    "toughness": (1, 10),
+    "savvy": (-3, 5),
+}
+
+
+# -- shared helpers ---------------------------------------------------------------------------
+
+
+def _engine[T](call: Callable[[], T], *, where: str = "") -> T:
+    """Run an engine call; its refusals become :class:`DropshipError` naming the same field
+    (prefixed with ``where``, e.g. ``enemy.``)."""
+    try:
+        return call()
+    except (
+        fp_setup.SetupError,
+        fp_enemies.EnemyError,
+        fp_combat.CombatError,
+        nominis.NoMinisError,
+        odds.OddsError,
+    ) as exc:
+        field = getattr(exc, "field", "") or ""
+        raise DropshipError(str(exc), field=f"{where}{field}" if field else where.rstrip(".") or None) from exc
+    except (OptionError, CharacterError) as exc:
+        raise DropshipError(exc.message, field=f"{where}{exc.field}") from exc
+    except (DiceError, TableError) as exc:
+        raise DropshipError(str(exc), field=f"{where}faces") from exc
+
+
+def _load(user: Any, battle_id: int, version: int | None) -> Battle:
+    """The battle locked for writing by ``user``, checked against ``version``."""
+    battle = battle_for(user, battle_id, write=True, lock=True)
+    if version is None:
+        raise DropshipError(f"version is required: the version you acted on (now {battle.version}).", field="version")
+    if int(version) != battle.version:
+        raise StaleVersion(
+            "Someone else changed this battle; reload to see the latest.", field="version", extra={"version": battle.version}
+        )
+    return battle
+
+
+def _touch(battle: Battle) -> None:
+    battle.version += 1
+    battle.save()
+
+
+def _int(raw: Any, field: str, low: int, high: int, default: int | None = None) -> int:
+    if raw is None or raw == "":
+        if default is None:
+            raise DropshipError(f"{field} is required: a whole number from {low} to {high}.", field=field)
+        return default
+    if isinstance(raw, bool):
+        raise DropshipError(f"{field} must be a whole number from {low} to {high}; got {raw!r}.", field=field)
+    try:
+        value = int(raw)
+    except (TypeError, ValueError):
+        raise DropshipError(f"{field} must be a whole number from {low} to {high}; got {raw!r}.", field=field) from None
+    if not low <= value <= high:
+        raise DropshipError(f"{field} must be from {low} to {high}; got {value}.", field=field)
+    return value
+
+
+def _flag(raw: Any, field: str) -> bool:
+    if isinstance(raw, bool):
+        return raw
+    text = str(raw if raw is not None else "").strip().lower()
+    if text in ("on", "true", "1", "yes"):
+        return True
+    if text in ("off", "false", "0", "no", "", "none"):
+        return False
+    raise DropshipError(f"{field} must be on or off; got {raw!r}.", field=field)
+
+
+def _weapon(
+    tables: Mapping[str, RangeTable], raw: Any, field: str, profiles: Mapping[str, Any] | None = None
+) -> dict[str, Any] | None:
+    """A weapon as a dict: a typed profile, a name in ``profiles`` or the Dramatic Weapons table;
+    ``None`` for a name neither knows."""
+    if isinstance(raw, Mapping):
+        return _engine(
+            lambda: fp_combat.Weapon.from_dict({"range": 0, "shots": 0, "damage": 0, **raw}).as_dict(), where=f"{field}."
+        )
+    name = str(raw or "").strip()
+    if not name:
+        raise DropshipError(f"{field} must be a weapon name or a profile (name, range, shots, damage, traits).", field=field)
+    if profiles and name in profiles:
+        return _weapon(tables, {"name": name, **dict(profiles[name])}, field)
+    try:
+        return fp_combat.weapon(tables, name).as_dict()
+    except fp_combat.CombatError:
+        return None
+
+
+# -- crew -------------------------------------------------------------------------------------
+
+
+def _crew_figure(tables: Mapping[str, RangeTable], raw: Any, index: int) -> dict[str, Any]:
+    where = f"crew[{index}]"
+    if not isinstance(raw, Mapping):
+        raise DropshipError(f"{where} must be a crew figure (name, reactions, speed, combat_skill, toughness).", field=where)
+    name = str(raw.get("name") or "").strip()
+    if not name:
+        raise DropshipError(f"{where}.name is required.", field=f"{where}.name")
+    figure: dict[str, Any] = {"name": name[:40], "ref": str(raw.get("ref") or "")}
+    for stat, (low, high) in STAT_LIMITS.items():
+        default = 0 if stat == "savvy" else None
+        figure[stat] = _int(raw.get(stat), f"{where}.{stat}", low, high, default)
+    save = raw.get("save")
+    figure["save"] = None if save in (None, "", 0) else _int(save, f"{where}.save", 2, 6)
+    weapons: list[dict[str, Any]] = []
+    for n, item in enumerate(raw.get("weapons") or []):
+        made = _weapon(tables, item, f"{where}.weapons[{n}]")
+        if made is None:
+            raise DropshipError(
+                f"{where}.weapons[{n}]: {item!r} is not in the Dramatic Weapons table; type its profile "
+                "(name, range, shots, damage, traits).",
+                field=f"{where}.weapons[{n}]",
+            )
+        weapons.append(made)
+    figure["weapons"] = weapons
+    for key in ("captain", "bot", "soulless", "kerin"):
+        figure[key] = _flag(raw.get(key), f"{where}.{key}")
+    return figure
+
+
+def _campaign_crew(campaign: Campaign, tables: Mapping[str, RangeTable]) -> list[dict[str, Any]]:
+    crew: list[dict[str, Any]] = []
+    for member in campaign.characters.filter(status="active"):
+        weapons = []
+        for item in member.sheet.get("equipment", []) or []:
+            made = _weapon(tables, item, "crew.weapons")
+            if made is not None:
+                weapons.append(made)
+        species = member.species.lower().replace("'", "").replace("-", "")
+        crew.append(
+            {
+                "name": member.name[:40],
+                "ref": str(member.pk),
+                "reactions": member.reactions,
+                "speed": member.speed,
+                "combat_skill": member.combat_skill,
+                "toughness": member.toughness,
+                "savvy": member.savvy,
+                "save": None,
+                "weapons": weapons,
+                "captain": member.is_captain,
+                "bot": member.kind == "bot",
+                "soulless": member.kind == "soulless",
+                "kerin": species == "kerin",
+            }
+        )
+    return crew
+
+
+# -- enemy ------------------------------------------------------------------------------------
+
+
+def _enemy_force(
+    dice: Dice,
+    tables: Mapping[str, RangeTable],
+    enemy: Mapping[str, Any],
+    *,
+    crew_size: int,
+    options: CampaignOptions,
+    campaign_turn: int,
+    mission: str,
+) -> fp_enemies.EnemyForce:
+    """Elite (``{"elite": True, "category"}``) or a typed core profile (standard force)."""
+    if not isinstance(enemy, Mapping) or not enemy:
+        raise DropshipError(
+            "enemy is required: {elite: true, category} or a typed profile (name, numbers, panic, speed, combat_skill, "
+            "toughness, weapons, save).",
+            field="enemy",
+        )
+    weapons = None
+    if enemy.get("basic_weapon"):
+        weapons = {
+            "basic": str(enemy["basic_weapon"]),
+            "specialist": str(enemy.get("specialist_weapon") or enemy["basic_weapon"]),
+        }
+    base = None if enemy.get("base_numbers") in (None, "") else _int(enemy.get("base_numbers"), "enemy.base_numbers", 0, 30)
+    if _flag(enemy.get("elite"), "enemy.elite"):
+        category = str(enemy.get("category") or "").strip() or None
+        return _engine(
+            lambda: fp_enemies.roll_elite_enemy(
+                dice,
+                tables,
+                crew_size=crew_size,
+                options=options,
+                campaign_turn=campaign_turn,
+                category=category,
+                mission=mission,
+                base_numbers=base,
+                weapons=weapons,
+            ),
+            where="enemy.",
+        )
+    profile = _engine(
+        lambda: fp_enemies.custom_enemy(
+            str(enemy.get("name") or ""),
+            category=str(enemy.get("category") or "Custom enemy"),
+            numbers=_int(enemy.get("numbers"), "enemy.numbers", -5, 10, 0),
+            panic=str(enemy.get("panic") if enemy.get("panic") not in (None, "") else ""),
+            speed=_int(enemy.get("speed"), "enemy.speed", 1, 12),
+            combat_skill=_int(enemy.get("combat_skill"), "enemy.combat_skill", -1, 5),
+            toughness=_int(enemy.get("toughness"), "enemy.toughness", 1, 8),
+            ai=str(enemy.get("ai") or ""),
+            weapons=str(enemy.get("weapons") or ""),
+            save=None if enemy.get("save") in (None, "", 0) else _int(enemy.get("save"), "enemy.save", 2, 6),
+        ),
+        where="enemy.",
+    )
+    return _engine(
+        lambda: fp_enemies.core_enemy(
+            dice,
+            tables,
+            profile,
+            crew_size=crew_size,
+            options=options,
+            specialists=_int(enemy.get("specialists"), "enemy.specialists", 0, 10, 0),
+            lieutenants=_int(enemy.get("lieutenants"), "enemy.lieutenants", 0, 3, 0),
+            campaign_turn=campaign_turn,
+            base_numbers=base,
+            weapons=weapons,
+        ),
+        where="enemy.",
+    )
+
+
+def _options(raw: Mapping[str, Any] | None, campaign: Campaign | None) -> tuple[CampaignOptions, dict[str, bool]]:
+    if raw is not None and not isinstance(raw, Mapping):
+        raise DropshipError("options must be a mapping of option names to values.", field="options")
+    given = dict(raw or {})
+    flags = {name: _flag(given.pop(name, False), f"options.{name}") for name in BATTLE_FLAGS}
+    if campaign is not None:
+        if given:
+            first = sorted(given)[0]
+            raise DropshipError(
+                f"options.{first}: a campaign battle uses the campaign's options; only {', '.join(BATTLE_FLAGS)} are set here.",
+                field=f"options.{first}",
+            )
+        given = dict(campaign.options)
+    try:
+        return parse_options(given), flags
+    except OptionError as exc:
+        raise DropshipError(exc.message, field=f"options.{exc.field}") from exc
+
+
+def _hit_numbers(tables: Mapping[str, RangeTable], options: CampaignOptions, raw: Mapping[str, Any] | None) -> dict[str, Any]:
+    if options.dramatic_combat:
+        return _engine(lambda: fp_combat.hit_numbers(tables, dramatic=True).as_dict(), where="hit_numbers.")
+    if not raw:
+        raise DropshipError(
+            "hit_numbers is required without Dramatic Combat: your core rulebook's D6 targets {open, cover}.",
+            field="hit_numbers",
+        )
+    if not isinstance(raw, Mapping):
+        raise DropshipError("hit_numbers must be {open, cover}.", field="hit_numbers")
+    numbers = fp_combat.HitNumbers(
+        open=_int(raw.get("open"), "hit_numbers.open", 1, 6),
+        cover=_int(raw.get("cover"), "hit_numbers.cover", 1, 6),
+        source=str(raw.get("source") or "core rulebook (typed)")[:60],
+    )
+    return numbers.as_dict()
+
+
+@transaction.atomic
+def battle_create(
+    *,
+    user: Any,
+    campaign_id: int | None = None,
+    title: str = "",
+    theme: str | None = None,
+    mission_source: str = "opportunity",
+    patron: bool = False,
+    expanded_missions: bool = False,
+    deployment_variables: bool = False,
+    ai_variations: bool = False,
+    ai_type: str | None = None,
+    enemy: Mapping[str, Any],
+    crew: Sequence[Mapping[str, Any]] | None = None,
+    hit_numbers: Mapping[str, int] | None = None,
+    options: Mapping[str, Any] | None = None,
+    objective: str | None = None,
+    battle_type: str | None = None,
+    campaign_turn: int | None = None,
+    dice: Dice | None = None,
+) -> Battle:
+    """Set a battle up: mission, deployment and terrain (``fp_setup.generate``), the enemy force
+    (``enemy``: ``{"elite": true, "category"}`` rolls elite enemies, pp.48-65; a typed profile
+    ``{"name", "category", "numbers", "panic", "speed", "combat_skill", "toughness", "weapons",
+    "save", "specialists", "lieutenants"}`` builds a standard force from the core rulebook's
+    numbers; both take ``base_numbers`` (the core numbers roll), ``basic_weapon``,
+    ``specialist_weapon`` and ``weapon_profiles`` {name: {range, shots, damage, traits}}), the crew
+    and the hit numbers.
+
+    From a campaign (``campaign_id``; the user must be one of its editors): the crew is its
+    active crew, the options are the campaign's (``options`` may only hold :data:`BATTLE_FLAGS`)
+    and the turn is the campaign's. Otherwise ``crew`` is required (figure mappings: name,
+    reactions, speed (inches), combat_skill, toughness, savvy, save, weapons (Dramatic Weapons
+    names or typed profiles), captain, bot, soulless, kerin) and ``options`` are Compendium
+    options (``campaigns.engine.options``) plus battle flags.
+
+    Hit numbers: Dramatic Combat's (p.87) when that option is on; else ``hit_numbers`` {open,
+    cover} from the core rulebook is required. Raises :class:`DropshipError` naming the field.
+    """
+    tables = fiveparsecs_tables()
+    campaign = None
+    if campaign_id is not None:
+        campaign, _ = campaign_for(user, campaign_id, at_least=EDITOR, lock=True)
+    chosen, flags = _options(options, campaign)
+    if campaign is not None:
+        figures = _campaign_crew(campaign, tables)
+        if not figures:
+            raise DropshipError("crew: the campaign has no active crew member to field.", field="crew")
+        turn = max(campaign.turn, 1)
+    else:
+        if not crew:
+            raise DropshipError("crew is required: the crew figures fielded (name, reactions, speed, ...).", field="crew")
+        if not isinstance(crew, Sequence) or isinstance(crew, str):
+            raise DropshipError("crew must be a list of crew figures.", field="crew")
+        figures = [_crew_figure(tables, raw, i) for i, raw in enumerate(crew)]
+        turn = _int(campaign_turn, "campaign_turn", 1, 999, 1)
+    names = [f["name"] for f in figures]
+    if len(set(names)) != len(names):
+        raise DropshipError("crew: every crew figure needs a different name.", field="crew")
+    if sum(1 for f in figures if f["captain"]) > 1:
+        raise DropshipError("crew: only one crew figure can be the captain.", field="crew")
+    numbers = _hit_numbers(tables, chosen, hit_numbers)
+    dice = dice or Dice()
+    setup = _engine(
+        lambda: fp_setup.generate(
+            dice,
+            tables,
+            options=chosen,
+            campaign_turn=turn,
+            crew_size=len(figures),
+            theme=theme or None,
+            mission_source=mission_source,
+            patron=bool(patron),
+            expanded_missions=bool(expanded_missions),
+            deployment_variables=bool(deployment_variables),
+            ai_variations=bool(ai_variations),
+            ai_type=ai_type or None,
+            objective=objective or None,
+            battle_type=battle_type or None,
+        )
+    )
+    force = _enemy_force(
+        dice,
+        tables,
+        enemy,
+        crew_size=len(figures),
+        options=chosen,
+        campaign_turn=turn,
+        mission=setup.mission.source,
+    )
+    profiles = enemy.get("weapon_profiles") or {}
+    if not isinstance(profiles, Mapping):
+        raise DropshipError(
+            "enemy.weapon_profiles must map weapon names to {range, shots, damage, traits}.", field="enemy.weapon_profiles"
+        )
+    enemy_weapons: dict[str, Any] = {}
+    warnings: list[str] = []
+    for figure in force.figures:
+        for name in figure.weapons:
+            if name in enemy_weapons or any(w == name for w in warnings):
+                continue
+            made = _weapon(tables, name, "enemy.weapon_profiles", profiles)
+            if made is None:
+                warnings.append(name)
+            else:
+                enemy_weapons[name] = made
+    objective_name = objective or (setup.mission.objectives[0].name if setup.mission.objectives else "")
+    label = title.strip() or f"{force.type or force.category} ({setup.mission.battle_label})"
+    battle = Battle.objects.create(
+        owner=user,
+        campaign=campaign,
+        turn_number=campaign.turn if campaign is not None and campaign.turn else None,
+        title=label[:80],
+        setup={
+            "battle": setup.as_dict(),
+            "enemy": force.as_dict(),
+            "crew": figures,
+            "options": {**chosen.as_dict(), **flags},
+            "hit_numbers": numbers,
+            "seed": dice.seed,
+            "campaign_turn": turn,
+            "objective": objective_name,
+            "enemy_weapons": enemy_weapons,
+            "enemy_kind": str(enemy.get("kind") or "humanoid"),
+            "warnings": [f"No profile for the enemy weapon {w!r}: figures go without it." for w in warnings],
+        },
+    )
+    return battle
+
+
+@transaction.atomic
+def battle_update_title(*, user: Any, battle_id: int, version: int | None, title: str) -> Battle:
+    """Rename the battle. Raises :class:`DropshipError` for a blank title."""
+    battle = _load(user, battle_id, version)
+    if not title.strip():
+        raise DropshipError("title is required.", field="title")
+    battle.title = title.strip()[:80]
+    _touch(battle)
+    return battle
+
+
+@transaction.atomic
+def battle_delete(*, user: Any, battle_id: int, version: int | None) -> None:
+    """Delete the battle, its odds jobs and its tracker room."""
+    battle = _load(user, battle_id, version)
+    room = battle.room
+    battle.delete()
+    if room is not None:
+        room.delete()
+
+
+# -- the live tracker -------------------------------------------------------------------------
+
+
+def tracker_setup(battle: Battle, tables: Mapping[str, RangeTable]) -> dict[str, Any]:
+    """The set-up mapping the live tracker (``fp_tracker.initial_state``) takes for ``battle``."""
+    setup = battle.setup
+    opts = parse_options({k: v for k, v in setup["options"].items() if k not in BATTLE_FLAGS})
+    force = setup["enemy"]
+    flags = setup["options"]
+    turn = int(setup.get("campaign_turn") or 1)
+    weapons = setup.get("enemy_weapons", {})
+    tracker_options: dict[str, Any] = {
+        "casualty_tables": opts.casualty_tables,
+        "dramatic_combat": opts.dramatic_combat,
+        "deployment_variables": bool(setup["battle"].get("deployment")),
+        "ai_variations": bool(setup["battle"].get("ai_variations")),
+        "elite_level_enemies": bool(force.get("elite")),
+        "toggles": [t for t in opts.toggles if t in fp_tracker.OPTION_FLAGS],
+        "progressive": sorted(opts.progressive),
+        **{k: bool(flags.get(k)) for k in ("critical_hits", "escalating_battles", "escalation_variation")},
+    }
+    diff = turn_difficulty(opts, turn, tables)
+    extras = {"basic": diff.extra_basic, "specialist": diff.extra_specialists, "lieutenant": diff.extra_lieutenants}
+    counts = {rank: 0 for rank in fp_enemies.SQUAD_RANKS}
+    for figure in force["figures"]:
+        if figure["rank"] in counts:
+            counts[figure["rank"]] += 1
+    if 1 in opts.progressive:
+        counts = {rank: max(0, n - extras.get(rank, 0)) for rank, n in counts.items()}
+    profile = force.get("profile") or {}
+    first = force["figures"][0] if force["figures"] else {}
+    base = {k: profile.get(k, first.get(k)) for k in ("speed", "combat_skill", "toughness", "save")}
+
+    def known(names: Sequence[str]) -> list[dict[str, Any]]:
+        return [weapons[n] for n in names if n in weapons]
+
+    basic = next((f for f in force["figures"] if f["rank"] == "basic"), first)
+    special = next((f for f in force["figures"] if f["rank"] == "specialist"), basic)
+    unique = force.get("unique_individual")
+    ai = setup["battle"].get("ai_type") or "tactical"
+    group: dict[str, Any] = {
+        "name": str(force.get("type") or force.get("category") or "Enemies")[:40],
+        "count": counts["basic"],
+        "specialists": counts["specialist"],
+        "lieutenants": min(counts["lieutenant"], 3),
+        "captains": min(counts["captain"], 1),
+        "profile": base,
+        "weapons": known(basic.get("weapons", [])),
+        "specialist_weapons": known(special.get("weapons", [])),
+        "panic": (profile.get("panic") if force.get("elite") and profile else force.get("panic")) or "0",
+        "elite": bool(force.get("elite")),
+        "kind": setup.get("enemy_kind", "humanoid") if setup.get("enemy_kind") in fp_tracker.KINDS else "humanoid",
+        "ai": ai if ai in fp_tracker.AI_TYPES else "tactical",
+    }
+    if unique:
+        group["unique"] = [
+            {
+                "name": unique["name"],
+                "speed": unique["speed"],
+                "combat_skill": unique["combat_skill"],
+                "toughness": unique["toughness"],
+                "save": unique["save"],
+                "weapons": known(unique.get("weapons", [])),
+            }
+        ]
+    seize = force.get("seize_initiative_modifier")
+    return {
+        "crew": [
+            {
+                "name": c["name"],
+                "reactions": c["reactions"],
+                "speed": c["speed"],
+                "combat_skill": c["combat_skill"],
+                "toughness": c["toughness"],
+                "savvy": c["savvy"],
+                "save": c["save"],
+                "weapons": c["weapons"],
+                "captain": c["captain"],
+                "kind": "cybernetic" if c["bot"] else "humanoid",
+                "bot": c["bot"],
+                "kerin": c["kerin"],
+            }
+            for c in setup["crew"]
+        ],
+        "enemies": [group],
+        "options": tracker_options,
+        "campaign_turn": turn,
+        "ai": group["ai"],
+        "objective": setup.get("objective") or "",
+        "seize_modifier": max(-6, min(6, int(seize or 0))),
+        "seize_allowed": seize is not None,
+        "hit_numbers": None
+        if opts.dramatic_combat
+        else {"open": setup["hit_numbers"]["open"], "cover": setup["hit_numbers"]["cover"]},
+    }
+
+
+@transaction.atomic
+def battle_track(*, user: Any, battle_id: int, version: int | None) -> Room:
+    """Open the battle's live tracker room (``fiveparsecs-battle``, unlisted) owned by ``user``;
+    asked again, it returns the same room. Raises :class:`DropshipError` when the battle is being
+    played without miniatures or is finished."""
+    battle = _load(user, battle_id, version)
+    if battle.room is not None:
+        return battle.room
+    if battle.status != "setup":
+        raise DropshipError(
+            f"The battle is {battle.get_status_display().lower()}; it cannot be tracked live now.", field="status"
+        )
+    setup = tracker_setup(battle, fiveparsecs_tables())
+    room = room_create(user=user, kind=TRACKER_KIND, title=battle.title, options={"setup": setup}, unlisted=True)
+    battle.room = room
+    battle.status = "tracking"
+    _touch(battle)
+    return room
+
+
+# -- without miniatures -----------------------------------------------------------------------
+
+
+def nominis_initial(battle: Battle, *, mode: str = "assisted", mission_setup: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """A fresh no-minis state (``nominis.new_battle``) for ``battle``. Raises :class:`DropshipError`."""
+    setup = battle.setup
+    flags = setup["options"]
+    weapons = setup.get("enemy_weapons", {})
+    crew_names = {c["name"] for c in setup["crew"]}
+    enemies = []
+    seen: set[str] = set(crew_names)
+    for figure in setup["enemy"]["figures"]:
+        name = figure["name"]
+        n = 2
+        while name in seen:
+            name = f"{figure['name']} {n}"
+            n += 1
+        seen.add(name)
+        enemies.append(
+            {
+                "name": name,
+                "speed": figure["speed"],
+                "combat_skill": figure["combat_skill"],
+                "toughness": figure["toughness"],
+                "save": figure["save"],
+                "weapons": [weapons[w] for w in figure["weapons"] if w in weapons],
+                "rank": ENEMY_RANKS.get(figure["rank"], "regular"),
+            }
+        )
+    key = str(setup.get("objective") or "").strip().lower().replace(" ", "_")
+    mission = (
+        key if key in nominis.MISSIONS or key in {v.lower().replace(" ", "_") for v in nominis.MISSIONS.values()} else "fight_off"
+    )
+    options = nominis.NoMinisOptions(
+        hectic=bool(flags.get("hectic")),
+        faster=bool(flags.get("faster")),
+        dramatic=bool(flags.get("dramatic_combat")),
+        battle_flow=bool(flags.get("battle_flow")),
+    )
+    hit = setup["hit_numbers"]
+    numbers = fp_combat.HitNumbers(open=int(hit["open"]), cover=int(hit["cover"]), source=str(hit.get("source") or ""))
+    crew = [{k: v for k, v in c.items() if k != "ref"} for c in setup["crew"]]
+    return _engine(
+        lambda: nominis.new_battle(
+            crew=crew,
+            enemies=enemies,
+            mission=mission,
+            numbers=numbers,
+            options=options,
+            enemy_panic=str(setup["enemy"].get("panic") or "0"),
+            mode=mode,
+            mission_setup=mission_setup,
+        ),
+        where="",
+    )
+
+
+@transaction.atomic
+def nominis_start(
+    *, user: Any, battle_id: int, version: int | None, mode: str, mission_setup: Mapping[str, Any] | None = None
+) -> Battle:
+    """Start resolving the battle without miniatures (pp.66-73), ``mode`` ``assisted`` (the
+    player picks each choice) or ``automatic`` (the app plays it; see :func:`nominis_auto`).
+    ``mission_setup``: the core-rulebook mission inputs ``nominis.new_battle`` names (Patrol
+    points, the VIP ...). Raises :class:`DropshipError` naming ``mode``, or ``status`` when the
+    battle is tracked live or finished."""
+    battle = _load(user, battle_id, version)
+    if mode not in NOMINIS_MODES:
+        raise DropshipError(f"mode must be one of {', '.join(NOMINIS_MODES)}; got {mode!r}.", field="mode")
+    if battle.status not in ("setup", "nominis"):
+        raise DropshipError(
+            f"The battle is {battle.get_status_display().lower()}; it cannot be resolved without miniatures.", field="status"
+        )
+    state = nominis_initial(battle, mode=mode, mission_setup=mission_setup)
+    battle.nominis = {"mode": mode, "initial": state, "actions": [], "state": state, "events": []}
+    battle.status = "nominis"
+    _touch(battle)
+    return battle
+
+
+def _playing(battle: Battle) -> dict[str, Any]:
+    if battle.status != "nominis" or not battle.nominis:
+        raise DropshipError("Start the no-minis battle first.", field="status")
+    return battle.nominis
+
+
+def _step(data: dict[str, Any], action: Mapping[str, Any], seed: int, tables: Mapping[str, RangeTable]) -> None:
+    state, events = _engine(lambda: nominis.apply(data["state"], action, Dice(seed=seed), tables), where="action.")
+    data["state"] = state
+    data["actions"].append({"action": dict(action), "seed": seed})
+    data["events"].extend(events)
+
+
+@transaction.atomic
+def nominis_act(*, user: Any, battle_id: int, version: int | None, action: Mapping[str, Any], dice: Dice | None = None) -> Battle:
+    """Apply one no-minis action (one of ``nominis.choices``, with its optional ``bonus`` or
+    ``faces``, or ``{"type": "auto"}``); the action and its dice seed are stored and its events
+    added. Raises :class:`DropshipError` naming the action's field when the rules refuse it."""
+    battle = _load(user, battle_id, version)
+    data = dict(_playing(battle))
+    if not isinstance(action, Mapping) or not action.get("type"):
+        raise DropshipError("action must be a mapping with a type (see the choices).", field="action.type")
+    clean = {k: v for k, v in action.items() if k != "label"}
+    seed = (dice or Dice()).seed
+    assert seed is not None
+    _step(data, clean, seed, fiveparsecs_tables())
+    battle.nominis = data
+    _touch(battle)
+    return battle
+
+
+@transaction.atomic
+def nominis_auto(*, user: Any, battle_id: int, version: int | None, dice: Dice | None = None, limit: int = 2000) -> Battle:
+    """Play automatic choices (``{"type": "auto"}``) until the battle is over, storing each one
+    with its own seed (drawn from ``dice``'s seed), so undo and replay work action by action."""
+    battle = _load(user, battle_id, version)
+    data = dict(_playing(battle))
+    if data["state"]["finished"]:
+        raise DropshipError("The battle is over.", field="action.type")
+    seeds = random.Random((dice or Dice()).seed)
+    tables = fiveparsecs_tables()
+    for _ in range(limit):
+        if data["state"]["finished"]:
+            break
+        _step(data, {"type": "auto"}, seeds.getrandbits(63), tables)
+    battle.nominis = data
+    _touch(battle)
+    return battle
+
+
+def nominis_replay(
+    initial: Mapping[str, Any], actions: Sequence[Mapping[str, Any]]
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The state and events the stored ``actions`` (``{"action", "seed"}``) give from ``initial``."""
+    tables = fiveparsecs_tables()
+    state: dict[str, Any] = dict(initial)
+    events: list[dict[str, Any]] = []
+    for stored in actions:
+        state, made = nominis.apply(state, stored["action"], Dice(seed=int(stored["seed"])), tables)
+        events.extend(made)
+    return state, events
+
+
+@transaction.atomic
+def nominis_undo(*, user: Any, battle_id: int, version: int | None) -> Battle:
+    """Take back the last no-minis action by replaying the others from the start."""
+    battle = _load(user, battle_id, version)
+    data = dict(_playing(battle))
+    if not data["actions"]:
+        raise DropshipError("Nothing to undo.", field="action")
+    actions = data["actions"][:-1]
+    state, events = nominis_replay(data["initial"], actions)
+    battle.nominis = {**data, "actions": actions, "state": state, "events": events}
+    _touch(battle)
+    return battle
+
+
+# -- the result -------------------------------------------------------------------------------
+
+
+def _yes(value: bool) -> str:
+    return "yes" if value else "no"
+
+
+def _report(user: Any, battle: Battle) -> bool:
+    """Hand the result to the campaign turn when its current step is "Record the battle"."""
+    if battle.campaign_id is None or battle.reported or not battle.result:
+        return False
+    campaign = Campaign.objects.get(pk=battle.campaign_id)
+    turn = current_turn(campaign)
+    if turn is None or turn.position >= len(turn.plan) or turn.plan[turn.position].get("key") != "battle.record":
+        return False
+    result = battle.result
+    refs = {c["name"]: c["ref"] for c in battle.setup["crew"] if c.get("ref")}
+    casualties = [refs[n] for n in result.get("casualties", []) if n in refs]
+    enemy = battle.setup["enemy"]
+    turn_services.step_resolve(
+        user=user,
+        campaign_id=campaign.pk,
+        version=campaign.version,
+        mode="roll",
+        inputs={
+            "won": _yes(bool(result.get("won"))),
+            "held_field": _yes(bool(result.get("held_field"))),
+            "casualties": casualties,
+            "enemy": str(enemy.get("type") or enemy.get("category") or ""),
+            "elite": _yes(bool(enemy.get("elite"))),
+        },
+    )
+    battle.reported = True
+    return True
+
+
+@transaction.atomic
+def battle_finish(
+    *,
+    user: Any,
+    battle_id: int,
+    version: int | None,
+    held_field: bool | None = None,
+    won: bool | None = None,
+    casualties: Sequence[str] | None = None,
+) -> Battle:
+    """Finish the battle and keep its result: from the no-minis state (it must be over), else
+    from the tracker room's state (``fp_tracker.outcome``; ``held_field`` fills in an undecided
+    field), else from the arguments (a battle played at the table: ``held_field`` required,
+    ``casualties`` crew names). ``won`` overrides what the result says (see the Rulings).
+
+    A campaign battle whose campaign turn is at "Record the battle" resolves that step with
+    the result (won, held the field, casualties as crew ids, enemy, elite), so the post-battle
+    steps follow. Raises :class:`DropshipError` naming the field."""
+    battle = _load(user, battle_id, version)
+    if battle.status == "finished":
+        raise DropshipError("The battle is already finished.", field="status")
+    crew_names = [c["name"] for c in battle.setup["crew"]]
+    if battle.status == "nominis" and battle.nominis:
+        state = battle.nominis["state"]
+        if not state["finished"]:
+            raise DropshipError("The no-minis battle is still going: play it to the end first.", field="status")
+        made = nominis.outcome(state)
+        result: dict[str, Any] = {
+            **made,
+            "casualties": list(made["crew_casualties"]),
+            "won": bool(made["objective"]["achieved"]) if won is None else bool(won),
+            "source": "nominis",
+        }
+    elif battle.room is not None:
+        made = fp_tracker.outcome(battle.room.state)
+        held = made["held_field"] if made["held_field"] is not None else held_field
+        if held is None:
+            raise DropshipError("held_field is required: the tracker has not settled who holds the field.", field="held_field")
+        result = {**made, "held_field": bool(held), "won": bool(held) if won is None else bool(won), "source": "tracker"}
+    else:
+        if held_field is None:
+            raise DropshipError("held_field is required: did the crew Hold the Field?", field="held_field")
+        fallen = [str(c) for c in (casualties or [])]
+        unknown = [c for c in fallen if c not in crew_names]
+        if unknown:
+            raise DropshipError(
+                f"casualties must be crew names ({', '.join(crew_names)}); got {unknown[0]!r}.", field="casualties"
+            )
+        result = {
+            "held_field": bool(held_field),
+            "won": bool(held_field) if won is None else bool(won),
+            "casualties": fallen,
+            "source": "manual",
+        }
+    battle.result = result
+    battle.status = "finished"
+    _report(user, battle)
+    _touch(battle)
+    return battle
+
+
+@transaction.atomic
+def battle_report(*, user: Any, battle_id: int, version: int | None) -> Battle:
+    """Hand a finished campaign battle's result to the campaign turn now that it is at "Record
+    the battle". Raises :class:`DropshipError` when there is nothing to hand or the turn is not
+    at that step."""
+    battle = _load(user, battle_id, version)
+    if battle.status != "finished" or battle.campaign_id is None or battle.reported:
+        raise DropshipError("Only a finished campaign battle not yet recorded can be handed to the turn.", field="status")
+    if not _report(user, battle):
+        raise DropshipError("The campaign turn is not at Record the battle.", field="turn")
+    _touch(battle)
+    return battle
+
+
+# -- odds -------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def odds_start(*, user: Any, battle_id: int, runs: int) -> BattleJob:
+    """Queue an odds run of ``runs`` automatic no-minis battles (10-2000); a Celery worker runs
+    it after commit (in-process without Redis). Whoever may play the battle may ask. Raises
+    :class:`DropshipError` naming ``runs``."""
+    battle = battle_for(user, battle_id, write=True)
+    runs = _int(runs, "runs", odds.MIN_RUNS, odds.MAX_RUNS)
+    nominis_initial(battle)  # refuse a set-up the no-minis rules cannot play, now
+    job = BattleJob.objects.create(battle=battle, runs=runs)
+    from battles.tasks import battle_odds_run
+
+    transaction.on_commit(lambda: battle_odds_run.delay(job.pk))
+    return job
+
+
+def odds_run(*, job_id: int) -> None:
+    """Run a queued odds job: progress goes up as battles are played; the result is
+    ``Odds.as_dict()``, or the reason it failed."""
+    job = BattleJob.objects.select_related("battle").get(pk=job_id)
+    BattleJob.objects.filter(pk=job.pk).update(status="running", progress=0)
+
+    def progress(done: int, runs: int) -> None:
+        BattleJob.objects.filter(pk=job.pk).update(progress=min(100, done * 100 // max(runs, 1)))
+
+    try:
+        state = nominis_initial(job.battle, mode="automatic")
+        made = _engine(
+            lambda: odds.run_odds(
+                state,
+                fiveparsecs_tables(),
+                runs=job.runs,
+                seed=int(job.battle.setup.get("seed") or 0) + job.pk,
+                progress=progress,
+                every=max(1, job.runs // 20),
+            ),
+            where="",
+        )
+        BattleJob.objects.filter(pk=job.pk).update(status="done", progress=100, result=made.as_dict())
+    except DropshipError as exc:
+        BattleJob.objects.filter(pk=job.pk).update(status="failed", error=exc.message)

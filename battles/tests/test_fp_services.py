@@ -1,0 +1,317 @@
+"""Five Parsecs battle services: set-up from a campaign and standalone, refusals that name the
+field and write nothing, versions and roles, no-minis play with undo and replay, the result
+handed to the campaign turn, the live tracker path and odds jobs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from battles import selectors, services
+from battles.models import Battle, BattleJob
+from battles.tests.fp_data import CREW, PUNKS
+from campaigns import services as campaign_services
+from campaigns import turn_services
+from campaigns.models import Campaign, Character
+from campaigns.selectors import current_turn
+from live import services as live_services
+from rules.engine.dice import Dice
+from rules.errors import DropshipError, NotAllowed, NotFound, StaleVersion
+from tests.factories import UserFactory
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fiveparsecs_tables")]
+
+ELITE = {"elite": True, "category": "Criminal Elements", "base_numbers": 3, "basic_weapon": "Hand gun"}
+
+
+def standalone(user: Any, **extra: Any) -> Battle:
+    args: dict[str, Any] = {"enemy": PUNKS, "crew": CREW, "hit_numbers": {"open": 5, "cover": 6}, "dice": Dice(seed=4)}
+    args.update(extra)
+    return services.battle_create(user=user, **args)
+
+
+def make_campaign(user: Any, **options: Any) -> Campaign:
+    campaign = campaign_services.campaign_create(user=user, name="Drift", options={"crew_size": 4, **options})
+    Character.objects.create(
+        campaign=campaign, name="Ria", is_captain=True, reactions=2, speed=5, combat_skill=1, toughness=4,
+        sheet={"equipment": ["Military rifle", "Med-patch"]},
+    )  # fmt: skip
+    Character.objects.create(campaign=campaign, name="Bo", reactions=1, speed=4, toughness=3, sheet={"equipment": ["Hand gun"]})
+    Character.objects.create(campaign=campaign, name="Zed", status="sick_bay", sick_bay=2)
+    return campaign
+
+
+def nm(battle: Battle) -> dict[str, Any]:
+    assert battle.nominis is not None
+    return battle.nominis
+
+
+def res(battle: Battle | BattleJob) -> dict[str, Any]:
+    assert battle.result is not None
+    return battle.result
+
+
+def fresh(battle: Battle) -> Battle:
+    battle.refresh_from_db()
+    return battle
+
+
+# -- set-up ---------------------------------------------------------------------------------------
+
+
+def test_a_campaign_battle_fields_the_active_crew_with_the_campaign_options(player: Any) -> None:
+    campaign = make_campaign(player, dramatic_combat=True, casualty_tables=True)
+    battle = services.battle_create(user=player, campaign_id=campaign.pk, enemy=ELITE, theme="industrial", dice=Dice(seed=4))
+    crew = battle.setup["crew"]
+    assert [c["name"] for c in crew] == ["Ria", "Bo"]  # Zed is in Sick Bay
+    ria = Character.objects.get(name="Ria")
+    assert crew[0]["ref"] == str(ria.pk) and crew[0]["captain"] and crew[0]["reactions"] == 2
+    assert [w["name"] for w in crew[0]["weapons"]] == ["Military rifle"]  # a Med-patch is no weapon
+    assert battle.setup["hit_numbers"]["open"] == 5 and battle.setup["hit_numbers"]["cover"] == 6
+    assert battle.setup["options"]["casualty_tables"] is True and battle.setup["battle"]["crew_size"] == 2
+    assert battle.setup["enemy"]["elite"] and battle.setup["battle"]["terrain"] is not None
+    assert battle.campaign_id == campaign.pk and battle.status == "setup"
+
+
+def test_without_dramatic_combat_a_campaign_battle_needs_the_core_hit_numbers(player: Any) -> None:
+    campaign = make_campaign(player)
+    with pytest.raises(DropshipError) as refused:
+        services.battle_create(user=player, campaign_id=campaign.pk, enemy=ELITE, dice=Dice(seed=4))
+    assert refused.value.field == "hit_numbers"
+    battle = services.battle_create(
+        user=player, campaign_id=campaign.pk, enemy=ELITE, hit_numbers={"open": 4, "cover": 5}, dice=Dice(seed=4)
+    )
+    assert battle.setup["hit_numbers"]["open"] == 4
+
+
+def test_a_campaign_battle_takes_only_battle_flags_as_options(player: Any) -> None:
+    campaign = make_campaign(player, dramatic_combat=True)
+    with pytest.raises(DropshipError) as refused:
+        services.battle_create(user=player, campaign_id=campaign.pk, enemy=ELITE, options={"casualty_tables": True})
+    assert refused.value.field == "options.casualty_tables"
+    battle = services.battle_create(user=player, campaign_id=campaign.pk, enemy=ELITE, options={"hectic": True})
+    assert battle.setup["options"]["hectic"] is True and battle.setup["options"]["dramatic_combat"] is True
+
+
+def test_a_standalone_battle_needs_crew_and_hit_numbers(player: Any) -> None:
+    battle = standalone(player)
+    assert battle.campaign_id is None and [c["name"] for c in battle.setup["crew"]] == ["Ria", "Bo"]
+    assert battle.setup["hit_numbers"] == {
+        "open": 5,
+        "cover": 6,
+        "source": "core rulebook (typed)",
+        "close": None,
+        "close_range_in": 6,
+    }
+    assert battle.setup["enemy"]["elite"] is False and len(battle.setup["enemy"]["figures"]) == 3
+    dramatic = standalone(player, hit_numbers=None, options={"dramatic_combat": True})
+    assert dramatic.setup["hit_numbers"]["open"] == 5 and "p.87" in dramatic.setup["hit_numbers"]["source"]
+
+
+@pytest.mark.parametrize(
+    ("extra", "field"),
+    [
+        ({"crew": None}, "crew"),
+        ({"hit_numbers": None}, "hit_numbers"),
+        ({"hit_numbers": {"open": 9, "cover": 6}}, "hit_numbers.open"),
+        ({"crew": [{"name": "Ria", "speed": 5}]}, "crew[0].reactions"),
+        ({"crew": [{**CREW[0], "weapons": ["Banana"]}]}, "crew[0].weapons[0]"),
+        ({"enemy": {**PUNKS, "toughness": 12}}, "enemy.toughness"),
+        ({"enemy": {**PUNKS, "panic": "7"}}, "enemy.panic"),
+        ({"enemy": {"elite": True}}, "enemy.category"),
+        ({"options": {"warp_drive": True}}, "options.warp_drive"),
+        ({"theme": "swamp"}, "theme"),
+        ({"mission_source": "bribe"}, "source"),
+    ],
+)
+def test_a_bad_set_up_names_the_field_and_writes_nothing(player: Any, extra: dict[str, Any], field: str) -> None:
+    with pytest.raises(DropshipError) as refused:
+        standalone(player, **extra)
+    assert refused.value.field == field
+    assert not Battle.objects.exists()
+
+
+# -- versions and roles -----------------------------------------------------------------------------
+
+
+def test_a_stale_version_is_refused(player: Any) -> None:
+    battle = standalone(player)
+    services.battle_update_title(user=player, battle_id=battle.pk, version=1, title="Dock fight")
+    with pytest.raises(StaleVersion) as refused:
+        services.battle_update_title(user=player, battle_id=battle.pk, version=1, title="Again")
+    assert refused.value.extra["version"] == 2
+    assert fresh(battle).title == "Dock fight"
+
+
+def test_readers_read_editors_play_and_outsiders_see_nothing(player: Any, other: Any) -> None:
+    campaign = make_campaign(player, dramatic_combat=True)
+    reader, editor = UserFactory(username="reader"), UserFactory(username="editor")
+    campaign_services.member_invite(user=player, campaign_id=campaign.pk, username="reader", role="reader")
+    campaign_services.member_invite(user=player, campaign_id=campaign.pk, username="editor", role="editor")
+    battle = services.battle_create(user=player, campaign_id=campaign.pk, enemy=ELITE, dice=Dice(seed=4))
+    assert selectors.battle_for(reader, battle.pk).pk == battle.pk
+    with pytest.raises(NotAllowed):
+        services.battle_update_title(user=reader, battle_id=battle.pk, version=battle.version, title="Mine")
+    with pytest.raises(NotFound):
+        services.battle_update_title(user=other, battle_id=battle.pk, version=battle.version, title="Mine")
+    services.battle_update_title(user=editor, battle_id=battle.pk, version=battle.version, title="Ours")
+    assert fresh(battle).title == "Ours"
+    solo = standalone(player)
+    with pytest.raises(NotFound):
+        services.nominis_start(user=editor, battle_id=solo.pk, version=solo.version, mode="assisted")
+    with pytest.raises(NotAllowed):
+        services.battle_create(user=reader, campaign_id=campaign.pk, enemy=ELITE)
+
+
+# -- without miniatures -----------------------------------------------------------------------------
+
+
+def test_assisted_play_stores_each_action_and_undo_replays_the_rest(player: Any) -> None:
+    battle = standalone(player)
+    battle = services.nominis_start(user=player, battle_id=battle.pk, version=battle.version, mode="assisted")
+    assert battle.status == "nominis" and nm(battle)["state"]["phase"] == "initiative"
+    with pytest.raises(DropshipError) as refused:
+        services.nominis_act(user=player, battle_id=battle.pk, version=battle.version, action={"type": "end_round"})
+    assert refused.value.field == "action.type"
+    for seed in (11, 12, 13):
+        battle = services.nominis_act(
+            user=player, battle_id=battle.pk, version=battle.version, action={"type": "auto"}, dice=Dice(seed=seed)
+        )
+    assert [a["seed"] for a in nm(battle)["actions"]] == [11, 12, 13]
+    after_two = services.nominis_replay(nm(battle)["initial"], nm(battle)["actions"][:2])[0]
+    undone = services.nominis_undo(user=player, battle_id=battle.pk, version=battle.version)
+    assert len(nm(undone)["actions"]) == 2 and nm(undone)["state"] == after_two
+    again = services.nominis_act(
+        user=player, battle_id=battle.pk, version=undone.version, action={"type": "auto"}, dice=Dice(seed=13)
+    )
+    assert nm(again)["state"] == nm(battle)["state"]  # same action, same seed: same state
+
+
+def test_automatic_play_runs_to_the_end_and_the_replay_agrees(player: Any) -> None:
+    battle = standalone(player)
+    battle = services.nominis_start(user=player, battle_id=battle.pk, version=battle.version, mode="automatic")
+    battle = services.nominis_auto(user=player, battle_id=battle.pk, version=battle.version, dice=Dice(seed=5))
+    assert nm(battle)["state"]["finished"] and len(nm(battle)["actions"]) > 3
+    replayed, events = services.nominis_replay(nm(battle)["initial"], nm(battle)["actions"])
+    assert replayed == nm(battle)["state"] and len(events) == len(nm(battle)["events"])
+    with pytest.raises(DropshipError) as refused:
+        services.nominis_auto(user=player, battle_id=battle.pk, version=battle.version)
+    assert refused.value.field == "action.type"
+    finished = services.battle_finish(user=player, battle_id=battle.pk, version=battle.version)
+    assert finished.status == "finished" and res(finished)["source"] == "nominis"
+    assert res(finished)["won"] == res(finished)["objective"]["achieved"]
+
+
+def test_finishing_before_the_no_minis_battle_ends_is_refused(player: Any) -> None:
+    battle = standalone(player)
+    battle = services.nominis_start(user=player, battle_id=battle.pk, version=battle.version, mode="assisted")
+    with pytest.raises(DropshipError) as refused:
+        services.battle_finish(user=player, battle_id=battle.pk, version=battle.version)
+    assert refused.value.field == "status" and fresh(battle).status == "nominis"
+
+
+# -- the result in the campaign turn ------------------------------------------------------------------
+
+
+def play_to_record(player: Any, campaign: Campaign) -> None:
+    campaign.refresh_from_db()
+    turn = turn_services.turn_start(user=player, campaign_id=campaign.pk, version=campaign.version)
+    for _ in range(60):
+        turn.refresh_from_db()
+        if turn.plan[turn.position]["key"] == "battle.record":
+            return
+        campaign.refresh_from_db()
+        turn_services.step_resolve(user=player, campaign_id=campaign.pk, version=campaign.version, mode="manual", text="Done.")
+    pytest.fail("the turn never reached Record the battle")
+
+
+def test_finishing_a_campaign_battle_records_it_in_the_turn(player: Any) -> None:
+    campaign = make_campaign(player, dramatic_combat=True)
+    play_to_record(player, campaign)
+    battle = services.battle_create(user=player, campaign_id=campaign.pk, enemy=ELITE, dice=Dice(seed=4))
+    bo = Character.objects.get(name="Bo")
+    with pytest.raises(DropshipError) as refused:
+        services.battle_finish(user=player, battle_id=battle.pk, version=battle.version, held_field=True, casualties=["Nobody"])
+    assert refused.value.field == "casualties"
+    done = services.battle_finish(user=player, battle_id=battle.pk, version=battle.version, held_field=True, casualties=["Bo"])
+    assert done.reported and done.result == {"held_field": True, "won": True, "casualties": ["Bo"], "source": "manual"}
+    turn = current_turn(campaign)
+    assert turn is not None
+    facts = turn.facts["battle"]
+    assert facts["won"] and facts["held_field"] and facts["casualties"] == [str(bo.pk)] and facts["elite"]
+    assert turn.steps.filter(key="battle.record").exists()
+    assert turn.plan[turn.position]["phase"] == "post-battle"
+    line = campaign.log.filter(step="battle.record").get()
+    assert "won" in line.text and "field held" in line.text
+
+
+def test_a_battle_finished_before_the_turn_reaches_the_step_is_handed_over_later(player: Any) -> None:
+    campaign = make_campaign(player, dramatic_combat=True)
+    battle = services.battle_create(user=player, campaign_id=campaign.pk, enemy=ELITE, dice=Dice(seed=4))
+    battle = services.battle_finish(user=player, battle_id=battle.pk, version=battle.version, held_field=False)
+    assert not battle.reported and res(battle)["won"] is False
+    with pytest.raises(DropshipError) as refused:
+        services.battle_report(user=player, battle_id=battle.pk, version=battle.version)
+    assert refused.value.field == "turn"
+    play_to_record(player, campaign)
+    battle = services.battle_report(user=player, battle_id=battle.pk, version=battle.version)
+    assert battle.reported and current_turn(campaign).facts["battle"]["held_field"] is False  # type: ignore[union-attr]
+
+
+# -- the live tracker ----------------------------------------------------------------------------------
+
+
+def test_tracking_opens_one_room_and_finish_reads_its_outcome(player: Any) -> None:
+    battle = standalone(player)
+    room = services.battle_track(user=player, battle_id=battle.pk, version=battle.version)
+    assert room.kind == "fiveparsecs-battle" and [c["name"] for c in room.state["crew"]] == ["Ria", "Bo"]
+    assert len(room.state["enemies"]) == 3 and room.state["hit_numbers"] == {"open": 5, "cover": 6}
+    battle = fresh(battle)
+    assert battle.status == "tracking" and battle.room_id == room.pk
+    assert services.battle_track(user=player, battle_id=battle.pk, version=battle.version).pk == room.pk
+    with pytest.raises(DropshipError):
+        services.nominis_start(user=player, battle_id=battle.pk, version=fresh(battle).version, mode="assisted")
+
+    def act(type_: str, **payload: Any) -> None:
+        room.refresh_from_db()
+        live_services.room_act(user=player, room_id=room.pk, type=type_, payload=payload, version=room.version, seed=3)
+
+    act("next_phase")
+    act("roll_reactions", faces="1, 4")
+    act("assign_reaction", figure="c1", die=1)
+    act("assign_reaction", figure="c2", die=2)
+    act("next_phase")
+    act("resolve", attacker="c1", target="e1", range=10, faces="6, 6")
+    act("end_battle", held_field="on")
+    battle = services.battle_finish(user=player, battle_id=battle.pk, version=fresh(battle).version)
+    assert res(battle)["source"] == "tracker" and res(battle)["held_field"] is True
+    assert res(battle)["enemies_killed"] == 1 and res(battle)["won"] is True
+
+
+def test_the_tracker_gets_the_elite_profile_and_takes_progressive_strength_once(player: Any) -> None:
+    plain = standalone(player, enemy=ELITE, options={"dramatic_combat": True}, hit_numbers=None, campaign_turn=12)
+    strong = standalone(
+        player, enemy=ELITE, options={"dramatic_combat": True, "progressive": [1]}, hit_numbers=None, campaign_turn=12
+    )
+    assert len(strong.setup["enemy"]["figures"]) > len(plain.setup["enemy"]["figures"])
+    for battle in (plain, strong):
+        room = services.battle_track(user=player, battle_id=battle.pk, version=battle.version)
+        assert len(room.state["enemies"]) == len(battle.setup["enemy"]["figures"])
+        assert room.state["groups"][0]["elite"] is True and room.state["hit_numbers"] is None
+
+
+# -- odds ---------------------------------------------------------------------------------------------
+
+
+def test_an_odds_job_runs_to_100_and_gives_the_chance_to_hold(player: Any, django_capture_on_commit_callbacks: Any) -> None:
+    battle = standalone(player)
+    with pytest.raises(DropshipError) as refused:
+        services.odds_start(user=player, battle_id=battle.pk, runs=5)
+    assert refused.value.field == "runs" and not BattleJob.objects.exists()
+    with django_capture_on_commit_callbacks(execute=True):
+        job = services.odds_start(user=player, battle_id=battle.pk, runs=20)
+    job.refresh_from_db()
+    assert job.status == "done" and job.progress == 100 and job.error == ""
+    assert res(job)["runs"] == 20 and 0 <= res(job)["chance_hold"] <= 1
+    assert sum(res(job)["casualties_spread"].values()) == 20
