@@ -159,6 +159,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # Several models have a "status" field with different choices; name each set.
+    "ENUM_NAME_OVERRIDES": {
+        "CharacterStatusEnum": "campaigns.models.Character.STATUSES",
+        "FpBattleStatusEnum": "battles.models.Battle.STATUSES",
+        "FpBattleJobStatusEnum": "battles.models.BattleJob.STATUSES",
+    },
 }
 
 # -- i18n, static -----------------------------------------------------------------------

@@ -102,7 +102,8 @@ def test_no_minis_play_undo_and_finish(api: APIClient) -> None:
     assert done["status"] == "finished" and done["result"]["source"] == "nominis"
 
 
-def test_track_then_finish_by_hand_and_odds_job(api: APIClient, django_capture_on_commit_callbacks: Any) -> None:
+def test_track_then_finish_by_hand_and_odds_job(api: APIClient, django_capture_on_commit_callbacks: Any, settings: Any) -> None:
+    settings.CELERY_TASK_ALWAYS_EAGER = True  # the job runs in this process, as without Redis
     battle = create(api)
     url = f"/api/v1/fp-battles/{battle['id']}/"
     tracked = api.post(f"{url}track/", {"version": 1}, format="json").json()

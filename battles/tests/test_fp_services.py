@@ -304,7 +304,10 @@ def test_the_tracker_gets_the_elite_profile_and_takes_progressive_strength_once(
 # -- odds ---------------------------------------------------------------------------------------------
 
 
-def test_an_odds_job_runs_to_100_and_gives_the_chance_to_hold(player: Any, django_capture_on_commit_callbacks: Any) -> None:
+def test_an_odds_job_runs_to_100_and_gives_the_chance_to_hold(
+    player: Any, django_capture_on_commit_callbacks: Any, settings: Any
+) -> None:
+    settings.CELERY_TASK_ALWAYS_EAGER = True  # the job runs in this process, as without Redis
     battle = standalone(player)
     with pytest.raises(DropshipError) as refused:
         services.odds_start(user=player, battle_id=battle.pk, runs=5)

@@ -213,7 +213,10 @@ def test_an_initiative_action_takes_the_bonus_and_typed_dice(client: Client) -> 
     assert _nom(battle)["actions"][-1]["action"] == {**json.loads(take_cover), "bonus": True, "faces": [3, 4]}
 
 
-def test_the_odds_page_shows_the_chance_casualties_and_spread(client: Client, django_capture_on_commit_callbacks: Any) -> None:
+def test_the_odds_page_shows_the_chance_casualties_and_spread(
+    client: Client, django_capture_on_commit_callbacks: Any, settings: Any
+) -> None:
+    settings.CELERY_TASK_ALWAYS_EAGER = True  # the job runs in this process, as without Redis
     battle = _create(client)
     with django_capture_on_commit_callbacks(execute=True):
         started = _act(client, battle, "odds", runs="20")
