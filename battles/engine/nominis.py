@@ -1722,6 +1722,41 @@ def _resolve(
     def enemy_can_fire() -> bool:
         return not enemy["fired"] or opts.hectic
 
+    def charge(
+        charger: dict[str, Any],
+        defender: dict[str, Any],
+        gun: Mapping[str, Any] | None,
+        can_fire: bool,
+        fire_why: str,
+        brawl_why: str,
+    ) -> None:
+        """``charger`` closes to Brawl: ``defender`` may fire first with ``gun`` (p.69); then the
+        Brawl, unless Separated (p.71) or the charger is Stunned (p.70). A defender who fired
+        brawls with that weapon."""
+        fired_with = None
+        if gun is not None and can_fire:
+            fired_with = gun
+            shot(defender, charger, gun, kz or 6, not flags["open_ground"], fire_why)
+        if enemy["status"] != "active" or crew["status"] != "active":
+            return
+        if flags["separated"]:
+            events.append(_event("firefight", "No Brawl follows (Separated, p.71)."))
+        elif charger["stun"]:
+            events.append(_event("firefight", f"{charger['name']} is Stunned and cannot start the Brawl (p.70)."))
+        else:
+            held = _defensive_brawl_weapon(fired_with) if fired_with else _brawl_weapon(defender)
+            _brawl(
+                st,
+                dice,
+                crew,
+                enemy,
+                crew_weapon=held if defender is crew else _brawl_weapon(crew),
+                enemy_weapon=held if defender is enemy else _brawl_weapon(enemy),
+                why=brawl_why,
+                events=events,
+                tables=tables,
+            )
+
     kind = plan["kind"]
     if kind == "ranged" and brawl and plan["can_brawl"]:
         kind = "crew_charges"
@@ -1748,53 +1783,23 @@ def _resolve(
                 tables=tables,
             )
     elif kind == "enemy_charges":
-        gun = plan.get("crew_gun")
-        fired_with = None
-        if fire and plan["can_fire"] and gun is not None:
-            fired_with = gun
-            shot(crew, enemy, gun, kz or 6, not flags["open_ground"], "defensive fire at a figure coming to Brawl (p.69)")
-        if enemy["status"] == "active" and crew["status"] == "active":
-            if flags["separated"]:
-                events.append(_event("firefight", "No Brawl follows (Separated, p.71)."))
-            elif enemy["stun"]:
-                events.append(_event("firefight", f"{enemy['name']} is Stunned and cannot start the Brawl (p.70)."))
-            else:
-                crew_weapon = _defensive_brawl_weapon(fired_with) if fired_with else _brawl_weapon(crew)
-                _brawl(
-                    st,
-                    dice,
-                    crew,
-                    enemy,
-                    crew_weapon=crew_weapon,
-                    enemy_weapon=_brawl_weapon(enemy),
-                    why="the enemy closes to Brawl (p.69)",
-                    events=events,
-                    tables=tables,
-                )
+        charge(
+            enemy,
+            crew,
+            plan.get("crew_gun"),
+            fire and plan["can_fire"],
+            "defensive fire at a figure coming to Brawl (p.69)",
+            "the enemy closes to Brawl (p.69)",
+        )
     elif kind == "crew_charges":
-        gun = _best_gun(enemy, over=keep, reach=kz or 6, no_heavy=True)
-        fired_with = None
-        if gun is not None and enemy_can_fire():
-            fired_with = gun
-            shot(enemy, crew, gun, kz or 6, not flags["open_ground"], "firing at a crew figure coming to Brawl (p.69)")
-        if enemy["status"] == "active" and crew["status"] == "active":
-            if flags["separated"]:
-                events.append(_event("firefight", "No Brawl follows (Separated, p.71)."))
-            elif crew["stun"]:
-                events.append(_event("firefight", f"{crew['name']} is Stunned and cannot start the Brawl (p.70)."))
-            else:
-                enemy_weapon = _defensive_brawl_weapon(fired_with) if fired_with else _brawl_weapon(enemy)
-                _brawl(
-                    st,
-                    dice,
-                    crew,
-                    enemy,
-                    crew_weapon=_brawl_weapon(crew),
-                    enemy_weapon=enemy_weapon,
-                    why="the crew figure closes to Brawl (p.69)",
-                    events=events,
-                    tables=tables,
-                )
+        charge(
+            crew,
+            enemy,
+            _best_gun(enemy, over=keep, reach=kz or 6, no_heavy=True),
+            enemy_can_fire(),
+            "firing at a crew figure coming to Brawl (p.69)",
+            "the crew figure closes to Brawl (p.69)",
+        )
     else:  # ranged
         crew_gun = plan.get("crew_gun")
         enemy_gun = plan.get("enemy_gun")
