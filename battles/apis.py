@@ -86,7 +86,13 @@ class FpBattleCreateInputSerializer(serializers.Serializer[Any]):
     campaign_id = serializers.IntegerField(required=False, allow_null=True, default=None)
     title = serializers.CharField(max_length=80, required=False, allow_blank=True, default="")
     theme = serializers.CharField(required=False, allow_null=True, allow_blank=True, default=None, help_text="Terrain theme.")
-    mission_source = serializers.CharField(required=False, default="opportunity")
+    mission_source = serializers.CharField(
+        required=False,
+        allow_null=True,
+        allow_blank=True,
+        default=None,
+        help_text="rival, invasion, opportunity, patron, faction, quest or salvage; empty: the campaign turn's battle type, else opportunity.",
+    )
     patron = serializers.BooleanField(default=False)
     expanded_missions = serializers.BooleanField(default=False)
     deployment_variables = serializers.BooleanField(default=False)
@@ -95,7 +101,10 @@ class FpBattleCreateInputSerializer(serializers.Serializer[Any]):
     objective = serializers.CharField(required=False, allow_null=True, allow_blank=True, default=None)
     battle_type = serializers.CharField(required=False, allow_null=True, allow_blank=True, default=None)
     campaign_turn = serializers.IntegerField(required=False, allow_null=True, default=None)
-    enemy = serializers.DictField(help_text='{"elite": true, "category": ...} or a typed profile (see battle_create).')
+    enemy = serializers.DictField(
+        help_text='{"elite": true, "category": ...}, {"core_table": true, ...} (a campaign\'s Core enemy encounter table '
+        "or this turn's enemy; typed fields win) or a typed profile (see battle_create)."
+    )
     crew = serializers.ListField(child=serializers.DictField(), required=False, allow_null=True, default=None)
     hit_numbers = serializers.DictField(required=False, allow_null=True, default=None, help_text="{open, cover} (core).")
     options = serializers.DictField(required=False, allow_null=True, default=None)

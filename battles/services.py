@@ -14,7 +14,8 @@ Set-up shape (``Battle.setup``)::
                "soulless", "kerin"}],
      "options": {CampaignOptions.as_dict() keys plus the battle flags of BATTLE_FLAGS},
      "hit_numbers": {"open", "cover", "source"}, "seed": int, "enemy_weapons": {name: profile},
-     "campaign_turn": int, "objective": str}
+     "campaign_turn": int, "objective": str, "warnings": [str],
+     "core": [fp_setup.CoreRoll.as_dict()]}  # the player's own core-rulebook tables, see below
 
 Rulings:
 
@@ -26,6 +27,14 @@ Rulings:
   says so in ``setup["warnings"]``.
 - No-minis mission: the objective's name when it is one of the no-minis missions (pp.72-73),
   else Fight Off (it only asks the crew to Hold the Field).
+- A campaign battle reads its campaign turn: the battle type (``mission_source`` left empty)
+  and what the turn's "Determine deployment conditions / notable sights / the objective / the
+  enemy" steps came to, rolled on the user's table or typed by hand. Where the turn has not
+  come to a part yet and the campaign maps a table to its slot, the set-up rolls that table
+  (deployment conditions and notable sights for conventional battles only; the objective
+  through ``fp_setup.roll_mission``; the enemy only with ``{"core_table": true}``). Every roll
+  of a campaign battle's set-up also goes into the campaign log. A rolled Notable Sight is one
+  suspected Location in no-minis play.
 - Won: the no-minis objective achieved; from the tracker or by hand, Holding the Field, unless
   ``won`` is given.
 - The live tracker gets the enemy type's profile and rank counts; it makes the elite rank
@@ -47,15 +56,18 @@ from battles.engine import fp_combat, fp_enemies, fp_setup, fp_tracker, nominis,
 from battles.fiveparsecs_kind import KIND as TRACKER_KIND
 from battles.models import Battle, BattleJob
 from battles.selectors import battle_for
+from campaigns import services as campaign_services
 from campaigns import turn_services
 from campaigns.engine.characters import CharacterError
 from campaigns.engine.difficulty import turn_difficulty
 from campaigns.engine.options import CampaignOptions, OptionError, parse_options
+from campaigns.engine.slots import slot as slot_spec
 from campaigns.models import Campaign
 from campaigns.permissions import EDITOR, campaign_for
-from campaigns.selectors import current_turn, fiveparsecs_tables
-from live.models import Room
-from live.services import room_create
+from campaigns.selectors import current_turn, fiveparsecs_tables, slot_tables, turn_table_results
+from live.engine.tracker import Role
+from live.models import Membership, Room
+from live.services import room_create, room_share
 from rules.engine.dice import Dice, DiceError
 from rules.engine.tables import RangeTable, TableError
 from rules.errors import DropshipError, StaleVersion
@@ -340,6 +352,80 @@ def _hit_numbers(tables: Mapping[str, RangeTable], options: CampaignOptions, raw
     return numbers.as_dict()
 
 
+#: The battle steps of a campaign turn whose core-rulebook table a campaign can map to a slot.
+CORE_PARTS: tuple[tuple[str, str], ...] = (
+    ("battle.deployment", "deployment_conditions"),
+    ("battle.sights", "notable_sights"),
+    ("battle.objective", "objectives"),
+    ("battle.enemy", "enemy_encounters"),
+)
+#: Keys a row of the user's Core enemy encounter table may carry to build the force.
+CORE_ENEMY_KEYS: tuple[str, ...] = ("numbers", "panic", "speed", "combat_skill", "toughness", "ai", "weapons", "save")
+
+
+def _core_parts(
+    dice: Dice,
+    campaign: Campaign,
+    turn_results: Mapping[str, Mapping[str, Any]],
+    mapped: Mapping[str, Any],
+    *,
+    source: str,
+    wanted: Sequence[str],
+    category: str = "",
+    roll: bool = True,
+) -> dict[str, fp_setup.CoreRoll]:
+    """The core-rulebook parts of a campaign battle (``wanted`` slot keys): what this turn's
+    steps already came to (``turn_results``), else (``roll``) a roll on the table ``mapped`` to
+    the slot; a part with neither is left out (the player rolls it in the book)."""
+    parts: dict[str, fp_setup.CoreRoll] = {}
+    for step_key, slot_key in CORE_PARTS:
+        if slot_key not in wanted:
+            continue
+        got = turn_results.get(step_key)
+        if got:
+            parts[slot_key] = fp_setup.CoreRoll(
+                part=slot_key,
+                title=slot_spec(slot_key).title,
+                result=str(got.get("result") or ""),
+                effect=str(got.get("effect") or ""),
+                data=dict(got.get("data") or {}),
+                origin=f"campaign turn {campaign.turn} ({got.get('table') or 'your table'})",
+            )
+        elif roll and slot_key in mapped and mapped[slot_key].die:
+            parts[slot_key] = _roll_core(dice, mapped[slot_key].to_engine(), slot_key, source, category)
+    return parts
+
+
+def _roll_core(dice: Dice, table: RangeTable, part: str, source: str, category: str) -> fp_setup.CoreRoll:
+    columns = (category,) if category else ()
+    return _engine(lambda: fp_setup.roll_core_table(dice, table, part=part, source=source, columns=columns))
+
+
+def _core_enemy(enemy: Mapping[str, Any], part: fp_setup.CoreRoll | None) -> dict[str, Any]:
+    """The typed-profile enemy mapping for ``{"core_table": true}``: the row of the campaign's
+    Core enemy encounter table (its data keys :data:`CORE_ENEMY_KEYS`), with anything typed in
+    ``enemy`` winning. Raises :class:`DropshipError` when there is no row or a stat is missing."""
+    if part is None:
+        raise DropshipError(
+            "enemy.core_table: this campaign has no Core enemy encounter table mapped and its turn has not "
+            "determined the enemy; map a table to that slot, or type the enemy's profile.",
+            field="enemy.core_table",
+        )
+    typed = {k: v for k, v in enemy.items() if v not in (None, "") and k != "core_table"}
+    made = {**{k: part.data[k] for k in CORE_ENEMY_KEYS if part.data.get(k) not in (None, "")}, **typed}
+    made.setdefault("name", part.result)
+    made.setdefault("category", part.column or "Core enemy")
+    missing = [k for k in ("speed", "combat_skill", "toughness") if made.get(k) in (None, "")]
+    if missing:
+        raise DropshipError(
+            f"enemy.{missing[0]}: {part.result!r} from {part.origin} has no {', '.join(missing)}; type "
+            f"{'it' if len(missing) == 1 else 'them'} (or give the table's rows the data keys {', '.join(CORE_ENEMY_KEYS)}).",
+            field=f"enemy.{missing[0]}",
+        )
+    made.setdefault("panic", "0")
+    return made
+
+
 @transaction.atomic
 def battle_create(
     *,
@@ -347,7 +433,7 @@ def battle_create(
     campaign_id: int | None = None,
     title: str = "",
     theme: str | None = None,
-    mission_source: str = "opportunity",
+    mission_source: str | None = None,
     patron: bool = False,
     expanded_missions: bool = False,
     deployment_variables: bool = False,
@@ -363,7 +449,10 @@ def battle_create(
     dice: Dice | None = None,
 ) -> Battle:
     """Set a battle up: mission, deployment and terrain (``fp_setup.generate``), the enemy force
-    (``enemy``: ``{"elite": true, "category"}`` rolls elite enemies, pp.48-65; a typed profile
+    (``enemy``: ``{"elite": true, "category"}`` rolls elite enemies, pp.48-65;
+    ``{"core_table": true, "category"?, ...}`` takes a campaign's Core enemy encounter table or
+    this turn's enemy, its rows' data keys :data:`CORE_ENEMY_KEYS` giving the profile and typed
+    keys winning; a typed profile
     ``{"name", "category", "numbers", "panic", "speed", "combat_skill", "toughness", "weapons",
     "save", "specialists", "lieutenants"}`` builds a standard force from the core rulebook's
     numbers; both take ``base_numbers`` (the core numbers roll), ``basic_weapon``,
@@ -372,7 +461,9 @@ def battle_create(
 
     From a campaign (``campaign_id``; the user must be one of its editors): the crew is its
     active crew, the options are the campaign's (``options`` may only hold :data:`BATTLE_FLAGS`)
-    and the turn is the campaign's. Otherwise ``crew`` is required (figure mappings: name,
+    and the turn is the campaign's; ``mission_source`` ``None`` takes the turn's battle type
+    (else ``opportunity``), and the core-rulebook parts come from the turn or the campaign's
+    table slots (module docstring). Otherwise ``crew`` is required (figure mappings: name,
     reactions, speed (inches), combat_skill, toughness, savvy, save, weapons (Dramatic Weapons
     names or typed profiles), captain, bot, soulless, kerin) and ``options`` are Compendium
     options (``campaigns.engine.options``) plus battle flags.
@@ -404,6 +495,26 @@ def battle_create(
         raise DropshipError("crew: only one crew figure can be the captain.", field="crew")
     numbers = _hit_numbers(tables, chosen, hit_numbers)
     dice = dice or Dice()
+    if not isinstance(enemy, Mapping):
+        raise DropshipError("enemy must be {elite: true, category}, {core_table: true} or a typed profile.", field="enemy")
+    core_enemy = _flag(enemy.get("core_table"), "enemy.core_table")
+    if core_enemy and campaign is None:
+        raise DropshipError(
+            "enemy.core_table: only a campaign battle has table slots; type the enemy's profile.", field="enemy.core_table"
+        )
+    # A campaign battle reads its turn: the battle type, and the core tables its steps rolled.
+    playing = current_turn(campaign) if campaign is not None else None
+    turn_results = turn_table_results(campaign) if campaign is not None else {}
+    mapped = slot_tables(campaign) if campaign is not None else {}
+    source = mission_source or str(((playing.facts or {}).get("mission") if playing else "") or "") or "opportunity"
+    parts: dict[str, fp_setup.CoreRoll] = {}
+    if campaign is not None and objective is None:
+        parts = _core_parts(dice, campaign, turn_results, mapped, source=source, wanted=("objectives",), roll=False)
+        if "objectives" in parts:
+            objective = parts["objectives"].result
+    core_objectives = None
+    if objective is None and "objectives" in mapped and mapped["objectives"].die:
+        core_objectives = mapped["objectives"].to_engine()
     setup = _engine(
         lambda: fp_setup.generate(
             dice,
@@ -412,16 +523,40 @@ def battle_create(
             campaign_turn=turn,
             crew_size=len(figures),
             theme=theme or None,
-            mission_source=mission_source,
+            mission_source=source,
             patron=bool(patron),
             expanded_missions=bool(expanded_missions),
             deployment_variables=bool(deployment_variables),
             ai_variations=bool(ai_variations),
             ai_type=ai_type or None,
             objective=objective or None,
+            core_objectives=core_objectives,
             battle_type=battle_type or None,
         )
     )
+    if core_objectives is not None and setup.mission.objectives and not setup.mission.expanded:
+        first = setup.mission.objectives[0]
+        record = next((r for r in setup.mission.rolls if r.reason == fp_setup.CORE_OBJECTIVE_REASON), None)
+        parts["objectives"] = fp_setup.CoreRoll(
+            part="objectives",
+            title=core_objectives.title,
+            result=first.name,
+            effect=first.effect,
+            origin=core_objectives.title,
+            roll=record,
+        )
+    if campaign is not None and setup.mission.battle_type == "conventional":
+        wanted = ("deployment_conditions", "notable_sights")
+        parts.update(_core_parts(dice, campaign, turn_results, mapped, source=setup.mission.source, wanted=wanted))
+    if core_enemy:
+        assert campaign is not None
+        category = str(enemy.get("category") or "")
+        parts.update(
+            _core_parts(
+                dice, campaign, turn_results, mapped, source=setup.mission.source, wanted=("enemy_encounters",), category=category
+            )
+        )
+        enemy = _core_enemy(enemy, parts.get("enemy_encounters"))
     force = _enemy_force(
         dice,
         tables,
@@ -431,6 +566,8 @@ def battle_create(
         campaign_turn=turn,
         mission=setup.mission.source,
     )
+    # Enemy psionics (pp.22-23) when the options bring them; the card shows the powers.
+    force = _engine(lambda: fp_enemies.enemy_psionics(dice, tables, force, options=chosen), where="enemy.")
     profiles = enemy.get("weapon_profiles") or {}
     if not isinstance(profiles, Mapping):
         raise DropshipError(
@@ -466,8 +603,17 @@ def battle_create(
             "enemy_weapons": enemy_weapons,
             "enemy_kind": str(enemy.get("kind") or "humanoid"),
             "warnings": [f"No profile for the enemy weapon {w!r}: figures go without it." for w in warnings],
+            "core": [parts[k].as_dict() for _, k in CORE_PARTS if k in parts],
         },
     )
+    if campaign is not None:
+        rolled = [r for r in setup.rolls] + [r for r in force.rolls] + [p.roll for p in parts.values() if p.roll]
+        campaign_services.log(
+            campaign,
+            "battle",
+            f"Battle set up: {battle.title}. " + "; ".join(f"{p.title}: {p.result}" for p in parts.values()),
+            rolls=rolled,
+        )
     return battle
 
 
@@ -558,7 +704,14 @@ def tracker_setup(battle: Battle, tables: Mapping[str, RangeTable]) -> dict[str,
             }
         ]
     seize = force.get("seize_initiative_modifier")
+    plan = setup["battle"].get("deployment") or {}
+    d100 = [r for r in plan.get("rolls", []) if str(r.get("notation", "")).upper().endswith("D100")]
+    planned = {
+        "deployment_face": d100[0]["total"] if d100 else None,
+        "time_limit": (setup["battle"].get("mission") or {}).get("time_limit_round"),
+    }
     return {
+        "planned": planned,
         "crew": [
             {
                 "name": c["name"],
@@ -592,7 +745,8 @@ def tracker_setup(battle: Battle, tables: Mapping[str, RangeTable]) -> dict[str,
 @transaction.atomic
 def battle_track(*, user: Any, battle_id: int, version: int | None) -> Room:
     """Open the battle's live tracker room (``fiveparsecs-battle``, unlisted) owned by ``user``;
-    asked again, it returns the same room. Raises :class:`DropshipError` when the battle is being
+    asked again, it returns the same room. A campaign battle's room takes the campaign's co-op
+    members: readers watch, everyone else plays. Raises :class:`DropshipError` when the battle is being
     played without miniatures or is finished."""
     battle = _load(user, battle_id, version)
     if battle.room is not None:
@@ -603,6 +757,17 @@ def battle_track(*, user: Any, battle_id: int, version: int | None) -> Room:
         )
     setup = tracker_setup(battle, fiveparsecs_tables())
     room = room_create(user=user, kind=TRACKER_KIND, title=battle.title, options={"setup": setup}, unlisted=True)
+    campaign = battle.campaign
+    if campaign is not None and campaign.room_id is not None:
+        # The campaign's co-op members sit at the same table: editors (and the campaign's owner)
+        # play the tracker, readers watch it. Nobody needs the join code.
+        room_share(
+            room,
+            {
+                m.user_id: Role.VIEWER.value if m.role == Role.VIEWER.value else Role.PLAYER.value
+                for m in Membership.objects.filter(room_id=campaign.room_id)
+            },
+        )
     battle.room = room
     battle.status = "tracking"
     _touch(battle)
@@ -610,6 +775,20 @@ def battle_track(*, user: Any, battle_id: int, version: int | None) -> Room:
 
 
 # -- without miniatures -----------------------------------------------------------------------
+
+
+def nominis_mission(setup: Mapping[str, Any]) -> str:
+    """The no-minis mission key (``nominis.MISSIONS``) a battle set-up plays: its objective when
+    it is one of the no-minis missions (pp.72-73), else ``fight_off``."""
+    key = str(setup.get("objective") or "").strip().lower().replace(" ", "_")
+    return key if key in nominis.MISSIONS else "fight_off"
+
+
+def _is_sight(core: Mapping[str, Any]) -> bool:
+    """Whether a Notable Sights result puts something on the table: not when its row says
+    ``location: false`` or its name starts with "nothing" (a "nothing special" row)."""
+    data = core.get("data") or {}
+    return data.get("location", True) is not False and not str(core.get("result", "")).strip().lower().startswith("nothing")
 
 
 def nominis_initial(battle: Battle, *, mode: str = "assisted", mission_setup: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -638,10 +817,7 @@ def nominis_initial(battle: Battle, *, mode: str = "assisted", mission_setup: Ma
                 "rank": ENEMY_RANKS.get(figure["rank"], "regular"),
             }
         )
-    key = str(setup.get("objective") or "").strip().lower().replace(" ", "_")
-    mission = (
-        key if key in nominis.MISSIONS or key in {v.lower().replace(" ", "_") for v in nominis.MISSIONS.values()} else "fight_off"
-    )
+    mission = nominis_mission(setup)
     options = nominis.NoMinisOptions(
         hectic=bool(flags.get("hectic")),
         faster=bool(flags.get("faster")),
@@ -651,6 +827,11 @@ def nominis_initial(battle: Battle, *, mode: str = "assisted", mission_setup: Ma
     hit = setup["hit_numbers"]
     numbers = fp_combat.HitNumbers(open=int(hit["open"]), cover=int(hit["cover"]), source=str(hit.get("source") or ""))
     crew = [{k: v for k, v in c.items() if k != "ref"} for c in setup["crew"]]
+    mission_setup = dict(mission_setup or {})
+    if "notable_sights" not in mission_setup:
+        sights = [c["result"] for c in setup.get("core", []) if c["part"] == "notable_sights" and _is_sight(c)]
+        if sights:
+            mission_setup["notable_sights"] = sights
     return _engine(
         lambda: nominis.new_battle(
             crew=crew,

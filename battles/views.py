@@ -236,24 +236,35 @@ def _crew_from_post(request: HttpRequest) -> list[dict[str, Any]] | None:
     return crew or None
 
 
+def _typed_profile(request: HttpRequest) -> dict[str, Any]:
+    """The enemy profile fields as typed (empty ones are ``None`` or ``""``)."""
+    return {
+        "name": request.POST.get("enemy_name", "").strip(),
+        "numbers": _int(request, "enemy_numbers", None, field="numbers"),
+        "panic": request.POST.get("enemy_panic", "").strip(),
+        "speed": _int(request, "enemy_speed", None, field="speed"),
+        "combat_skill": _int(request, "enemy_combat_skill", None, field="combat_skill"),
+        "toughness": _int(request, "enemy_toughness", None, field="toughness"),
+        "weapons": request.POST.get("enemy_weapons", "").strip(),
+        "save": _int(request, "enemy_save", None, field="save"),
+    }
+
+
 def _enemy_from_post(request: HttpRequest) -> dict[str, Any]:
-    """The enemy as the service takes it: an elite roll by category, or a profile typed by hand."""
+    """The enemy as the service takes it: an elite roll by category, the campaign's core enemy
+    table (typed fields fill in or win), or a profile typed by hand."""
     category = request.POST.get("category", "").strip()
+    kind = request.POST.get("enemy_kind", "elite")
     enemy: dict[str, Any]
-    if request.POST.get("enemy_kind", "elite") == "elite":
+    if kind == "elite":
         enemy = {"elite": True, "category": category}
+    elif kind == "core":
+        enemy = {"core_table": True, "category": category}
+        enemy.update({k: v for k, v in _typed_profile(request).items() if v not in (None, "")})
     else:
-        enemy = {
-            "name": request.POST.get("enemy_name", "").strip(),
-            "category": category,
-            "numbers": _int(request, "enemy_numbers", 0, field="numbers"),
-            "panic": request.POST.get("enemy_panic", "").strip(),
-            "speed": _int(request, "enemy_speed", None, field="speed"),
-            "combat_skill": _int(request, "enemy_combat_skill", None, field="combat_skill"),
-            "toughness": _int(request, "enemy_toughness", None, field="toughness"),
-            "weapons": request.POST.get("enemy_weapons", "").strip(),
-            "save": _int(request, "enemy_save", None, field="save"),
-        }
+        enemy = {**_typed_profile(request), "category": category}
+        if enemy["numbers"] is None:
+            enemy["numbers"] = 0
         for key in ("specialists", "lieutenants"):
             count = _int(request, key, None)
             if count is not None:
@@ -350,7 +361,7 @@ def battle_create(request: HttpRequest) -> HttpResponse:
             campaign_id=campaign_id,
             title=request.POST.get("title", "").strip(),
             theme=request.POST.get("theme") or None,
-            mission_source=request.POST.get("mission_source", "opportunity"),
+            mission_source=request.POST.get("mission_source") or None,
             patron=_flag(request, "patron"),
             expanded_missions=_flag(request, "expanded_missions"),
             deployment_variables=_flag(request, "deployment_variables"),
@@ -404,6 +415,17 @@ def _detail_context(request: HttpRequest, battle: Battle, **extra: Any) -> dict[
         "hit": setup.get("hit_numbers") or {},
         "options": setup.get("options") or {},
         "nominis_state": nominis_state,
+        "nominis_mission": services.nominis_mission(setup) if setup else "fight_off",
+        "nominis_mission_label": nominis.MISSIONS.get(services.nominis_mission(setup) if setup else "fight_off", ""),
+        "mission_fields": ("patrol_points", "exits_needed", "carrier", "escort", "target", "vip", "task", "mission_setup"),
+        "vip_stats": [
+            ("reactions", "Reactions"),
+            ("speed", "Speed"),
+            ("combat_skill", "Combat Skill"),
+            ("toughness", "Toughness"),
+            ("savvy", "Savvy"),
+        ],
+        "enemy_names": [f.get("name") for f in enemy.get("figures") or []],
         "jobs": list(battle.jobs.order_by("-id")[:5]),
         "default_runs": DEFAULT_RUNS,
         "form": request.POST if request.method == "POST" else {},
@@ -570,9 +592,41 @@ def _casualties(request: HttpRequest) -> list[str] | None:
 
 ActionFn = Callable[[HttpRequest, Battle], Any]
 
+VIP_STATS = ("reactions", "speed", "combat_skill", "toughness", "savvy")
+
+
+def _mission_setup_from_post(request: HttpRequest) -> dict[str, Any]:
+    """The core-rulebook mission inputs typed on the card (``nominis.new_battle``'s
+    ``mission_setup``): Patrol points, exits needed, carrier, escort, target, the VIP's profile
+    and the objective roll (Carry Out Task). Empty inputs are left out."""
+    made: dict[str, Any] = {}
+    for key in ("patrol_points", "exits_needed"):
+        value = _int(request, key, None)
+        if value is not None:
+            made[key] = value
+    for key in ("carrier", "escort", "target"):
+        text = request.POST.get(key, "").strip()
+        if text:
+            made[key] = text
+    vip_name = request.POST.get("vip_name", "").strip()
+    if vip_name:
+        made["vip"] = {"name": vip_name, **{k: _int(request, f"vip_{k}", None, field="vip") for k in VIP_STATS}}
+        made["vip"] = {k: v for k, v in made["vip"].items() if v is not None}
+    target = _int(request, "task_target", None, field="task")
+    if target is not None:
+        made["task"] = {
+            "dice": request.POST.get("task_dice", "").strip() or "1D6",
+            "stat": request.POST.get("task_stat", ""),
+            "target": target,
+        }
+    return made
+
+
 ACTIONS: dict[str, ActionFn] = {
     "track": lambda r, b: services.battle_track(user=r.user, battle_id=b.pk, version=_version(r)),
-    "nominis_start": lambda r, b: services.nominis_start(**_common(r, b), mode=r.POST.get("mode", "assisted")),
+    "nominis_start": lambda r, b: services.nominis_start(
+        **_common(r, b), mode=r.POST.get("mode", "assisted"), mission_setup=_mission_setup_from_post(r)
+    ),
     "nominis_act": lambda r, b: services.nominis_act(**_common(r, b), action=_action_from_post(r)),
     "nominis_auto": lambda r, b: services.nominis_auto(**_common(r, b)),
     "nominis_undo": lambda r, b: services.nominis_undo(**_common(r, b)),

@@ -73,6 +73,22 @@ def fight_line(campaign: Campaign) -> LogEntry | None:
     return lines.order_by("-id").first()
 
 
+def turn_table_results(campaign: Campaign) -> dict[str, dict[str, Any]]:
+    """What the current turn's table steps came to, by step key (``battle.objective`` ...):
+    ``{"result", "effect", "data", "table"}``. A step rolled on the user's table gives its entry;
+    a step recorded by hand gives its text as the result (``table`` "typed by hand")."""
+    current = current_turn(campaign)
+    if current is None:
+        return {}
+    found: dict[str, dict[str, Any]] = {}
+    for step in current.steps.filter(mode="manual"):
+        found[step.key] = {"result": step.text[:80], "effect": "", "data": {}, "table": "typed by hand"}
+    for key, value in (current.facts or {}).items():
+        if key.startswith("table:") and isinstance(value, dict) and key.removeprefix("table:") not in found:
+            found[key.removeprefix("table:")] = dict(value)
+    return found
+
+
 def turn_battles(campaign: Campaign) -> list[Any]:
     """The battles set up for the campaign's current turn (``battles.Battle`` rows), oldest first."""
     from battles.models import Battle  # the battles app builds on campaigns, not the other way

@@ -288,6 +288,10 @@ def _rule_xp(campaign: Campaign, inputs: Mapping[str, Any]) -> StepResult:
     return StepResult("Experience awarded." if changes else "No XP recorded.", (), tuple(changes))
 
 
+#: Turn facts ``table:<step key>`` hold the entry a step rolled on the user's table.
+TABLE_FACT = "table:"
+
+
 def _roll_table(spec: StepSpec, campaign: Campaign, value: int | None, dice: Dice) -> StepResult | None:
     """Roll the step's Compendium table, or the table mapped to its slot; None without one."""
     user = slot_tables(campaign).get(spec.slot) if spec.slot else None
@@ -297,7 +301,15 @@ def _roll_table(spec: StepSpec, campaign: Campaign, value: int | None, dice: Dic
             return None
         result = _engine(lambda: engine.roll_or_enter(dice, value=value, reason=spec.title))
         text = f"{result.entry.result}" + (f": {result.entry.effect}" if result.entry.effect else "") + f" ({user.title})"
-        return StepResult(text, (result.record,))
+        # The entry itself, for what reads the turn later (a battle set-up takes the objective,
+        # the enemy, the deployment conditions and the notable sights from here).
+        rolled_entry = {
+            "result": result.entry.result,
+            "effect": result.entry.effect,
+            "data": dict(result.entry.data),
+            "table": user.title,
+        }
+        return StepResult(text, (result.record,), facts={f"{TABLE_FACT}{spec.key}": rolled_entry})
     tables = fiveparsecs_tables()
     if spec.table and spec.table in tables and not tables[spec.table].is_reference:
         result = _engine(lambda: tables[spec.table].roll_or_enter(dice, value=value, reason=spec.title))

@@ -88,6 +88,26 @@ def room_create(
     return room
 
 
+def room_share(room: Room, members: dict[int, str]) -> int:
+    """Give users a place in ``room`` without a code: ``members`` maps user ids to ``player`` or
+    ``viewer``. The owner and existing members keep their role. Returns how many joined.
+
+    For an app's service that opens a room for people who already play together (a campaign's
+    co-op members); call it inside that service's transaction. Raises :class:`DropshipError` for
+    another role."""
+    joined = 0
+    for user_id, role in members.items():
+        if role not in (Role.PLAYER.value, Role.VIEWER.value):
+            raise DropshipError(f"role must be player or viewer; got {role!r}.", field="role")
+        if user_id == room.owner_id:
+            continue
+        _, made = Membership.objects.get_or_create(room=room, user_id=user_id, defaults={"role": role})
+        joined += int(made)
+    if joined:
+        transaction.on_commit(lambda: publish_room(room.pk, room.version))
+    return joined
+
+
 def room_code(room: Room) -> JoinCode | None:
     """The room's current usable join code, if any."""
     return room.codes.filter(revoked__isnull=True, expires__gt=timezone.now()).first()

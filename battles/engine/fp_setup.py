@@ -486,6 +486,99 @@ def _battle_type(dice: Dice, feed: _Feed, tables: Mapping[str, RangeTable], sour
     return kind
 
 
+#: The reason on the roll of the user's own mission objective table.
+CORE_OBJECTIVE_REASON = "Mission objective (core rulebook table)"
+
+
+def _matching_column(table: RangeTable, wanted: Sequence[str], field: str) -> str:
+    """The column of the user's ``table`` named by the first of ``wanted`` (case-insensitive); ``""``
+    for a one-column table. Raises :class:`SetupError` naming ``field`` when none matches."""
+    if not table.columns:
+        return ""
+    columns = table.column_names()
+    lowered = [w.lower() for w in wanted if w]
+    for want in lowered:
+        for column in columns:
+            if column.lower() == want:
+                return column
+    raise SetupError(
+        f"{field}: {table.title} has no column for {' or '.join(map(repr, lowered))}; its columns are "
+        f"{', '.join(map(repr, columns))}.",
+        field=field,
+    )
+
+
+def _source_names(source: str) -> list[str]:
+    return [source, SOURCES[source], SOURCES[source].split()[0]]
+
+
+@dataclass(frozen=True)
+class CoreRoll:
+    """One roll on a core-rulebook table the player mapped to a campaign slot (the Compendium
+    has no such table): ``part`` (the slot key, e.g. ``deployment_conditions``), ``title`` (the
+    table's), ``column``, the entry's ``result``, ``effect`` and ``data`` (the keys the player's
+    rows carry), and the ``roll`` record (``None`` when the result came from elsewhere, such as a
+    step of the campaign turn; ``origin`` says where)."""
+
+    part: str
+    title: str
+    result: str
+    effect: str = ""
+    data: Mapping[str, Any] = field(default_factory=dict)
+    column: str = ""
+    origin: str = ""
+    roll: RollRecord | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "part": self.part,
+            "title": self.title,
+            "result": self.result,
+            "effect": self.effect,
+            "data": dict(self.data),
+            "column": self.column,
+            "origin": self.origin,
+            "roll": self.roll.as_dict() if self.roll else None,
+        }
+
+
+def roll_core_table(
+    dice: Dice,
+    table: RangeTable,
+    *,
+    part: str,
+    source: str,
+    columns: Sequence[str] = (),
+    value: int | None = None,
+) -> CoreRoll:
+    """Roll (or look up ``value``, the natural total on the player's dice) the player's own copy
+    of a core-rulebook table. A table with columns is read in the column named by ``columns``
+    (tried first, e.g. the enemy category) or by the mission ``source`` (a :data:`SOURCES` key:
+    ``patron`` matches a column called "patron" or "Patron job").
+
+    Raises :class:`SetupError` naming ``part`` for a column that is not there, a reference table
+    (no die) or a ``value`` the die cannot show."""
+    source = _key(_source_alias(source), tuple(SOURCES), "source")
+    if table.is_reference:
+        raise SetupError(f"{part}: {table.title} has no die to roll; map a table with a die.", field=part)
+    column = _matching_column(table, [*columns, *_source_names(source)], part)
+    try:
+        rolled = table.roll_or_enter(dice, value=value, column=column, reason=f"{table.title} (core rulebook table)")
+    except TableError as exc:
+        raise SetupError(f"{part}: {exc}", field=part) from exc
+    entry = rolled.entry
+    return CoreRoll(
+        part=part,
+        title=table.title,
+        result=entry.result,
+        effect=entry.effect,
+        data=dict(entry.data),
+        column=column,
+        origin=table.title,
+        roll=rolled.record,
+    )
+
+
 def _core_objective(
     dice: Dice, feed: _Feed, source: str, objective: str | None, core_objectives: RangeTable | None, rolls: list[RollRecord]
 ) -> tuple[Objective, ...]:
@@ -496,18 +589,8 @@ def _core_objective(
         return (Objective(1, name[:60], "As the core rulebook objective."),)
     if core_objectives is None:
         return ()
-    columns = core_objectives.column_names()
-    column = ""
-    if core_objectives.columns:
-        wanted = {source, SOURCES[source].lower(), SOURCES[source].split()[0].lower()}
-        matches = [c for c in columns if c.lower() in wanted]
-        if not matches:
-            raise SetupError(
-                f"core_objectives has no column for {source!r}; its columns are {', '.join(map(repr, columns))}.",
-                field="core_objectives",
-            )
-        column = matches[0]
-    roll = _table_roll(dice, feed, core_objectives, "Mission objective (core rulebook table)", column=column)
+    column = _matching_column(core_objectives, _source_names(source), "core_objectives")
+    roll = _table_roll(dice, feed, core_objectives, CORE_OBJECTIVE_REASON, column=column)
     rolls.append(roll.record)
     return (Objective(1, roll.entry.result, roll.entry.effect or "As the core rulebook objective."),)
 

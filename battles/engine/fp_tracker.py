@@ -194,6 +194,20 @@ def _roll(dice: Dice, notation: str, reason: str, faces: Sequence[int] | None, *
         raise _err(str(exc), "faces") from None
 
 
+def _planned(raw: Any) -> dict[str, int | None]:
+    """Rolls the set-up card already made: ``deployment_face`` (the D100 of Deployment Variables,
+    1-100) and ``time_limit`` (the round Paying us by the Hour ends, 1-30); each may be absent."""
+    if raw in (None, ""):
+        return {"deployment_face": None, "time_limit": None}
+    if not isinstance(raw, Mapping):
+        raise _err("planned must be {deployment_face, time_limit}: rolls made on the set-up card.", "planned")
+    face, limit = raw.get("deployment_face"), raw.get("time_limit")
+    return {
+        "deployment_face": None if face in (None, "") else _int(face, "planned.deployment_face", 1, 100),
+        "time_limit": None if limit in (None, "") else _int(limit, "planned.time_limit", 1, 30),
+    }
+
+
 def _face(action: Action, key: str, sides: int = 6) -> int | None:
     """One typed die face (1..``sides``) under ``key``, or ``None`` when absent or blank."""
     got = payload_faces(action, key, 1, sides)
@@ -407,7 +421,10 @@ def initial_state(setup: Mapping[str, Any], tables: Mapping[str, RangeTable]) ->
       CampaignOptions), ``campaign_turn`` (1-999), ``ai`` (main AI type, :data:`AI_TYPES`),
       ``objective`` (text), ``seize_modifier``, ``seize_allowed``, ``seize_no_modifiers``,
       ``seize_dice`` and ``seize_target`` (core rulebook p.112, the user's numbers),
-      ``hit_numbers`` {open, cover} (core rulebook, needed without Dramatic Combat).
+      ``hit_numbers`` {open, cover} (core rulebook, needed without Dramatic Combat),
+      ``planned`` {deployment_face, time_limit}: rolls the set-up card already made, used instead
+      of rolling Deployment Variables' D100 or Paying us by the Hour's time limit again (dice the
+      player types in the action still win).
 
     Set-up options applied here: Actually Specialized, Armored Leaders, Veteran (pp.32-33, numbers
     from difficulty-toggles), elite rank upgrades (p.49, elite-rank-upgrades), progressive Strength
@@ -451,6 +468,7 @@ def initial_state(setup: Mapping[str, Any], tables: Mapping[str, RangeTable]) ->
             "total": None,
         },
         "hit_numbers": hit_numbers,
+        "planned": _planned(setup.get("planned")),
         "deployment": None,
         "time_limit": None,
         "time_up": False,
@@ -859,8 +877,10 @@ def _deployment(state: dict[str, Any], action: Action, dice: Dice, tables: Mappi
         state["deployment"] = {"name": row.result, "key": "line", "effect": row.effect}
         return Event("deployment", "Deployment: the crew seized the initiative, so the enemy deploys in a Line (p.44).", {})
     face = _face(action, "deployment_face", 100)
+    planned = (state.get("planned") or {}).get("deployment_face") if face is None else None
+    reason = f"Deployment ({state['ai'].title()} AI)" + (", the D100 on the set-up card" if planned else "")
     rolled = _need(tables, "deployment-variables").roll_or_enter(
-        dice, value=face, column=state["ai"].title(), reason=f"Deployment ({state['ai'].title()} AI)"
+        dice, value=face if planned is None else planned, column=state["ai"].title(), reason=reason
     )
     key = str(rolled.entry.data["deployment"])
     row = _table_row(effects, "deployment", key)
@@ -940,16 +960,26 @@ def _begin(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[st
         raise _err("Roll to Seize the Initiative first: Enemy Deployment Variables read it (p.44).", "type")
     if state["options"]["paying_by_the_hour"]:
         data = _table_row(_need(tables, "difficulty-toggles"), "toggle", "paying_by_the_hour").data
-        record = _roll(dice, "2D6", "Paying by the Hour: time limit", payload_faces(action, "time_faces", 2), keep=Keep.HIGHEST)
-        state["time_limit"] = int(record.total or 0) + int(data["time_limit_bonus"])
-        events.append(
-            Event(
-                "time_limit",
-                f"They are Paying us by the Hour: higher die {record.total} + {data['time_limit_bonus']} = "
-                f"round {state['time_limit']}; after it only {' and '.join(data['objectives_after_limit'])} can still be won.",
-                _rolls(record),
+        typed = payload_faces(action, "time_faces", 2)
+        planned = (state.get("planned") or {}).get("time_limit") if typed is None else None
+        after = f"after it only {' and '.join(data['objectives_after_limit'])} can still be won."
+        if planned:
+            # Rolled once, on the set-up card (fp_setup.roll_mission); not rolled again here.
+            state["time_limit"] = planned
+            events.append(
+                Event("time_limit", f"They are Paying us by the Hour: round {planned}, as the set-up card says; {after}", {})
             )
-        )
+        else:
+            record = _roll(dice, "2D6", "Paying by the Hour: time limit", typed, keep=Keep.HIGHEST)
+            state["time_limit"] = int(record.total or 0) + int(data["time_limit_bonus"])
+            events.append(
+                Event(
+                    "time_limit",
+                    f"They are Paying us by the Hour: higher die {record.total} + {data['time_limit_bonus']} = "
+                    f"round {state['time_limit']}; {after}",
+                    _rolls(record),
+                )
+            )
     events.extend(_new_round(state))
     return events
 

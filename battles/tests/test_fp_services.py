@@ -15,9 +15,11 @@ from campaigns import services as campaign_services
 from campaigns import turn_services
 from campaigns.models import Campaign, Character
 from campaigns.selectors import current_turn
+from campaigns.tests.conftest import core_table
 from live import services as live_services
 from rules.engine.dice import Dice
 from rules.errors import DropshipError, NotAllowed, NotFound, StaleVersion
+from rules.services import user_tables_import
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fiveparsecs_tables")]
@@ -72,6 +74,140 @@ def test_a_campaign_battle_fields_the_active_crew_with_the_campaign_options(play
     assert battle.setup["options"]["casualty_tables"] is True and battle.setup["battle"]["crew_size"] == 2
     assert battle.setup["enemy"]["elite"] and battle.setup["battle"]["terrain"] is not None
     assert battle.campaign_id == campaign.pk and battle.status == "setup"
+
+
+def test_enemy_psionics_are_rolled_at_set_up_when_the_options_bring_them(player: Any) -> None:
+    def psionics(option: str) -> list[tuple[str, list[str], list[str]]]:
+        options = {"dramatic_combat": True, "psionics": option}
+        battle = standalone(player, enemy=ELITE, options=options, hit_numbers=None, dice=Dice(seed=0))
+        return [(f["name"], f["psionic_powers"], f["weapons"]) for f in battle.setup["enemy"]["figures"] if f["psionic_powers"]]
+
+    assert psionics("off") == [] and psionics("crew") == []
+    [(name, powers, weapons)] = psionics("enemies")
+    assert powers and weapons == ["Hand gun", "Blade"]  # the Psionic's kit (p.23), both with profiles
+    assert psionics("both") == [(name, powers, weapons)]
+
+
+ENCOUNTER_KEYS = ["numbers", "panic", "speed", "combat_skill", "toughness", "weapons"]
+MY_TABLES: dict[
+    str, tuple[str, str, list[tuple[int, int, str, dict[str, Any]]], list[str]]
+] = {  # a player's own copies of core-rulebook tables (our placeholder words)
+    "objectives": ("my-objectives", "D6", [(1, 3, "Move Through", {}), (4, 6, "Acquire", {})], []),
+    "deployment_conditions": ("my-conditions", "D6", [(1, 6, "Low light", {})], []),
+    "notable_sights": ("my-sights", "D6", [(1, 6, "Odd wreck", {})], []),
+    "enemy_encounters": (
+        "my-enemies",
+        "D6",
+        [
+            (
+                1,
+                3,
+                "Dock gang",
+                {"numbers": 1, "panic": "1-2", "speed": 4, "combat_skill": 0, "toughness": 3, "weapons": "Hand gun"},
+            ),
+            (4, 6, "Ghost crew", {"numbers": 0, "panic": "1", "speed": 5, "combat_skill": 1, "toughness": 4, "weapons": "Blade"}),
+        ],
+        ENCOUNTER_KEYS,
+    ),
+    "bare_enemies": ("my-bare-enemies", "D6", [(1, 6, "Ghost crew", {})], []),
+}
+
+
+def map_my_tables(player: Any, campaign: Campaign, *slots: str) -> None:
+    for slot in slots:
+        slug, die, rows, keys = MY_TABLES[slot]
+        slot = "enemy_encounters" if slot == "bare_enemies" else slot
+        user_tables_import(user=player, text=core_table(slug, slug.replace("-", " ").title(), die, rows, keys))
+        campaign.refresh_from_db()
+        campaign_services.slot_set(user=player, campaign_id=campaign.pk, version=campaign.version, slot_key=slot, table_slug=slug)
+
+
+def test_a_campaign_battle_rolls_the_players_own_core_tables(player: Any) -> None:
+    campaign = make_campaign(player, dramatic_combat=True)
+    map_my_tables(player, campaign, *[k for k in MY_TABLES if k != "bare_enemies"])
+    enemy = {"core_table": True, "toughness": "", "base_numbers": 3}
+    battle = services.battle_create(
+        user=player, campaign_id=campaign.pk, enemy=enemy, battle_type="conventional", dice=Dice(seed=2)
+    )
+    core = {c["part"]: c for c in battle.setup["core"]}
+    assert set(core) == {"objectives", "deployment_conditions", "notable_sights", "enemy_encounters"}
+    assert core["deployment_conditions"]["result"] == "Low light" and core["notable_sights"]["result"] == "Odd wreck"
+    assert all(c["roll"] and c["roll"]["notation"] == "D6" for c in core.values())
+    assert battle.setup["objective"] in ("Move Through", "Acquire")  # rolled on my-objectives by the mission
+    assert battle.setup["battle"]["mission"]["objectives"][0]["name"] == battle.setup["objective"]
+    enemy_row = core["enemy_encounters"]["result"]
+    assert battle.setup["enemy"]["type"] == enemy_row and not battle.setup["enemy"]["elite"]
+    assert {f["toughness"] for f in battle.setup["enemy"]["figures"]} == {3 if enemy_row == "Dock gang" else 4}
+    # The Notable Sight is a suspected Location when the battle is played without miniatures.
+    battle = services.nominis_start(user=player, battle_id=battle.pk, version=battle.version, mode="automatic",
+                                    mission_setup={"patrol_points": 2})  # fmt: skip
+    assert "Odd wreck" in [loc["name"] for loc in nm(battle)["state"]["locations"]]
+    # The set-up is in the campaign log with every roll it made.
+    line = campaign.log.filter(kind="battle").get()
+    assert "Low light" in line.text and len(line.rolls) >= 4
+
+
+def test_a_core_table_row_without_stats_asks_for_them_by_name(player: Any) -> None:
+    campaign = make_campaign(player, dramatic_combat=True)
+    map_my_tables(player, campaign, "bare_enemies")
+    with pytest.raises(DropshipError) as refused:
+        services.battle_create(user=player, campaign_id=campaign.pk, enemy={"core_table": True}, dice=Dice(seed=1))
+    assert refused.value.field == "enemy.speed" and "Ghost crew" in str(refused.value) and "toughness" in str(refused.value)
+    assert not Battle.objects.exists() and not campaign.log.filter(kind="battle").exists()
+    typed = {"core_table": True, "speed": 5, "combat_skill": 1, "toughness": 4, "weapons": "Hand gun", "base_numbers": 3}
+    made = services.battle_create(user=player, campaign_id=campaign.pk, enemy=typed, dice=Dice(seed=1))
+    assert made.setup["enemy"]["type"] == "Ghost crew" and made.setup["enemy"]["figures"][0]["speed"] == 5
+    with pytest.raises(DropshipError) as refused:
+        standalone(player, enemy={"core_table": True})
+    assert refused.value.field == "enemy.core_table"
+    bare = make_campaign(player, dramatic_combat=True)
+    with pytest.raises(DropshipError) as refused:
+        services.battle_create(user=player, campaign_id=bare.pk, enemy={"core_table": True}, dice=Dice(seed=1))
+    assert refused.value.field == "enemy.core_table" and "map a table" in str(refused.value)
+
+
+def test_what_the_turn_already_rolled_is_taken_not_rolled_again(player: Any) -> None:
+    campaign = make_campaign(player, dramatic_combat=True)
+    map_my_tables(player, campaign, *[k for k in MY_TABLES if k != "bare_enemies"])
+    campaign.refresh_from_db()
+    turn_services.turn_start(user=player, campaign_id=campaign.pk, version=campaign.version)
+    rolled: dict[str, str] = {}
+    for _ in range(60):
+        campaign.refresh_from_db()
+        turn = current_turn(campaign)
+        assert turn is not None
+        key = turn.plan[turn.position]["key"]
+        if key == "battle.setup":
+            break
+        if key == "battle.type":
+            turn_services.step_resolve(
+                user=player, campaign_id=campaign.pk, version=campaign.version, mode="roll", inputs={"mission": "rival"}
+            )
+        elif key in ("battle.deployment", "battle.objective", "battle.enemy"):
+            step = turn_services.step_resolve(user=player, campaign_id=campaign.pk, version=campaign.version, mode="roll")
+            rolled[key] = step.text
+        elif key == "battle.sights":
+            turn_services.step_resolve(
+                user=player, campaign_id=campaign.pk, version=campaign.version, mode="manual", text="A shrine"
+            )
+        else:
+            turn_services.step_resolve(
+                user=player, campaign_id=campaign.pk, version=campaign.version, mode="manual", text="Done."
+            )
+    battle = services.battle_create(
+        user=player, campaign_id=campaign.pk, enemy={"core_table": True, "speed": 4, "combat_skill": 0, "toughness": 3, "base_numbers": 2},
+        battle_type="conventional", dice=Dice(seed=9),
+    )  # fmt: skip
+    core = {c["part"]: c for c in battle.setup["core"]}
+    assert battle.setup["battle"]["mission"]["source"] == "rival"  # the turn's battle type
+    assert all(c["roll"] is None and c["origin"].startswith("campaign turn 1") for c in core.values())
+    assert core["notable_sights"]["result"] == "A shrine"  # typed by hand in the turn
+    assert (
+        rolled["battle.objective"].startswith(core["objectives"]["result"])
+        and battle.setup["objective"] == core["objectives"]["result"]
+    )
+    assert rolled["battle.enemy"].startswith(battle.setup["enemy"]["type"])
+    assert rolled["battle.deployment"].startswith(core["deployment_conditions"]["result"])
 
 
 def test_without_dramatic_combat_a_campaign_battle_needs_the_core_hit_numbers(player: Any) -> None:
@@ -287,6 +423,33 @@ def test_tracking_opens_one_room_and_finish_reads_its_outcome(player: Any) -> No
     battle = services.battle_finish(user=player, battle_id=battle.pk, version=fresh(battle).version)
     assert res(battle)["source"] == "tracker" and res(battle)["held_field"] is True
     assert res(battle)["enemies_killed"] == 1 and res(battle)["won"] is True
+
+
+def test_the_tracker_takes_the_set_up_cards_deployment_and_time_limit(player: Any) -> None:
+    battle = standalone(
+        player, deployment_variables=True, ai_type="tactical", options={"toggles": ["paying_by_the_hour"]}, dice=Dice(seed=3)
+    )
+    card = battle.setup["battle"]
+    room = services.battle_track(user=player, battle_id=battle.pk, version=battle.version)
+    assert room.state["planned"] == {
+        "deployment_face": card["deployment"]["rolls"][0]["total"],
+        "time_limit": card["mission"]["time_limit_round"],
+    }
+    assert room.state["planned"]["time_limit"] is not None
+
+
+def test_a_campaign_battle_room_seats_the_campaigns_co_op_members(player: Any, other: Any) -> None:
+    campaign = make_campaign(player, dramatic_combat=True)
+    UserFactory(username="reader")
+    campaign_services.member_invite(user=player, campaign_id=campaign.pk, username=other.username, role="editor")
+    campaign_services.member_invite(user=player, campaign_id=campaign.pk, username="reader", role="reader")
+    battle = services.battle_create(user=other, campaign_id=campaign.pk, enemy=ELITE, dice=Dice(seed=4))
+    room = services.battle_track(user=other, battle_id=battle.pk, version=battle.version)
+    roles = {m.user.username: m.role for m in room.members.select_related("user")}
+    assert roles == {other.username: "owner", player.username: "player", "reader": "viewer"}
+    # A standalone battle's room is the owner's alone until someone joins by code.
+    lone = services.battle_track(user=player, battle_id=standalone(player).pk, version=1)
+    assert [m.user_id for m in lone.members.all()] == [player.pk]
 
 
 def test_the_tracker_gets_the_elite_profile_and_takes_progressive_strength_once(player: Any) -> None:

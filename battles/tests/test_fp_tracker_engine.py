@@ -257,6 +257,24 @@ def test_deployment_variables_roll_after_a_failed_seize_only_when_on() -> None:
     assert off["deployment"] is None and len(events) == 1
 
 
+def test_the_set_up_cards_rolls_are_used_and_not_rolled_again() -> None:
+    planned = {"deployment_face": 75, "time_limit": 8}
+    on = new(ai="cautious", planned=planned, options={"deployment_variables": True, "paying_by_the_hour": True})
+    state, events = play(on, "seize", faces="1, 1")
+    assert state["deployment"]["key"] == "reinforced"  # the card's D100 75 (Cautious: Reinforced)
+    record = events[1].data["rolls"][0]
+    assert record["total"] == 75 and "set-up card" in record["reason"]
+    state, events = play(state, "next_phase")
+    assert state["time_limit"] == 8 and events[0].data == {} and "set-up card" in events[0].text
+    # Dice typed at the table still win over the card.
+    typed, _ = play(on, "seize", faces="1, 1", deployment_face=5)
+    assert typed["deployment"]["key"] != "reinforced"
+    typed, _ = play(typed, "next_phase", time_faces="1, 1")
+    assert typed["time_limit"] == 5
+    with pytest.raises(TrackerError, match="planned"):
+        new(planned={"deployment_face": 101})
+
+
 def test_reinforced_figures_arrive_with_two_more_when_the_die_is_at_or_under_the_round() -> None:
     state, _ = play(new(ai="cautious", options={"deployment_variables": True}), "seize", faces="1, 1", deployment_face=75)
     state = to_quick(state)

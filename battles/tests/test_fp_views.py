@@ -297,3 +297,71 @@ def test_a_campaign_battle_from_the_form_and_who_may_see_it(client: Client, play
     refused = stranger.post(reverse("battles:act", args=[battle.pk, "delete"]), {"version": battle.version})
     assert refused.status_code == 403
     assert f'value="{campaign.pk}"' not in stranger.get(reverse("battles:list")).content.decode()
+
+
+def test_the_form_takes_the_enemy_from_the_campaigns_core_table_and_the_card_shows_it(client: Client, player: Any) -> None:
+    from battles.tests.test_fp_services import map_my_tables
+
+    campaign = campaign_services.campaign_create(user=player, name="Long Haul", options={"dramatic_combat": True})
+    campaign.refresh_from_db()
+    crew_services.character_create(user=player, campaign_id=campaign.pk, version=campaign.version, name="Dorn", species="krag")
+    map_my_tables(player, campaign, "enemy_encounters", "deployment_conditions")
+    page = client.get(reverse("battles:list") + f"?campaign={campaign.pk}").content.decode()
+    assert 'data-testid="enemy-core"' in page and 'data-testid="core-note"' in page
+    form = {
+        **{k: v for k, v in STANDALONE.items() if not k.startswith("crew-") and not k.startswith("enemy_")},
+        "campaign": str(campaign.pk),
+        "mission_source": "",
+        "category": "",
+        "hit_open": "",
+        "hit_cover": "",
+        "enemy_kind": "core",
+        "enemy_speed": "6",
+    }
+    response = client.post(reverse("battles:create"), form)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    battle = Battle.objects.get(campaign=campaign)
+    assert battle.setup["enemy"]["type"] in ("Dock gang", "Ghost crew")
+    assert {f["speed"] for f in battle.setup["enemy"]["figures"]} == {6}  # typed wins over the row
+    assert battle.setup["battle"]["mission"]["source"] == "opportunity"  # no turn: the default
+    card = client.get(reverse("battles:detail", args=[battle.pk])).content.decode()
+    assert 'data-testid="core-tables"' in card and battle.setup["enemy"]["type"] in card
+    # Deployment conditions belong to conventional battles only.
+    assert ("Low light" in card) == (battle.setup["battle"]["mission"]["battle_type"] == "conventional")
+
+    # A standalone battle cannot use a campaign's table: the error names the enemy input.
+    refused = client.post(reverse("battles:create"), {**STANDALONE, "enemy_kind": "core"})
+    assert refused.status_code == 400 and "only a campaign battle has table slots" in refused.content.decode()
+
+
+def test_the_card_asks_for_the_no_minis_mission_inputs_it_needs(client: Client, player: Any) -> None:
+    from battles import services
+    from battles.tests.fp_data import CREW, PUNKS
+    from rules.engine.dice import Dice
+
+    def made(objective: str) -> Battle:
+        return services.battle_create(
+            user=player, enemy=PUNKS, crew=CREW, hit_numbers={"open": 5, "cover": 6}, objective=objective, dice=Dice(seed=4)
+        )
+
+    patrol = made("Patrol")
+    card = client.get(reverse("battles:detail", args=[patrol.pk])).content.decode()
+    assert 'name="patrol_points"' in card and 'name="vip_name"' not in card
+    refused = _act(client, patrol, "nominis_start", mode="automatic")
+    assert refused.status_code == 400 and 'name="patrol_points"' in refused.content.decode()
+    assert Battle.objects.get(pk=patrol.pk).nominis is None  # nothing written
+    _act(client, patrol, "nominis_start", mode="automatic", patrol_points="3", task_target="", task_dice="")
+    locations = [loc["name"] for loc in _nom(Battle.objects.get(pk=patrol.pk))["state"]["locations"]]
+    assert [n for n in locations if n.startswith("Patrol point")] == ["Patrol point 1", "Patrol point 2", "Patrol point 3"]
+
+    protect = made("Protect")
+    card = client.get(reverse("battles:detail", args=[protect.pk])).content.decode()
+    assert 'name="vip_name"' in card and 'name="escort"' in card
+    vip = {"vip_name": "Envoy", "vip_reactions": "1", "vip_speed": "4", "vip_toughness": "3", "escort": "Bo"}
+    _act(client, protect, "nominis_start", mode="assisted", task_dice="2D6", task_stat="savvy", task_target="8", **vip)
+    state = _nom(Battle.objects.get(pk=protect.pk))["state"]
+    assert state["objective"]["vip"] == "Envoy" and state["objective"]["escort"] == "Bo"
+    assert state["objective"]["task"] == {"dice": "2D6", "stat": "savvy", "target": 8}
+
+    fight = made("Fight Off")
+    assert 'data-testid="mission-inputs"' not in client.get(reverse("battles:detail", args=[fight.pk])).content.decode()
