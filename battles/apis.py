@@ -133,6 +133,11 @@ class FpBattleFinishInputSerializer(FpBattleVersionSerializer):
     held_field = serializers.BooleanField(required=False, allow_null=True, default=None)
     won = serializers.BooleanField(required=False, allow_null=True, default=None)
     casualties = serializers.ListField(child=serializers.CharField(), required=False, allow_null=True, default=None)
+    killed_any = serializers.BooleanField(default=False, help_text="Elite rewards, a battle played by hand: an enemy fell.")
+    killed_leader = serializers.BooleanField(default=False, help_text="... a Lieutenant, Captain or Unique Individual fell.")
+    killed_unique = serializers.BooleanField(default=False, help_text="... the Unique Individual fell.")
+    quest_finished = serializers.BooleanField(default=False, help_text="Elite rewards: this battle finished a Quest.")
+    rival_roll = serializers.BooleanField(default=False, help_text="Elite rewards: the core rules call for a Rival roll.")
 
 
 class FpOddsInputSerializer(serializers.Serializer[Any]):

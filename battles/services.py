@@ -62,6 +62,7 @@ from campaigns.engine.characters import CharacterError
 from campaigns.engine.difficulty import turn_difficulty
 from campaigns.engine.options import CampaignOptions, OptionError, parse_options
 from campaigns.engine.slots import slot as slot_spec
+from campaigns.engine.view import Change
 from campaigns.models import Campaign
 from campaigns.permissions import EDITOR, campaign_for
 from campaigns.selectors import current_turn, fiveparsecs_tables, slot_tables, turn_table_results
@@ -983,6 +984,75 @@ def _report(user: Any, battle: Battle) -> bool:
     return True
 
 
+def _kills(battle: Battle, killed_leader: bool, killed_unique: bool) -> tuple[bool, bool]:
+    """Whether a Lieutenant, Captain or Unique Individual fell, and whether the Unique
+    Individual did: read from the no-minis or tracker state, else as answered."""
+    unique = (battle.setup["enemy"].get("unique_individual") or {}).get("name")
+    if battle.nominis:
+        fallen = [e for e in battle.nominis["state"]["enemies"] if e["status"] == "casualty"]
+        return (
+            any(e["rank"] == "lieutenant" for e in fallen),
+            bool(unique) and any(e["name"].startswith(str(unique)) for e in fallen),
+        )
+    if battle.room is not None:
+        fallen = [e for e in battle.room.state.get("enemies", []) if e.get("status") == "casualty"]
+        return any(e.get("rank") in ("lieutenant", "captain", "unique") for e in fallen), any(
+            e.get("rank") == "unique" for e in fallen
+        )
+    return killed_leader, killed_unique
+
+
+def _elite_rewards(
+    battle: Battle, result: Mapping[str, Any], answers: Mapping[str, bool], dice: Dice
+) -> fp_enemies.EliteRewards | None:
+    """Elite-level rewards (p.50 and the type rules) for an elite battle's ``result``."""
+    if not battle.setup["enemy"].get("elite"):
+        return None
+    force = fp_enemies.EnemyForce.from_dict(battle.setup["enemy"])
+    leader, unique = _kills(battle, answers["killed_leader"], answers["killed_unique"])
+    killed = int(result.get("enemies_killed") or 0) > 0 if "enemies_killed" in result else answers["killed_any"] or leader
+    crew = battle.setup["crew"]
+    return _engine(
+        lambda: fp_enemies.elite_rewards(
+            dice,
+            fiveparsecs_tables(),
+            force,
+            held_field=bool(result["held_field"]),
+            killed_any=killed,
+            killed_leader=leader,
+            killed_unique=unique,
+            patron_job=bool((battle.setup["battle"].get("mission") or {}).get("patron")),
+            quest_finished=answers["quest_finished"],
+            crew_all_casualties=len(result.get("casualties") or []) >= len(crew),
+            rival_roll=answers["rival_roll"],
+        ),
+        where="rewards.",
+    )
+
+
+def _pay_rewards(user: Any, battle: Battle, rewards: fp_enemies.EliteRewards) -> None:
+    """Apply the rewards the campaign keeps (credits, Quest Rumors, Rivals) and log every line
+    and roll; Loot, Battlefield Finds and XP are the post-battle steps' to roll and give."""
+    if battle.campaign_id is None:
+        return
+    campaign, _ = campaign_for(user, battle.campaign_id, at_least=EDITOR, lock=True)
+    enemy = battle.setup["enemy"]
+    changes: list[Change] = []
+    if rewards.credits:
+        changes.append(Change("credits", {"amount": rewards.credits}))
+    changes += [Change("rumor_add", {"text": f"Quest Rumor ({enemy.get('type')})"})] * (rewards.quest_rumors + rewards.rumors)
+    if rewards.rival:
+        notes = "They hate you: +1 to their numbers in every battle." if rewards.rival_hates_you else ""
+        changes.append(Change("rival_add", {"name": str(enemy.get("type") or "Elite enemies"), "elite": True, "notes": notes}))
+    changes += [Change("rival_add", {"name": "Unnamed Rival", "notes": f"From the battle {battle.title}"})] * rewards.extra_rivals
+    words = campaign_services.apply_changes(campaign, changes)
+    text = f"Elite rewards after {battle.title}: " + (" ".join(rewards.lines) or "nothing extra.")
+    if words:
+        text += f" [{'; '.join(words)}]"
+    campaign_services.log(campaign, "battle", text, rolls=rewards.rolls, changes=changes)
+    campaign_services.touch(campaign)
+
+
 @transaction.atomic
 def battle_finish(
     *,
@@ -992,6 +1062,12 @@ def battle_finish(
     held_field: bool | None = None,
     won: bool | None = None,
     casualties: Sequence[str] | None = None,
+    killed_any: bool = False,
+    killed_leader: bool = False,
+    killed_unique: bool = False,
+    quest_finished: bool = False,
+    rival_roll: bool = False,
+    dice: Dice | None = None,
 ) -> Battle:
     """Finish the battle and keep its result: from the no-minis state (it must be over), else
     from the tracker room's state (``fp_tracker.outcome``; ``held_field`` fills in an undecided
@@ -1000,7 +1076,14 @@ def battle_finish(
 
     A campaign battle whose campaign turn is at "Record the battle" resolves that step with
     the result (won, held the field, casualties as crew ids, enemy, elite), so the post-battle
-    steps follow. Raises :class:`DropshipError` naming the field."""
+    steps follow.
+
+    An elite battle rolls its elite-level rewards (``fp_enemies.elite_rewards``) into
+    ``result["elite_rewards"]``: kills are read from the no-minis or tracker state, else taken
+    from ``killed_any``/``killed_leader``/``killed_unique``; ``quest_finished`` and
+    ``rival_roll`` (the core rules call for a Rival roll) are the player's answers. A campaign
+    battle then gets the credits, Quest Rumors and Rivals, logged with the rolls, before the
+    turn's Record the battle step. Raises :class:`DropshipError` naming the field."""
     battle = _load(user, battle_id, version)
     if battle.status == "finished":
         raise DropshipError("The battle is already finished.", field="status")
@@ -1037,6 +1120,17 @@ def battle_finish(
             "casualties": fallen,
             "source": "manual",
         }
+    answers = {
+        "killed_any": killed_any,
+        "killed_leader": killed_leader,
+        "killed_unique": killed_unique,
+        "quest_finished": quest_finished,
+        "rival_roll": rival_roll,
+    }
+    rewards = _elite_rewards(battle, result, answers, dice or Dice())
+    if rewards is not None:
+        result["elite_rewards"] = rewards.as_dict()
+        _pay_rewards(user, battle, rewards)
     battle.result = result
     battle.status = "finished"
     _report(user, battle)

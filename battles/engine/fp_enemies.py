@@ -204,8 +204,14 @@ class EnemyProfile:
             "weapons": self.weapons,
             "save": self.save,
             "special_rules": list(self.special_rules),
+            "data": dict(self.data),
             "source": self.source,
         }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> EnemyProfile:
+        """Inverse of :meth:`as_dict` (``data`` may be absent: an older stored profile)."""
+        return cls(**{**data, "special_rules": tuple(data.get("special_rules") or ()), "data": dict(data.get("data") or {})})
 
 
 @dataclass(frozen=True)
@@ -255,6 +261,12 @@ class EnemyFigure:
             "luck": self.luck,
             "fearless": self.fearless,
         }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> EnemyFigure:
+        """Inverse of :meth:`as_dict`."""
+        lists = ("weapons", "gear", "psionic_powers", "notes")
+        return cls(**{**data, **{k: tuple(data.get(k) or ()) for k in lists}})
 
 
 @dataclass(frozen=True)
@@ -321,6 +333,22 @@ class EnemyForce:
             "rolls": [r.as_dict() for r in self.rolls],
             "lines": list(self.lines),
         }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> EnemyForce:
+        """Inverse of :meth:`as_dict`, for a force stored as JSON."""
+        unique = data.get("unique_individual")
+        profile = data.get("profile")
+        return cls(
+            **{
+                **data,
+                "figures": tuple(EnemyFigure.from_dict(f) for f in data.get("figures") or ()),
+                "unique_individual": EnemyFigure.from_dict(unique) if unique else None,
+                "profile": EnemyProfile.from_dict(profile) if profile else None,
+                "rolls": tuple(RollRecord.from_dict(dict(r)) for r in data.get("rolls") or ()),
+                **{k: tuple(data.get(k) or ()) for k in ("leadership", "rewards", "lines", "special_rules")},
+            }
+        )
 
 
 @dataclass(frozen=True)

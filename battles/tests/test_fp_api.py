@@ -126,3 +126,17 @@ def test_the_schema_lists_the_battle_endpoints(api: APIClient) -> None:
     for tail in ("", "{battle_id}/", "{battle_id}/nominis/act/", "{battle_id}/finish/", "{battle_id}/odds/"):
         assert f"/api/v1/fp-battles/{tail}" in paths
     assert "/api/v1/fp-battle-jobs/{job_id}/" in paths
+
+
+def test_an_elite_battle_finished_by_hand_takes_the_reward_answers(api: APIClient) -> None:
+    elite = {"elite": True, "category": "Interested Parties", "base_numbers": 3, "basic_weapon": "Hand gun"}
+    battle = create(api, enemy=elite, seed=6)
+    url = f"/api/v1/fp-battles/{battle['id']}/"
+    answers = {"held_field": True, "killed_any": True, "killed_leader": True, "quest_finished": True, "rival_roll": "maybe"}
+    bad = api.post(f"{url}finish/", {"version": battle["version"], **answers}, format="json")
+    assert bad.status_code == 400 and "rival_roll" in bad.content.decode()
+    done = api.post(f"{url}finish/", {"version": battle["version"], **answers, "rival_roll": True}, format="json").json()
+    rewards = done["result"]["elite_rewards"]
+    assert any(line.startswith("Better Loot") for line in rewards["lines"]) and rewards["loot_items"] == 1  # Quest Rewards
+    if battle["setup"]["enemy"]["profile"]["data"].get("intrigue_dice"):  # an Intrigue type rolls, +1 for the leader
+        assert rewards["rolls"] and rewards["rolls"][0]["modifier"] >= 1

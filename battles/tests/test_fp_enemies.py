@@ -553,3 +553,19 @@ def test_elite_rivals_follow_on_four_plus():
     assert result == {"Pirates": False, "Enforcers": True} and len(rolls) == 2
     with pytest.raises(EnemyError):
         elite_rival_follows(Dice(seed=1), TABLES, ["A", "A"])
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_stored_force_comes_back_whole(seed: int) -> None:
+    category = ("Criminal Elements", "Hired Muscle", "Interested Parties", "Roving Threats")[seed % 4]
+    made = roll_elite_enemy(
+        Dice(seed=seed),
+        TABLES,
+        category=category,
+        crew_size=5,
+        options=CampaignOptions(psionics="enemies"),
+        base_numbers=3,
+        weapons=ARMS,
+    )
+    made = enemy_psionics(Dice(seed=seed), TABLES, made, options=CampaignOptions(psionics="enemies"))
+    assert EnemyForce.from_dict(made.as_dict()) == made

@@ -371,7 +371,9 @@ def test_finishing_a_campaign_battle_records_it_in_the_turn(player: Any) -> None
         services.battle_finish(user=player, battle_id=battle.pk, version=battle.version, held_field=True, casualties=["Nobody"])
     assert refused.value.field == "casualties"
     done = services.battle_finish(user=player, battle_id=battle.pk, version=battle.version, held_field=True, casualties=["Bo"])
+    rewards = res(done).pop("elite_rewards")
     assert done.reported and done.result == {"held_field": True, "won": True, "casualties": ["Bo"], "source": "manual"}
+    assert rewards["bounty_credits"] == (battle.setup["enemy"]["bounty_credits"] or 0)  # Held the Field: the bounty
     turn = current_turn(campaign)
     assert turn is not None
     facts = turn.facts["battle"]
@@ -380,6 +382,47 @@ def test_finishing_a_campaign_battle_records_it_in_the_turn(player: Any) -> None
     assert turn.plan[turn.position]["phase"] == "post-battle"
     line = campaign.log.filter(step="battle.record").get()
     assert "won" in line.text and "field held" in line.text
+
+
+def test_an_elite_battle_pays_its_rewards_into_the_campaign(player: Any) -> None:
+    campaign = make_campaign(player, dramatic_combat=True)
+    credits = Campaign.objects.get(pk=campaign.pk).credits
+    enforcers = {"elite": True, "category": "Hired Muscle", "base_numbers": 3, "basic_weapon": "Hand gun"}
+    battle = next(
+        b
+        for seed in range(40)
+        if (b := services.battle_create(user=player, campaign_id=campaign.pk, enemy=enforcers, dice=Dice(seed=seed)))
+        and b.setup["enemy"]["type"] == "Enforcers"
+    )
+    done = services.battle_finish(
+        user=player, battle_id=battle.pk, version=battle.version, held_field=False, killed_any=True, dice=Dice(seed=1)
+    )
+    rewards = res(done)["elite_rewards"]
+    assert rewards["rival"] is True and rewards["credits"] == 0  # Enforcers always become Rivals (their type rule)
+    campaign.refresh_from_db()
+    assert campaign.credits == credits and campaign.rivals.filter(name="Enforcers", elite=True).exists()
+    line = campaign.log.filter(kind="battle", text__startswith="Elite rewards").get()
+    assert "Enforcers always become Rivals" in line.text and line.changes
+
+    # A standalone elite battle shows its rewards and pays nobody.
+    alone = standalone(player, enemy=ELITE, dice=Dice(seed=4))
+    done = services.battle_finish(user=player, battle_id=alone.pk, version=alone.version, held_field=True)
+    assert res(done)["elite_rewards"]["bounty_credits"] == (alone.setup["enemy"]["bounty_credits"] or 0)
+    # Played without miniatures, the kills come from the battle itself.
+    fought = standalone(player, enemy=ELITE, dice=Dice(seed=5))
+    fought = services.nominis_start(user=player, battle_id=fought.pk, version=fought.version, mode="automatic")
+    fought = services.nominis_auto(user=player, battle_id=fought.pk, version=fought.version, dice=Dice(seed=2))
+    done = services.battle_finish(user=player, battle_id=fought.pk, version=fought.version)
+    killed = res(done)["enemies_killed"] > 0
+    assert killed or not res(done)["held_field"]
+    assert res(done)["elite_rewards"]["bounty_credits"] == (
+        fought.setup["enemy"]["bounty_credits"] or 0 if res(done)["held_field"] else 0
+    )
+    # A standard (non-elite) force has no elite rewards.
+    plain = standalone(player)
+    assert "elite_rewards" not in res(
+        services.battle_finish(user=player, battle_id=plain.pk, version=plain.version, held_field=True)
+    )
 
 
 def test_a_battle_finished_before_the_turn_reaches_the_step_is_handed_over_later(player: Any) -> None:

@@ -365,3 +365,22 @@ def test_the_card_asks_for_the_no_minis_mission_inputs_it_needs(client: Client, 
 
     fight = made("Fight Off")
     assert 'data-testid="mission-inputs"' not in client.get(reverse("battles:detail", args=[fight.pk])).content.decode()
+
+
+def test_an_elite_battle_finished_by_hand_asks_for_the_rewards_and_shows_them(client: Client, player: Any) -> None:
+    from battles import services
+    from battles.tests.fp_data import CREW
+    from rules.engine.dice import Dice
+
+    enemy = {"elite": True, "category": "Hired Muscle", "base_numbers": 3, "basic_weapon": "Hand gun"}
+    battle = services.battle_create(user=player, enemy=enemy, crew=CREW, hit_numbers={"open": 5, "cover": 6}, dice=Dice(seed=3))
+    card = client.get(reverse("battles:detail", args=[battle.pk])).content.decode()
+    assert 'data-testid="elite-answers"' in card and 'name="killed_leader"' in card
+    _act(client, battle, "finish", held_field="yes", killed_any="on", rival_roll="on")
+    battle.refresh_from_db()
+    rewards = _res(battle)["elite_rewards"]
+    card = client.get(reverse("battles:detail", args=[battle.pk])).content.decode()
+    assert 'data-testid="elite-rewards"' in card
+    assert all(line.replace("'", "&#x27;") in card for line in rewards["lines"])
+    plain = _create(client)
+    assert 'data-testid="elite-answers"' not in client.get(reverse("battles:detail", args=[plain.pk])).content.decode()
