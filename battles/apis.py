@@ -138,6 +138,7 @@ class FpBattleFinishInputSerializer(FpBattleVersionSerializer):
     killed_unique = serializers.BooleanField(default=False, help_text="... the Unique Individual fell.")
     quest_finished = serializers.BooleanField(default=False, help_text="Elite rewards: this battle finished a Quest.")
     rival_roll = serializers.BooleanField(default=False, help_text="Elite rewards: the core rules call for a Rival roll.")
+    psionic_uses = serializers.IntegerField(default=0, min_value=0, max_value=99, help_text="Powers the crew's Psionics used.")
 
 
 class FpOddsInputSerializer(serializers.Serializer[Any]):

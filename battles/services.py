@@ -236,6 +236,7 @@ def _campaign_crew(campaign: Campaign, tables: Mapping[str, RangeTable]) -> list
                 "bot": member.kind == "bot",
                 "soulless": member.kind == "soulless",
                 "kerin": species == "kerin",
+                "psionic": bool(member.sheet.get("psionic")) and not member.sheet.get("psionics_lost"),
             }
         )
     return crew
@@ -978,6 +979,7 @@ def _report(user: Any, battle: Battle) -> bool:
             "casualties": casualties,
             "enemy": str(enemy.get("type") or enemy.get("category") or ""),
             "elite": _yes(bool(enemy.get("elite"))),
+            "psionic_uses": int(result.get("psionic_uses") or 0),
         },
     )
     battle.reported = True
@@ -1067,6 +1069,7 @@ def battle_finish(
     killed_unique: bool = False,
     quest_finished: bool = False,
     rival_roll: bool = False,
+    psionic_uses: int = 0,
     dice: Dice | None = None,
 ) -> Battle:
     """Finish the battle and keep its result: from the no-minis state (it must be over), else
@@ -1081,7 +1084,9 @@ def battle_finish(
     An elite battle rolls its elite-level rewards (``fp_enemies.elite_rewards``) into
     ``result["elite_rewards"]``: kills are read from the no-minis or tracker state, else taken
     from ``killed_any``/``killed_leader``/``killed_unique``; ``quest_finished`` and
-    ``rival_roll`` (the core rules call for a Rival roll) are the player's answers. A campaign
+    ``rival_roll`` (the core rules call for a Rival roll) are the player's answers.
+    ``psionic_uses``: how many times the crew's Psionics used a power (0-99; only with a Psionic
+    in the crew), for the turn's psionic detection step (pp.17-24). A campaign
     battle then gets the credits, Quest Rumors and Rivals, logged with the rolls, before the
     turn's Record the battle step. Raises :class:`DropshipError` naming the field."""
     battle = _load(user, battle_id, version)
@@ -1120,6 +1125,11 @@ def battle_finish(
             "casualties": fallen,
             "source": "manual",
         }
+    uses = _int(psionic_uses, "psionic_uses", 0, 99, 0)
+    if uses and not any(c.get("psionic") for c in battle.setup["crew"]):
+        raise DropshipError(f"psionic_uses must be 0: no crew figure is a Psionic; got {uses}.", field="psionic_uses")
+    if uses:
+        result["psionic_uses"] = uses
     answers = {
         "killed_any": killed_any,
         "killed_leader": killed_leader,

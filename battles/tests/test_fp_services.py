@@ -425,6 +425,21 @@ def test_an_elite_battle_pays_its_rewards_into_the_campaign(player: Any) -> None
     )
 
 
+def test_psionic_power_uses_reach_the_turns_record_step(player: Any) -> None:
+    campaign = make_campaign(player, dramatic_combat=True, psionics="crew")
+    Character.objects.filter(name="Bo").update(sheet={"equipment": ["Hand gun"], "psionic": True})
+    play_to_record(player, campaign)
+    battle = services.battle_create(user=player, campaign_id=campaign.pk, enemy=ELITE, dice=Dice(seed=4))
+    assert [c["psionic"] for c in battle.setup["crew"]] == [False, True]
+    services.battle_finish(user=player, battle_id=battle.pk, version=battle.version, held_field=True, psionic_uses=2)
+    turn = current_turn(campaign)
+    assert turn is not None and turn.facts["battle"]["psionic_uses"] == 2
+    alone = standalone(player)
+    with pytest.raises(DropshipError) as refused:
+        services.battle_finish(user=player, battle_id=alone.pk, version=alone.version, held_field=True, psionic_uses=1)
+    assert refused.value.field == "psionic_uses" and fresh(alone).status == "setup"
+
+
 def test_a_battle_finished_before_the_turn_reaches_the_step_is_handed_over_later(player: Any) -> None:
     campaign = make_campaign(player, dramatic_combat=True)
     battle = services.battle_create(user=player, campaign_id=campaign.pk, enemy=ELITE, dice=Dice(seed=4))
