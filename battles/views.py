@@ -55,6 +55,7 @@ FIELD_INPUTS: Mapping[str, str] = {
     "name": "enemy_name",
     "numbers": "enemy_numbers",
     "base_numbers": "base_numbers",
+    "weapon_profiles": "weapon_profiles",
     "panic": "enemy_panic",
     "speed": "enemy_speed",
     "combat_skill": "enemy_combat_skill",
@@ -180,6 +181,8 @@ def bad_input(field: str | None, rows: Sequence[int] = ()) -> str:
             rest = name.removeprefix(prefix)
             if prefix == "options.":
                 return rest
+            if rest.startswith("weapon_profiles"):
+                return "weapon_profiles"
             return FIELD_INPUTS.get(rest, f"enemy_{rest}")
     return FIELD_INPUTS.get(name, name)
 
@@ -250,6 +253,31 @@ def _typed_profile(request: HttpRequest) -> dict[str, Any]:
     }
 
 
+def _weapon_profiles(request: HttpRequest) -> dict[str, dict[str, Any]]:
+    """Weapon profiles typed one per line as ``Name | range | shots | damage | traits`` (range in
+    inches, traits comma-separated). Raises :class:`DropshipError` naming the line at fault."""
+    profiles: dict[str, dict[str, Any]] = {}
+    for number, line in enumerate(request.POST.get("weapon_profiles", "").splitlines(), start=1):
+        if not line.strip():
+            continue
+        cells = [c.strip() for c in line.split("|")]
+        if len(cells) < 4 or not cells[0]:
+            raise DropshipError(
+                f"weapon_profiles line {number}: write Name | range | shots | damage | traits; got {line.strip()!r}.",
+                field="weapon_profiles",
+            )
+        try:
+            rng, shots, damage = (int(c.lstrip("+")) for c in cells[1:4])
+        except ValueError:
+            raise DropshipError(
+                f"weapon_profiles line {number}: range, shots and damage must be whole numbers; got {line.strip()!r}.",
+                field="weapon_profiles",
+            ) from None
+        traits = [t.strip() for t in (cells[4] if len(cells) > 4 else "").split(",") if t.strip() and t.strip() != "-"]
+        profiles[cells[0]] = {"name": cells[0], "range": rng, "shots": shots, "damage": damage, "traits": traits}
+    return profiles
+
+
 def _enemy_from_post(request: HttpRequest) -> dict[str, Any]:
     """The enemy as the service takes it: an elite roll by category, the campaign's core enemy
     table (typed fields fill in or win), or a profile typed by hand."""
@@ -272,6 +300,9 @@ def _enemy_from_post(request: HttpRequest) -> dict[str, Any]:
     base = _int(request, "base_numbers", None)
     if base is not None:
         enemy["base_numbers"] = base
+    profiles = _weapon_profiles(request)
+    if profiles:
+        enemy["weapon_profiles"] = profiles
     return enemy
 
 

@@ -384,3 +384,22 @@ def test_an_elite_battle_finished_by_hand_asks_for_the_rewards_and_shows_them(cl
     assert all(line.replace("'", "&#x27;") in card for line in rewards["lines"])
     plain = _create(client)
     assert 'data-testid="elite-answers"' not in client.get(reverse("battles:detail", args=[plain.pk])).content.decode()
+
+
+def test_typed_weapon_profiles_arm_the_enemy_and_a_bad_line_is_named(client: Client) -> None:
+    armed = _create(client, enemy_weapons="Scrap gun", weapon_profiles="Scrap gun | 12 | 1 | 0 | Pistol, Clumsy\n")
+    assert armed.setup["enemy_weapons"]["Scrap gun"]["range"] == 12 and armed.setup["warnings"] == []
+    assert sorted(armed.setup["enemy_weapons"]["Scrap gun"]["traits"]) == ["clumsy", "pistol"]
+    unarmed = _create(client, enemy_weapons="Scrap gun")
+    assert unarmed.setup["enemy_weapons"] == {} and "Scrap gun" in unarmed.setup["warnings"][0]
+    refused = client.post(reverse("battles:create"), {**STANDALONE, "weapon_profiles": "Scrap gun | twelve | 1 | 0"})
+    body = refused.content.decode()
+    assert refused.status_code == 400 and "weapon_profiles line 1" in body
+    assert 'name="weapon_profiles" rows="2" placeholder="Scrap gun | 12 | 1 | 0 | Pistol" aria-invalid="true"' in body
+    wrong = client.post(
+        reverse("battles:create"),
+        {**STANDALONE, "enemy_weapons": "Scrap gun", "weapon_profiles": "Scrap gun | 12 | 1 | 0 | Sticky"},
+    )
+    assert (
+        wrong.status_code == 400 and 'placeholder="Scrap gun | 12 | 1 | 0 | Pistol" aria-invalid="true"' in wrong.content.decode()
+    )
