@@ -56,6 +56,8 @@ FIELD_INPUTS: Mapping[str, str] = {
     "numbers": "enemy_numbers",
     "base_numbers": "base_numbers",
     "weapon_profiles": "weapon_profiles",
+    "basic_weapon": "basic_weapon",
+    "specialist_weapon": "specialist_weapon",
     "panic": "enemy_panic",
     "speed": "enemy_speed",
     "combat_skill": "enemy_combat_skill",
@@ -300,6 +302,10 @@ def _enemy_from_post(request: HttpRequest) -> dict[str, Any]:
     base = _int(request, "base_numbers", None)
     if base is not None:
         enemy["base_numbers"] = base
+    for key in ("basic_weapon", "specialist_weapon"):
+        weapon = request.POST.get(key, "").strip()
+        if weapon:
+            enemy[key] = weapon
     profiles = _weapon_profiles(request)
     if profiles:
         enemy["weapon_profiles"] = profiles

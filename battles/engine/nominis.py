@@ -1132,7 +1132,7 @@ def _roll_initiative(st: State, action: Mapping[str, Any], dice: Dice, events: l
     events.append(
         _event(
             "initiative",
-            f"Reaction dice: {st['initiative_dice'] or 'none'} for {len(crew)} crew figures.",
+            f"Reaction dice: {', '.join(map(str, st['initiative_dice'])) or 'none'} for {len(crew)} crew figures.",
             [record] if record else [],
         )
     )

@@ -496,6 +496,22 @@ def test_the_tracker_takes_the_set_up_cards_deployment_and_time_limit(player: An
     assert room.state["planned"]["time_limit"] is not None
 
 
+def test_a_battles_tracker_asks_for_the_core_seize_numbers_and_uses_them(player: Any) -> None:
+    from django.test import Client
+
+    battle = standalone(player)
+    room = services.battle_track(user=player, battle_id=battle.pk, version=battle.version)
+    assert room.state["seize"]["target"] is None  # the core numbers are not in the set-up
+    client = Client()
+    client.force_login(player)
+    page = client.get(f"/rooms/{room.pk}/").content.decode()
+    assert 'data-testid="seize-dice"' in page and 'data-testid="seize-target"' in page
+    sent = {"type": "seize", "version": room.version, "dice": "2D6", "target": "10", "faces": "6, 5"}
+    client.post(f"/rooms/{room.pk}/act/", sent, HTTP_HX_REQUEST="true")
+    room.refresh_from_db()
+    assert room.state["seize"]["result"] == "seized" and room.state["seize"]["total"] == 11 + room.state["seize"]["modifier"]
+
+
 def test_a_campaign_battle_room_seats_the_campaigns_co_op_members(player: Any, other: Any) -> None:
     campaign = make_campaign(player, dramatic_combat=True)
     UserFactory(username="reader")

@@ -403,3 +403,13 @@ def test_typed_weapon_profiles_arm_the_enemy_and_a_bad_line_is_named(client: Cli
     assert (
         wrong.status_code == 400 and 'placeholder="Scrap gun | 12 | 1 | 0 | Pistol" aria-invalid="true"' in wrong.content.decode()
     )
+
+
+def test_an_elite_enemy_from_the_form_carries_the_weapons_named(client: Client) -> None:
+    elite = {"enemy_kind": "elite", "category": "Criminal Elements", "base_numbers": "3"}
+    bare = _create(client, **elite)
+    armed = _create(client, **elite, basic_weapon="Hand gun", specialist_weapon="Shotgun")
+    assert armed.setup["enemy"]["basic_weapon"] == "Hand gun" and armed.setup["enemy"]["specialist_weapon"] == "Shotgun"
+    code = bare.setup["enemy"]["basic_weapon"]
+    assert code.startswith("Basic weapon (")  # a core code such as 1B, with no profile: the card warns
+    assert any(code in w for w in bare.setup["warnings"]) and not any("Basic weapon (" in w for w in armed.setup["warnings"])
