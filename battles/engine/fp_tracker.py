@@ -1617,7 +1617,8 @@ def _take_hits(
     tabled = [o for o in fallen if o.beat_toughness]
     if not state["options"]["casualty_tables"] or not tabled:
         _down(fig, "casualty", state["round"])
-        return [f"{fig['name']} is a casualty."], []
+        said = any("is a casualty" in note for o in fallen for note in o.notes)  # the resolver's words say it already
+        return ([] if said else [f"{fig['name']} is a casualty."]), []
     critical = 0
     if state["options"]["critical_hits"]:
         critical = max(sum(1 for o in tabled if o.natural_six), 1 if force_critical else 0)

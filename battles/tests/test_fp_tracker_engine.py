@@ -467,6 +467,7 @@ def test_a_shot_that_beats_toughness_makes_a_casualty_without_casualty_tables() 
     state, events = play(state, "resolve", attacker="c1", target="e1", range=10, faces="6, 6")
     assert state["enemies"][0]["status"] == "casualty"
     assert [r["faces"] for r in events[0].data["rolls"]] == [[6], [6]]
+    assert texts(events).count("is a casualty") == 1  # said once, not by the resolver and the tracker both
 
 
 def test_casualty_tables_keep_the_figure_in_the_fight_and_critical_hits_roll_again() -> None:
