@@ -114,7 +114,7 @@ def test_the_page_shows_round_phase_stun_and_morale_at_a_glance(room: Room, owne
     client.force_login(owner)
     page = client.get(f"/rooms/{room.pk}/").content.decode()
     assert 'data-testid="round">1<' in page and 'data-testid="phase">Reactions<' in page
-    assert 'data-testid="morale">Punks 1-2<' in page and 'data-testid="stun-e2">Stun 1<' in page
+    assert 'data-testid="morale">Punks: Panic 1-2<' in page and 'data-testid="stun-e2">Stun 1<' in page
     assert "Take this die" in page and 'data-testid="end-battle"' in page
     phone = Client()
     phone.force_login(player)
