@@ -66,7 +66,7 @@ from campaigns.engine.view import Change
 from campaigns.models import Campaign
 from campaigns.permissions import EDITOR, campaign_for
 from campaigns.selectors import current_turn, fiveparsecs_tables, slot_tables, turn_table_results
-from live.engine.tracker import Role
+from live.engine.tracker import Role, TrackerError, flag_value
 from live.models import Membership, Room
 from live.services import room_create, room_share
 from rules.engine.dice import Dice, DiceError
@@ -150,14 +150,10 @@ def _int(raw: Any, field: str, low: int, high: int, default: int | None = None) 
 
 
 def _flag(raw: Any, field: str) -> bool:
-    if isinstance(raw, bool):
-        return raw
-    text = str(raw if raw is not None else "").strip().lower()
-    if text in ("on", "true", "1", "yes"):
-        return True
-    if text in ("off", "false", "0", "no", "", "none"):
-        return False
-    raise DropshipError(f"{field} must be on or off; got {raw!r}.", field=field)
+    try:
+        return flag_value(raw, field)
+    except TrackerError as exc:
+        raise DropshipError(exc.message, field=field) from exc
 
 
 def _weapon(

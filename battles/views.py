@@ -28,6 +28,8 @@ from campaigns.models import Campaign
 from campaigns.selectors import fiveparsecs_tables
 from live.models import Membership
 from rules.errors import DropshipError, NotFound
+from rules.forms import posted_faces as _faces
+from rules.forms import posted_flag as _flag
 
 #: Crew rows on the standalone set-up form (the largest crew size, p.8).
 CREW_ROWS = 6
@@ -146,23 +148,9 @@ def _int(request: HttpRequest, key: str, default: int | None = 0, *, field: str 
         raise DropshipError(f"{key} must be a whole number; got {raw!r}.", field=field or key) from None
 
 
-def _flag(request: HttpRequest, key: str) -> bool:
-    return request.POST.get(key) in ("on", "true", "1", "yes")
-
-
 def _yes_no(request: HttpRequest, key: str) -> bool | None:
     raw = request.POST.get(key, "")
     return True if raw == "yes" else False if raw == "no" else None
-
-
-def _faces(request: HttpRequest, key: str = "faces") -> list[int] | None:
-    raw = request.POST.get(key, "").replace(",", " ").split()
-    if not raw:
-        return None
-    try:
-        return [int(x) for x in raw]
-    except ValueError:
-        raise DropshipError(f"{key}: type the dice faces as numbers, e.g. 3, 5.", field=key) from None
 
 
 def bad_input(field: str | None, rows: Sequence[int] = ()) -> str:

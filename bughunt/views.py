@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 from bughunt import selectors, services
 from bughunt.models import Mission, Squad
 from rules.errors import DropshipError, NotFound
+from rules.forms import posted_flag as _flag
 
 
 def _squad_or_404(request: HttpRequest, squad_id: int) -> Squad:
@@ -29,10 +30,6 @@ def _mission_or_404(request: HttpRequest, mission_id: int) -> Mission:
         return selectors.mission_get(user=request.user, mission_id=mission_id)
     except NotFound as exc:
         raise Http404(exc.message) from exc
-
-
-def _flag(request: HttpRequest, key: str) -> bool:
-    return request.POST.get(key) in ("on", "true", "1", "yes")
 
 
 def _int(request: HttpRequest, key: str) -> int:

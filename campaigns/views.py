@@ -30,6 +30,8 @@ from campaigns.permissions import ROLE_NAMES, campaign_for
 from live.engine.tracker import Role
 from live.models import Membership
 from rules.errors import DropshipError, NotFound
+from rules.forms import posted_faces as _faces
+from rules.forms import posted_flag as _flag
 from rules.models import RuleTable
 
 OPTION_LABELS = {
@@ -64,20 +66,6 @@ def _int(request: HttpRequest, key: str, default: int | None = 0) -> int | None:
         return int(raw)
     except ValueError:
         raise DropshipError(f"{key} must be a whole number; got {raw!r}.", field=key) from None
-
-
-def _faces(request: HttpRequest, key: str) -> list[int] | None:
-    raw = request.POST.get(key, "").replace(",", " ").split()
-    if not raw:
-        return None
-    try:
-        return [int(x) for x in raw]
-    except ValueError:
-        raise DropshipError(f"{key}: type the dice faces as numbers, e.g. 3, 5.", field=key) from None
-
-
-def _flag(request: HttpRequest, key: str) -> bool:
-    return request.POST.get(key) in ("on", "true", "1", "yes")
 
 
 def _toggle_rows() -> list[dict[str, str]]:

@@ -1,4 +1,5 @@
-"""Forms of the rules app: rolling a table, and editing or importing your own tables."""
+"""Forms of the rules app: rolling a table, and editing or importing your own tables; and the
+posted-value helpers (a ticked box, typed dice faces) the apps' views share."""
 
 from __future__ import annotations
 
@@ -6,7 +7,9 @@ import json
 from typing import Any, cast
 
 from django import forms
+from django.http import HttpRequest
 
+from rules.errors import DropshipError
 from rules.models import RuleTable
 
 
@@ -141,3 +144,23 @@ class TableImportForm(forms.Form):
         if not (cleaned.get("text") or "").strip():
             raise forms.ValidationError("Paste the JSON or choose a file.")
         return cleaned
+
+
+# -- posted values shared by the apps' HTMX views ---------------------------------------------
+
+
+def posted_flag(request: HttpRequest, key: str) -> bool:
+    """Whether the checkbox (or yes/no field) ``key`` was sent ticked."""
+    return request.POST.get(key) in ("on", "true", "1", "yes")
+
+
+def posted_faces(request: HttpRequest, key: str = "faces") -> list[int] | None:
+    """Dice faces typed as "3, 5" or "3 5"; ``None`` when empty. Raises :class:`DropshipError`
+    naming ``key`` for anything but numbers."""
+    raw = request.POST.get(key, "").replace(",", " ").split()
+    if not raw:
+        return None
+    try:
+        return [int(x) for x in raw]
+    except ValueError:
+        raise DropshipError(f"{key}: type the dice faces as numbers, e.g. 3, 5.", field=key) from None

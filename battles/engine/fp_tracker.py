@@ -121,6 +121,7 @@ from live.engine.tracker import (
     NotYours,
     Role,
     TrackerError,
+    flag_value,
     payload_faces,
     payload_flag,
     payload_int,
@@ -267,17 +268,6 @@ def _int(raw: Any, key: str, low: int, high: int, default: int | None = None) ->
     return value
 
 
-def _bool(raw: Any, key: str) -> bool:
-    if isinstance(raw, bool):
-        return raw
-    text = str(raw if raw is not None else "").strip().lower()
-    if text in ("on", "true", "1", "yes"):
-        return True
-    if text in ("off", "false", "0", "no", "", "none"):
-        return False
-    raise _err(f"{key} must be on or off; got {raw!r}.", key)
-
-
 def _choice(raw: Any, key: str, allowed: Sequence[str], default: str | None = None) -> str:
     value = default if raw is None or raw == "" else str(raw).strip().lower()
     if value is None or value not in allowed:
@@ -379,7 +369,7 @@ def _options(setup: Mapping[str, Any], tables: Mapping[str, RangeTable], turn: i
     unknown = sorted(set(raw) - known)
     if unknown:
         raise _err(f"Unknown option {unknown[0]!r}; options are {', '.join(sorted(known))}.", "options")
-    options: dict[str, Any] = {name: _bool(raw.get(name), f"options.{name}") for name in OPTION_FLAGS}
+    options: dict[str, Any] = {name: flag_value(raw.get(name), f"options.{name}") for name in OPTION_FLAGS}
     for toggle in raw.get("toggles") or []:  # CampaignOptions.toggles
         if toggle in OPTION_FLAGS:
             options[toggle] = True
@@ -462,8 +452,8 @@ def initial_state(setup: Mapping[str, Any], tables: Mapping[str, RangeTable]) ->
             "dice": seize_dice,
             "target": None if setup.get("seize_target") in (None, "") else _int(setup.get("seize_target"), "seize_target", 2, 30),
             "modifier": _int(setup.get("seize_modifier"), "seize_modifier", -6, 6, 0),
-            "allowed": _bool(setup.get("seize_allowed", True), "seize_allowed"),
-            "no_modifiers": _bool(setup.get("seize_no_modifiers"), "seize_no_modifiers"),
+            "allowed": flag_value(setup.get("seize_allowed", True), "seize_allowed"),
+            "no_modifiers": flag_value(setup.get("seize_no_modifiers"), "seize_no_modifiers"),
             "result": None,
             "total": None,
         },
@@ -503,11 +493,11 @@ def initial_state(setup: Mapping[str, Any], tables: Mapping[str, RangeTable]) ->
                 _weapons(tables, raw.get("weapons"), f"{key}.weapons"),
                 rank="crew",
                 kind=_choice(raw.get("kind"), f"{key}.kind", KINDS, "humanoid"),
-                captain=_bool(raw.get("captain"), f"{key}.captain"),
-                boss=_bool(raw.get("captain"), f"{key}.captain"),
+                captain=flag_value(raw.get("captain"), f"{key}.captain"),
+                boss=flag_value(raw.get("captain"), f"{key}.captain"),
                 owner=str(raw.get("owner") or ""),
-                bot=_bool(raw.get("bot"), f"{key}.bot"),
-                kerin=_bool(raw.get("kerin"), f"{key}.kerin"),
+                bot=flag_value(raw.get("bot"), f"{key}.bot"),
+                kerin=flag_value(raw.get("kerin"), f"{key}.kerin"),
                 die=None,
                 face=None,
                 slot=None,
@@ -531,7 +521,7 @@ def _add_group(state: dict[str, Any], tables: Mapping[str, RangeTable], raw: Any
         "id": gid,
         "name": str(raw["name"]).strip()[:40],
         "panic": _panic(raw.get("panic"), f"{key}.panic"),
-        "elite": _bool(raw.get("elite"), f"{key}.elite"),
+        "elite": flag_value(raw.get("elite"), f"{key}.elite"),
         "kind": _choice(raw.get("kind"), f"{key}.kind", KINDS, "humanoid"),
         "ai": _choice(raw.get("ai"), f"{key}.ai", AI_TYPES, state["ai"]),
         "profile": _stats(profile_raw, f"{key}.profile", crew=False),

@@ -122,6 +122,20 @@ def payload_ints(action: Action, key: str) -> list[int]:
     return values
 
 
+def flag_value(raw: Any, key: str) -> bool:
+    """An on/off value (``on``/``off``, ``true``/``false``, ``1``/``0``, ``yes``/``no``, a bool;
+    blank, ``none`` and ``None`` are off). Raises :class:`TrackerError` naming ``key`` for
+    anything else."""
+    if isinstance(raw, bool):
+        return raw
+    text = str(raw if raw is not None else "").strip().lower()
+    if text in ("on", "true", "1", "yes"):
+        return True
+    if text in ("off", "false", "0", "no", "", "none"):
+        return False
+    raise TrackerError(f"{key} must be on or off; got {raw!r}.", field=key)
+
+
 def payload_flag(action: Action, key: str, *, default: bool = False) -> bool:
     """An on/off value from the payload (``on``/``off``, ``true``/``false``, ``1``/``0``,
     ``yes``/``no`` or a bool); ``default`` when absent or blank. Raises :class:`TrackerError`
