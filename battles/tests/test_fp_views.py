@@ -413,3 +413,20 @@ def test_an_elite_enemy_from_the_form_carries_the_weapons_named(client: Client) 
     code = bare.setup["enemy"]["basic_weapon"]
     assert code.startswith("Basic weapon (")  # a core code such as 1B, with no profile: the card warns
     assert any(code in w for w in bare.setup["warnings"]) and not any("Basic weapon (" in w for w in armed.setup["warnings"])
+
+
+def test_the_rival_roll_answer_rolls_gang_feuds_for_criminal_elements(client: Client, player: Any) -> None:
+    from battles import services
+    from battles.tests.fp_data import CREW
+    from rules.engine.dice import Dice
+
+    enemy = {"elite": True, "category": "Criminal Elements", "base_numbers": 3, "basic_weapon": "Hand gun"}
+    lines = {}
+    for answer in ("on", ""):
+        battle = services.battle_create(
+            user=player, enemy=enemy, crew=CREW, hit_numbers={"open": 5, "cover": 6}, dice=Dice(seed=3)
+        )
+        _act(client, battle, "finish", held_field="yes", rival_roll=answer)
+        battle.refresh_from_db()
+        lines[answer] = " ".join(_res(battle)["elite_rewards"]["lines"])
+    assert "Gang feuds" in lines["on"] and "Gang feuds" not in lines[""]
