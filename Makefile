@@ -9,7 +9,8 @@ PYTHON ?= $(shell for p in python3.13 python3.12 python3; do \
 	  if [ -x "$$p" ]; then echo "$$p"; exit 0; fi; done)
 BOOT_PYTHON ?= $(shell command -v python3 || command -v python)
 UV := $(BOOT_PYTHON) -m uv
-MANAGE := $(UV) run --frozen python manage.py
+# The served address tells the settings which host names to allow (see config/settings.py).
+MANAGE := DROPSHIP_SERVE_HOST=$(HOST) $(UV) run --frozen python manage.py
 
 .PHONY: help install run test lint format check-python
 
@@ -28,13 +29,15 @@ install: check-python
 run: install
 	@mkdir -p var
 	@$(MANAGE) migrate --no-input -v 0
+	@$(MANAGE) collectstatic --no-input -v 0
 	@$(MANAGE) load_tables
 	@$(MANAGE) ensure_local_account
 	@if [ "$(HOST)" = "0.0.0.0" ]; then \
 	  ip=$$(hostname -I 2>/dev/null | awk '{print $$1}'); \
 	  echo "Phones at the table: open http://$${ip:-<this computer's address>}:$(PORT)/"; fi
 	@echo "Dropship is at http://127.0.0.1:$(PORT)/  (Ctrl+C stops it)"
-	@$(UV) run --frozen uvicorn config.asgi:application --host $(HOST) --port $(PORT) --log-level warning
+	@if [ "$(HOST)" = "127.0.0.1" ]; then echo "Only this computer can open it: phones need make run HOST=0.0.0.0"; fi
+	@DROPSHIP_SERVE_HOST=$(HOST) $(UV) run --frozen uvicorn config.asgi:application --host $(HOST) --port $(PORT) --log-level warning
 
 test: install
 	@$(UV) run --frozen pytest $(PYTEST_ARGS)

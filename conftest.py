@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 
 import pytest
 
@@ -14,6 +15,9 @@ CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 # Cheap password hashes for test users, here and in the ASGI servers the browser tests start
 # (they inherit the environment); see config/settings.py.
 os.environ.setdefault("DROPSHIP_FAST_PASSWORD_HASHER", "1")
+# Static files come from static/ itself, never from a collectstatic of an older checkout in
+# var/static (whose manifest would name stale copies); the ASGI servers inherit this.
+os.environ["STATIC_ROOT"] = tempfile.mkdtemp(prefix="dropship-static-")
 
 
 def _require(reason: str) -> None:
@@ -28,6 +32,7 @@ def pytest_configure(config: pytest.Config) -> None:
     from django.conf import settings
 
     settings.PASSWORD_HASHERS = settings.FAST_PASSWORD_HASHERS  # settings may load before this file
+    settings.STATIC_ROOT = os.environ["STATIC_ROOT"]
 
 
 def chromium_path() -> str | None:
@@ -62,3 +67,7 @@ def _fresh_cache() -> None:
     from django.core.cache import cache
 
     cache.clear()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    shutil.rmtree(os.environ.get("STATIC_ROOT", ""), ignore_errors=True)

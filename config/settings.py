@@ -1,33 +1,77 @@
 """Dropship settings: one module, read from the environment.
 
-With nothing set you get local play: SQLite in ``var/``, no Redis, Celery tasks run eagerly,
-live events fan out in process, DEBUG on. Production sets ``DEBUG=false``, ``SECRET_KEY``,
-``ALLOWED_HOSTS``, ``DATABASE_URL`` and ``REDIS_URL``; hardening follows ``DEBUG`` and each
-switch can be overridden (for a LAN server without TLS, ``SECURE_SSL_REDIRECT=false``).
+With nothing set you get local play, safe to serve on a local network: SQLite in ``var/`` (WAL,
+transactions started IMMEDIATE so concurrent writers wait their turn), no Redis, Celery tasks run
+eagerly, live events fan out in process, DEBUG off, a secret key generated once into
+``var/secret_key`` and kept, ALLOWED_HOSTS fitting the address ``make run`` serves
+(``DROPSHIP_SERVE_HOST``). ``DEBUG=true`` is for development only.
+
+Production sets ``SECRET_KEY``, ``ALLOWED_HOSTS``, ``DATABASE_URL``, ``REDIS_URL`` and, when it is
+served over TLS (directly or behind a proxy), ``HTTPS=true``, which turns on the TLS hardening
+(SSL redirect, secure cookies, HSTS); each switch can still be overridden on its own.
 """
 
 from __future__ import annotations
 
 import os
+import secrets
+import socket
 from pathlib import Path
 from urllib.parse import urlparse
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.csp import CSP
+
+from live.network import lan_addresses
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
 
 env = environ.Env()
 
-DEBUG = env.bool("DEBUG", default=True)
-SECRET_KEY = env.str("SECRET_KEY", default="")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured("Set SECRET_KEY (a long random string) when DEBUG is false.")
-    SECRET_KEY = "django-insecure-local-play-only-set-SECRET_KEY-in-production"
+DEBUG = env.bool("DEBUG", default=False)
 
-ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]", "testserver"] if not DEBUG else ["*"])
+
+def _local_secret_key(path: Path) -> str:
+    """The install's own secret key: read from ``path``, or generated there (mode 0600) on the
+    first start. Two processes starting together both end up with the one written first."""
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_urlsafe(50)
+    # Written whole to a private temporary file, then linked into place: a reader never sees a
+    # half-written key, and the link fails if another process got there first.
+    temporary = path.with_name(f".{path.name}.{os.getpid()}")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as out:
+        out.write(key + "\n")
+    try:
+        os.link(temporary, path)
+    except FileExistsError:
+        key = path.read_text().strip()
+    finally:
+        temporary.unlink()
+    return key
+
+
+SECRET_KEY_FILE = Path(env.str("SECRET_KEY_FILE", default=str(VAR_DIR / "secret_key")))
+SECRET_KEY = env.str("SECRET_KEY", default="") or _local_secret_key(SECRET_KEY_FILE)
+if len(SECRET_KEY) < 32:
+    raise ImproperlyConfigured(f"SECRET_KEY is too short ({len(SECRET_KEY)} characters): use at least 50 random characters.")
+
+
+# The address make run serves (HOST): on 0.0.0.0 phones reach this computer by its network
+# address or name, so those are allowed; on 127.0.0.1 only this computer is.
+SERVE_HOST = env.str("DROPSHIP_SERVE_HOST", default="127.0.0.1")
+_local_hosts = ["127.0.0.1", "localhost", "[::1]"]
+if SERVE_HOST in {"0.0.0.0", "::"}:
+    _local_hosts += [*lan_addresses(), socket.gethostname(), f"{socket.gethostname()}.local"]
+elif SERVE_HOST not in _local_hosts:
+    _local_hosts.append(SERVE_HOST)
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=_local_hosts)
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
@@ -45,6 +89,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_eventstream",
+    "axes",
     "rules",
     "campaigns",
     "battles",
@@ -54,7 +99,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "config.middleware.PageGZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -62,6 +109,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -88,7 +136,12 @@ DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'd
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL and a busy timeout let the one local process serve the stream and writes together.
-    DATABASES["default"].setdefault("OPTIONS", {}).update({"init_command": "PRAGMA journal_mode=WAL;", "timeout": 20})
+    # IMMEDIATE transactions take the write lock when they start, so a second writer waits
+    # (up to the timeout) instead of failing at once with "database is locked" when a read lock
+    # cannot be upgraded.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", "timeout": 20, "transaction_mode": "IMMEDIATE"}
+    )
     # A file, not memory, so that a test can share it with a real ASGI server process; one per
     # test process, so that two test runs at once do not collide.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-dropship-{os.getpid()}.sqlite3")}
@@ -134,6 +187,17 @@ FAST_PASSWORD_HASHERS = [
 ]
 if env.bool("DROPSHIP_FAST_PASSWORD_HASHER", default=False):
     PASSWORD_HASHERS = FAST_PASSWORD_HASHERS
+# Wrong passwords are counted (django-axes) per user name and address, on the login page and the
+# API token endpoint alike; after AXES_FAILURE_LIMIT failures that pair is locked out for an hour.
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=10)
+AXES_COOLOFF_TIME = 1  # hours
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_VERBOSE = False
+# New accounts per address (django-ratelimit, counted in the cache).
+SIGNUP_RATE = env.str("SIGNUP_RATE", default="10/h")
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "rules:table_list"
 LOGOUT_REDIRECT_URL = "rules:table_list"
@@ -149,6 +213,8 @@ REST_FRAMEWORK = {
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "EXCEPTION_HANDLER": "config.api.exception_handler",
     "DEFAULT_PAGINATION_CLASS": None,
+    # Only views that name a throttle scope are throttled: the token endpoint.
+    "DEFAULT_THROTTLE_RATES": {"token": env.str("TOKEN_RATE", default="20/min")},
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Dropship API",
@@ -174,26 +240,44 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT = Path(env.str("STATIC_ROOT", default=str(VAR_DIR / "static")))
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # WhiteNoise warns on every request without it.
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {
-        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
-        if not DEBUG
-        else "django.contrib.staticfiles.storage.StaticFilesStorage"
-    },
+    # Hashed, compressed files (collectstatic, run by make run) are served by WhiteNoise with a
+    # year-long cache; before collectstatic has run, pages name the plain files and WhiteNoise
+    # finds them in static/ (a fresh clone with DEBUG off still shows styled pages).
+    "staticfiles": {"BACKEND": "config.staticfiles.StaticStorage"},
 }
-WHITENOISE_USE_FINDERS = DEBUG
+WHITENOISE_USE_FINDERS = True
 
-# -- production hardening, on when DEBUG is off ----------------------------------------
-SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=not DEBUG)
-SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=not DEBUG)
-CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=not DEBUG)
-SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0 if DEBUG else 31536000)
-SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=not DEBUG)
-SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=not DEBUG)
+# -- Content-Security-Policy (Django's own middleware): scripts only from this site --------
+# htmx may not evaluate code from attributes (allowEval is off in _base.html), so no inline
+# script, ``hx-on`` or ``onclick`` is needed; inline style attributes stay allowed.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF, CSP.UNSAFE_INLINE],
+    "img-src": [CSP.SELF, "data:"],
+    "connect-src": [CSP.SELF],
+    "font-src": [CSP.SELF],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.SELF],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+}
+
+# -- TLS hardening: on when the site is served over HTTPS (HTTPS=true) -------------------
+# Local play serves plain HTTP on the local network, where secure cookies and an SSL redirect
+# would lock every phone out; production behind TLS sets HTTPS=true.
+HTTPS = env.bool("HTTPS", default=False)
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=HTTPS)
+SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=HTTPS)
+CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=HTTPS)
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000 if HTTPS else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=HTTPS)
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=HTTPS)
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env.bool("BEHIND_TLS_PROXY", default=False) else None
 X_FRAME_OPTIONS = "DENY"
 

@@ -11,7 +11,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_eventstream.views import events as eventstream_events
 from django_htmx.middleware import HtmxDetails
@@ -19,6 +18,7 @@ from django_htmx.middleware import HtmxDetails
 from live import registry, selectors, services
 from live.engine.tracker import Role
 from live.events import room_channel
+from live.links import join_link
 from live.models import Room
 from live.permissions import room_for
 from rules.errors import DropshipError, NotAllowed, NotFound, StaleVersion
@@ -81,8 +81,11 @@ def room_detail(request: HtmxHttpRequest, room_id: int) -> HttpResponse:
     room, role = _load(request, room_id)
     services.room_seen(user=request.user, room=room)
     code = services.room_code(room) if role == Role.OWNER else None
-    join_url = request.build_absolute_uri(reverse("live:join") + f"?code={code.code}") if code else ""
-    return render(request, "live/room.html", _context(request, room, role, code=code, join_url=join_url))
+    link = join_link(request, code.code) if code else None
+    context = _context(
+        request, room, role, code=code, join_url=link.url if link else "", join_reachable=link.reachable if link else True
+    )
+    return render(request, "live/room.html", context)
 
 
 @require_GET
@@ -161,7 +164,7 @@ def room_qr(request: HtmxHttpRequest, room_id: int) -> HttpResponse:
     code = services.room_code(room)
     if code is None:
         raise Http404("No join code: issue a new one.")
-    link = request.build_absolute_uri(reverse("live:join") + f"?code={code.code}")
+    link = join_link(request, code.code).url
     out = io.BytesIO()
     segno.make(link, error="m").save(out, kind="svg", scale=6, dark="#000", light="#fff", xmldecl=False)
     return HttpResponse(out.getvalue(), content_type="image/svg+xml")

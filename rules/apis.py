@@ -15,9 +15,11 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.exceptions import Throttled
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from rules import selectors, services
@@ -158,14 +160,27 @@ class TableRollApi(APIView):
 
 
 class TokenApi(ObtainAuthToken):
-    """Exchange a username and password for an API token (send it as ``Authorization: Token <token>``)."""
+    """Exchange a username and password for an API token (send it as ``Authorization: Token <token>``).
+
+    Throttled per address (``TOKEN_RATE``, 429 with ``Retry-After``); wrong passwords count
+    towards the same lockout as the login page (django-axes).
+    """
+
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "token"
 
     @extend_schema(
         request=inline_serializer("TokenRequest", {"username": serializers.CharField(), "password": serializers.CharField()}),
         responses=inline_serializer("TokenResponse", {"token": serializers.CharField()}),
     )
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().post(request, *args, **kwargs)
+        try:
+            return super().post(request, *args, **kwargs)
+        except serializers.ValidationError:
+            # django-axes marks the request when the user name is locked out from this address.
+            if getattr(request, "axes_locked_out", False):
+                raise Throttled(detail="Too many failed log-ins for this user from this address; try again in an hour.") from None
+            raise
 
 
 class UserTableEntryInputSerializer(serializers.Serializer[Any]):

@@ -11,6 +11,7 @@ import json
 from itertools import groupby
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -20,6 +21,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
+from django_ratelimit.decorators import ratelimit
 
 from rules import selectors, services
 from rules.engine import names
@@ -155,12 +157,17 @@ def name_generate(request: HtmxHttpRequest, generator: str) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+@ratelimit(key="ip", rate=lambda group, request: settings.SIGNUP_RATE, method="POST", block=False)
 def signup(request: HtmxHttpRequest) -> HttpResponse:
-    """Create an account and sign in."""
+    """Create an account and sign in. New accounts are limited per address (``SIGNUP_RATE``):
+    past the limit the form answers 429 and creates nothing."""
     form: UserCreationForm[Any] = UserCreationForm(request.POST or None)
+    if getattr(request, "limited", False):
+        form.add_error(None, "Too many new accounts from this address; try again in an hour.")
+        return render(request, "registration/signup.html", {"form": form}, status=429)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user)
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome aboard, {user.username}.")
         return redirect("rules:table_list")
     return render(request, "registration/signup.html", {"form": form}, status=400 if form.errors else 200)

@@ -43,7 +43,7 @@ def asgi_server(*, redis_url: str | None = None) -> Iterator[RunningServer]:
     """Start uvicorn on a free loopback port; yields its base URL; stops it afterwards."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in {"DJANGO_ALLOW_ASYNC_UNSAFE", "REDIS_URL"}}
-    env.update({"DATABASE_URL": database_url(), "DEBUG": "true", "DJANGO_SETTINGS_MODULE": "config.settings"})
+    env.update({"DATABASE_URL": database_url(), "DEBUG": "false", "DJANGO_SETTINGS_MODULE": "config.settings"})
     if redis_url:
         env["REDIS_URL"] = redis_url
     process = subprocess.Popen(

@@ -25,8 +25,14 @@ LAPTOP: ViewportSize = {"width": 1280, "height": 800}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 
 
+class CspViolation(AssertionError):
+    """A page broke the Content-Security-Policy (an inline script or handler, code in an attribute)."""
+
+
 @contextmanager
 def chromium() -> Iterator[Browser]:
+    """Headless Chromium. Every page of every context it opens is watched: a message in the
+    console saying the Content-Security-Policy refused something fails the test at the end."""
     # Playwright's sync API runs an event loop in this thread; Django's ORM calls made by
     # the test itself are still synchronous and safe. The switch is undone afterwards.
     previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
@@ -36,15 +42,40 @@ def chromium() -> Iterator[Browser]:
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+            refused: list[str] = []
+            _watch_csp(browser, refused)
             try:
                 yield browser
             finally:
                 browser.close()
+            if refused:
+                raise CspViolation("The Content-Security-Policy refused: " + " | ".join(refused[:5]))
     finally:
         if previous is None:
             os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
         else:
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+def _watch_csp(browser: Browser, refused: list[str]) -> None:
+    """Record the CSP refusals of every page in contexts made by ``browser.new_context``."""
+    make_context = browser.new_context
+
+    def watched(*args, **kwargs):  # type: ignore[no-untyped-def]
+        context = make_context(*args, **kwargs)
+
+        def on_console(message) -> None:  # type: ignore[no-untyped-def]
+            if "Content Security Policy" in message.text or "Content-Security-Policy" in message.text:
+                refused.append(message.text)
+
+        context.on("page", lambda page: page.on("console", on_console))
+        return context
+
+    def watched_page(**kwargs):  # type: ignore[no-untyped-def]
+        return watched(**kwargs).new_page()
+
+    browser.new_context = watched  # type: ignore[method-assign]
+    browser.new_page = watched_page  # type: ignore[method-assign]
 
 
 def login(page, base: str, username: str, password: str = "correct horse battery") -> None:  # type: ignore[no-untyped-def]

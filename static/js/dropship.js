@@ -48,3 +48,41 @@
     kept = null;
   });
 })();
+
+// Behaviour named by data attributes instead of inline handlers (the Content-Security-Policy
+// allows scripts from this site only, and htmx may not evaluate attribute code):
+//   data-send-version             the request carries the tracker's current version
+//   data-reset-on-success         a form is emptied after its request succeeded (2xx)
+//   data-clear-on-success="a b"   only the inputs named a and b are emptied after a 2xx
+//   data-reload-on-success        the page reloads after a 2xx
+//   data-submit-on-change         a select submits its form when changed
+//   data-print                    a button prints the page
+// A refused request (400, 409) keeps what was typed.
+(() => {
+  document.addEventListener("htmx:configRequest", (event) => {
+    const elt = event.detail.elt;
+    const tracker = document.getElementById("tracker");
+    if (tracker && elt && elt.closest && elt.closest("[data-send-version]")) event.detail.parameters.version = tracker.dataset.version;
+  });
+  document.addEventListener("htmx:afterRequest", (event) => {
+    const elt = event.detail.elt;
+    const status = event.detail.xhr ? event.detail.xhr.status : 0;
+    if (!elt || !elt.closest || status < 200 || status >= 300) return;
+    if (elt.closest("[data-reload-on-success]")) {
+      window.location.reload();
+      return;
+    }
+    const form = elt.closest("form");
+    if (!form) return;
+    if (form.hasAttribute("data-reset-on-success")) form.reset();
+    const names = (form.getAttribute("data-clear-on-success") || "").split(/\s+/).filter(Boolean);
+    for (const name of names) for (const input of form.querySelectorAll(`[name="${name}"]`)) input.value = "";
+  });
+  document.addEventListener("change", (event) => {
+    const field = event.target;
+    if (field && field.matches && field.matches("[data-submit-on-change]") && field.form) field.form.requestSubmit();
+  });
+  document.addEventListener("click", (event) => {
+    if (event.target && event.target.closest && event.target.closest("[data-print]")) window.print();
+  });
+})();
