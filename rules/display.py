@@ -20,6 +20,8 @@ _LOWER_WORD = re.compile(r"^[a-z]+$")
 
 # Key endings that carry a unit: the unit goes on the value, not in the label.
 _UNITS = {"_in": '"', "_deg": "°", "_ft": " ft", "_m": " m"}
+# Words in keys that players read in capitals.
+_ACRONYMS = frozenset({"ai", "xp", "pc", "npc", "poi", "pvp", "hp"})
 # Key endings that only say how the value is stored.
 _DROPPED = ("_slug",)
 
@@ -38,7 +40,8 @@ def _unit(key: str) -> tuple[str, str]:
 def label(key: str) -> str:
     """A data key as a label: ``"seize_initiative_modifier"`` → ``"Seize initiative modifier"``,
     ``"range_in"`` → ``"Range"``, ``"table_slug"`` → ``"Table"``."""
-    words = _unit(key)[0].replace("_", " ").replace("-", " ").strip()
+    words = _unit(key)[0].replace("_", " ").strip()  # hyphens stay: "1-2" is a dice range
+    words = " ".join(w.upper() if w in _ACRONYMS else w for w in words.split(" "))
     return words[:1].upper() + words[1:]
 
 
