@@ -189,3 +189,18 @@ def test_a_players_die_picker_offers_only_free_dice_and_a_taken_die_is_refused(r
     assert sent.status_code == 400 and "Die 1 (a 1) is Ria&#x27;s" in sent.content.decode()
     room.refresh_from_db()
     assert room.state["crew"][0]["die"] == 0 and room.state["crew"][1]["die"] is None
+
+
+def test_a_battle_saved_before_the_die_picker_list_still_offers_its_dice(room: Room, owner) -> None:  # type: ignore[no-untyped-def]
+    act(owner, room, "seize", faces="6, 6")
+    act(owner, room, "next_phase")
+    act(owner, room, "roll_reactions", faces="1, 4")
+    room.refresh_from_db()
+    room.state.pop("reaction_pick")
+    room.save(update_fields=["state"])
+    client = Client()
+    client.force_login(owner)
+    page = client.get(f"/rooms/{room.pk}/").content.decode()
+    start = page.index('data-testid="reaction-die-c1"')
+    picker = page[start : page.index("</select>", start)]
+    assert "die 1: 1" in picker and "die 2: 4" in picker
