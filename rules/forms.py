@@ -14,25 +14,38 @@ from rules.models import RuleTable
 
 
 class TableRollForm(forms.Form):
-    """Roll a table, or look up the number your own dice show (``value``)."""
+    """Roll a table (``lookup=False``: modifier and column), or look up the number your own dice
+    show (``lookup=True``: ``value`` is required as well).
+
+    The page shows the two as separate forms, so that Enter in "I rolled" looks the number up
+    and never rolls; ``auto_id`` differs between them so that their ids do not clash."""
 
     modifier = forms.IntegerField(required=False, initial=0, min_value=-100, max_value=100, help_text="Added to the roll.")
     column = forms.ChoiceField(required=False, choices=())
-    value = forms.IntegerField(required=False, label="I rolled", help_text="Leave empty to let Dropship roll.")
+    value = forms.IntegerField(required=False, label="I rolled")
 
-    def __init__(self, *args: Any, table: RuleTable, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, table: RuleTable, lookup: bool = False, **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "lookup_%s" if lookup else "roll_%s")
         super().__init__(*args, **kwargs)
         self.table = table
+        self.lookup = lookup
         columns = table.columns or []
         if columns:
             cast(forms.ChoiceField, self.fields["column"]).choices = [(c, c) for c in columns]
             self.fields["column"].required = True
         else:
             del self.fields["column"]
-        if table.die:
+        if not lookup:
+            del self.fields["value"]
+        elif table.die:
             low, high = table.to_engine([]).span
-            self.fields["value"].widget.attrs.update({"min": low, "max": high, "placeholder": f"{low}-{high}"})
-            self.fields["value"].help_text = f"Your {table.die} roll, {low} to {high}. Leave empty to let Dropship roll."
+            value = self.fields["value"]
+            value.required = True
+            value.widget.attrs.update({"min": low, "max": high, "placeholder": f"{low}-{high}", "inputmode": "numeric"})
+            value.help_text = f"What your {table.die} shows, {low} to {high}."
+            value.error_messages["required"] = f"Type the number your {table.die} shows, {low} to {high}."
+        if lookup:
+            self.order_fields(["value", "modifier", "column"])
 
 
 def _names(text: str) -> list[str]:

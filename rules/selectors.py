@@ -6,10 +6,12 @@ everyone else gets "not found", as if they did not exist.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.db.models import Count, Q, QuerySet
 
+from rules.display import slugs_in, slugs_in_text
 from rules.engine.dice import Dice
 from rules.engine.tables import RangeTable, TableError, TableRoll
 from rules.errors import DropshipError, NotFound
@@ -69,6 +71,16 @@ def table_get_for(*, slug: str, user: Any) -> RuleTable:
         return RuleTable.objects.select_related("system").prefetch_related("entries").get(_visible(user), slug=slug)
     except RuleTable.DoesNotExist:
         raise NotFound(f"No table called {slug!r}.", field="slug") from None
+
+
+def titles_named_in(*, datas: Iterable[Any], user: Any, texts: Iterable[str] = ()) -> dict[str, str]:
+    """``{slug: title}`` for the tables that entries' ``data`` (or ``texts``, such as a table's
+    notes) name by slug, limited to the tables ``user`` may see; other slugs are left out."""
+    slugs = {slug for data in datas for slug in slugs_in(data)}
+    slugs.update(slug for text in texts for slug in slugs_in_text(text))
+    if not slugs:
+        return {}
+    return dict(RuleTable.objects.filter(_visible(user), slug__in=slugs).values_list("slug", "title"))
 
 
 def user_table_list(*, user: Any) -> QuerySet[RuleTable]:

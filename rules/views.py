@@ -89,29 +89,56 @@ def table_list(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, template, context)
 
 
+def _roller_context(
+    request: HtmxHttpRequest, table: RuleTable, *, roll_form: TableRollForm, lookup_form: TableRollForm, result: Any = None
+) -> dict[str, Any]:
+    entries = list(table.entries.all())
+    datas = [e.data for e in entries]
+    if result is not None:
+        datas.append(result.outcome.entry.data)
+    return {
+        "table": table,
+        "roll_form": roll_form,
+        "lookup_form": lookup_form,
+        "result": result,
+        "entries": entries,
+        "titles": selectors.titles_named_in(datas=datas, texts=[table.notes], user=request.user),
+    }
+
+
 @require_GET
 def table_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     table = _table_or_404(request, slug)
-    return render(
-        request, "rules/table_detail.html", {"table": table, "form": TableRollForm(table=table), "entries": table.entries.all()}
+    context = _roller_context(
+        request, table, roll_form=TableRollForm(table=table), lookup_form=TableRollForm(table=table, lookup=True)
     )
+    return render(request, "rules/table_detail.html", context)
+
+
+def _wants_lookup(request: HttpRequest) -> bool:
+    """The lookup form says ``action=enter``; a client that sends no action but a value (an
+    older form, a script) means a lookup too. Only ``action=roll`` or nothing at all rolls."""
+    action = request.POST.get("action", "")
+    if action:
+        return action != "roll"
+    return bool(request.POST.get("value", "").strip())
 
 
 @require_POST
 def table_roll(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    """Roll the table, or log the number the player rolled; render the result card."""
+    """Roll the table (``action=roll``), or look up the number the player rolled
+    (``action=enter`` with ``value``); render the result card, or the form's errors with 400.
+
+    "Look up my roll" without a number is refused, never rolled at random."""
     table = _table_or_404(request, slug)
-    form = TableRollForm(request.POST, table=table)
+    lookup = _wants_lookup(request)
+    form = TableRollForm(request.POST, table=table, lookup=lookup)
     result = None
     status = 200
     if form.is_valid():
         data = form.cleaned_data
         try:
-            if request.POST.get("action") == "roll" or data.get("value") is None:
-                result = services.table_roll(
-                    table=table, roller=_roller(request), modifier=data.get("modifier") or 0, column=data.get("column", "")
-                )
-            else:
+            if lookup:
                 result = services.table_enter(
                     table=table,
                     roller=_roller(request),
@@ -119,11 +146,17 @@ def table_roll(request: HtmxHttpRequest, slug: str) -> HttpResponse:
                     modifier=data.get("modifier") or 0,
                     column=data.get("column", ""),
                 )
+            else:
+                result = services.table_roll(
+                    table=table, roller=_roller(request), modifier=data.get("modifier") or 0, column=data.get("column", "")
+                )
         except DropshipError as exc:
             form.add_error(exc.field if exc.field in form.fields else None, exc.message)
     if not form.is_valid():
         status = 400
-    context = {"table": table, "form": form, "result": result, "entries": table.entries.all()}
+    other = TableRollForm(table=table, lookup=not lookup)
+    roll_form, lookup_form = (other, form) if lookup else (form, other)
+    context = _roller_context(request, table, roll_form=roll_form, lookup_form=lookup_form, result=result)
     template = "rules/table_detail.html#roller" if request.htmx else "rules/table_detail.html"
     return render(request, template, context, status=status)
 

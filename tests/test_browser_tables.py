@@ -39,9 +39,33 @@ def test_open_tables_roll_and_see_the_result(loaded_tables: None, live_server) -
 
         page.get_by_label("I rolled").fill("72")
         page.get_by_role("button", name="Look up my roll").click()
-        page.get_by_text("entered").wait_for()
+        page.get_by_text("You rolled 72 on D100").wait_for()
         assert "Skulker" in page.get_by_test_id("result").inner_text()
         assert Roll.objects.count() == 2
+
+
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
+def test_enter_in_i_rolled_looks_the_number_up_and_never_rolls(  # type: ignore[no-untyped-def]
+    loaded_tables: None, live_server, viewport, tmp_path
+) -> None:
+    with chromium() as browser:
+        page = browser.new_page(viewport=viewport)
+        page.goto(f"{live_server.url}/tables/primary-alien/")
+        field = page.get_by_label("I rolled")
+        field.fill("47")
+        field.press("Enter")
+        card = page.get_by_test_id("result")
+        card.wait_for()
+        text = card.inner_text()
+        assert "You rolled 47 on D100" in text and "Krag" in text
+        assert "Dropship rolled" not in text
+        roll = Roll.objects.get()
+        assert roll.record["entered"] is True and roll.value == 47 and roll.result == "Krag"
+        assert page.locator("tr.hit").inner_text().startswith("41-50")
+        # Players read words: no data keys or slugs on the page.
+        body = page.locator("main").inner_text()
+        assert "species:" not in body and "primary-alien" not in body
+        page.screenshot(path=str(tmp_path / f"table-lookup-{viewport['width']}.png"), full_page=True)
 
 
 def test_a_whole_name_in_one_tap_on_a_phone(loaded_tables: None, live_server) -> None:  # type: ignore[no-untyped-def]

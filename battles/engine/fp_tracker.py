@@ -73,6 +73,7 @@ State::
      "deployment": None | {"name": "Reinforced", "key": "reinforced", "effect": "..."},
      "time_limit": None | 7, "time_up": False,
      "reaction_dice": [4, 1, 6], "reactions_one_round": None | 3,
+     "reaction_pick": {"dice": [{"die": 1, "face": 4, "holder": "c1" | None, "holder_name": "Ripley"}], "first_free": 2 | None},
      "panic_shift": 0, "escalation": {"rolls": 0, "seen": ["sniper"], "objective_round": None | 2},
      "respawns": {"allowed": 0, "used": 0}, "movement_arrivals": 0,
      "groups": [{"id": "g1", "name": "Punks", "panic": 2, "elite": False, "kind": "humanoid",
@@ -127,6 +128,7 @@ from live.engine.tracker import (
     payload_int,
     payload_ints,
     payload_words,
+    reaction_pick,
     require_owner,
 )
 from rules.engine.dice import Dice, DiceError, Keep, RollRecord, parse
@@ -777,6 +779,7 @@ def _refresh(state: dict[str, Any], tables: Mapping[str, RangeTable] | None = No
             group["panic_now"] = panic_range(state, group, tables)
     for fig in state["crew"]:
         fig["slot"] = None if fig["face"] is None else ("quick" if fig["face"] <= _reactions(state, fig) else "slow")
+    state["reaction_pick"] = reaction_pick(state["reaction_dice"], state["crew"])
     state["now"] = _now(state)
 
 
@@ -1013,23 +1016,39 @@ def _roll_reactions(state: dict[str, Any], action: Action, dice: Dice, tables: M
 
 
 def _assign_reaction(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
-    """Give a crew figure one of this round's Reaction dice; taking a die from another figure leaves it without."""
+    """Give a crew figure one of this round's free Reaction dice (``die``, 1-based).
+
+    A die another figure holds is refused, naming the die and its holder, unless the owner asks
+    to ``reassign`` it (``on``): then the holder is left without a die and the log says so. A
+    player asking to reassign is refused (:class:`NotYours`)."""
     fig = _crew(state, action.payload.get("figure"))
     _mine(action, fig)
     _phase(state, "start", what="Assigning Reaction dice")
     if not state["reaction_dice"]:
         raise _err("Roll Reactions first.", "type")
+    reassign = payload_flag(action, "reassign")
+    if reassign:
+        require_owner(action)
     index = payload_int(action, "die", low=1, high=len(state["reaction_dice"])) - 1
+    holder = next((other for other in state["crew"] if other["die"] == index and other is not fig), None)
     taken = ""
-    for other in state["crew"]:
-        if other["die"] == index and other is not fig:
-            other["die"], other["face"] = None, None
-            taken = f" (taken from {other['name']})"
+    if holder is not None:
+        if not reassign:
+            raise _err(
+                f"Die {index + 1} (a {state['reaction_dice'][index]}) is {holder['name']}'s; pick a free die"
+                " (only the owner can reassign a die).",
+                "die",
+            )
+        holder["die"], holder["face"] = None, None
+        taken = f" (taken from {holder['name']}, who now has no die)"
     fig["die"], fig["face"] = index, state["reaction_dice"][index]
     _refresh(state)
     slot = "Quick" if fig["slot"] == "quick" else "Slow"
     text = f"{fig['name']} takes the {fig['face']}{taken} against Reactions {_reactions(state, fig)}: acts in the {slot} Action phase."
-    return [Event("reaction_assigned", text, {"figure": fig["id"], "face": fig["face"]})]
+    data: dict[str, Any] = {"figure": fig["id"], "face": fig["face"]}
+    if holder is not None:
+        data["taken_from"] = holder["id"]
+    return [Event("reaction_assigned", text, data)]
 
 
 def _activation(

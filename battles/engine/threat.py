@@ -4,14 +4,17 @@ Combat runs in rounds of an Offense phase then a Defence phase. The combat threa
 many combat actions each phase allows (``mapping``, owner-editable). A combat action rolls 2D6 plus
 a modifier: 6 or less is a failure, 7-9 a partial success, 10+ a success, and two natural 6s an
 ultra success. An Offense failure and a Defence success each use one extra action; a Defence ultra
-switches to Offense at once. Each character acts once per phase; a tag team action uses two
-characters and counts as one action. When the phase's actions run out the phase changes.
+switches to Offense at once. A character attacks (takes an Offense action) at most once per
+phase, but may be attacked, and so defend, any number of times in a Defence phase; a tag team
+action uses two characters and counts as one action. When the phase's actions run out the phase
+changes.
 
 State (JSON-ready dict)::
 
     {"threat": 3, "phase": "offense" | "defence", "round": 1, "actions_left": 2,
      "mapping": {"1": [3, 1], ..., "5": [1, 3]},      # threat -> [offense, defence] actions
-     "characters": [{"id": "c1", "name": "Ripley", "owner": "7" | None, "acted": False}],
+     "characters": [{"id": "c1", "name": "Ripley", "owner": "7" | None,
+                     "acted": False}],                # attacked in this Offense phase
      "complications": [...names], "ultra_successes": [...names],
      "offer": None | {"kind": "complication" | "ultra", "characters": [...ids]},
      "last": None | {...the last combat action's outcome}, "next_id": 2}
@@ -161,8 +164,11 @@ def _combat_action(state: dict[str, Any], action: Action, dice: Dice) -> list[Ev
     for char in chars:
         if action.role == Role.VIEWER or (action.role == Role.PLAYER and char["owner"] != action.actor):
             raise NotYours(f"{char['name']} is not one of your characters.")
-        if char["acted"]:
-            raise TrackerError(f"{char['name']} has already acted this {state['phase']} phase.", field="characters")
+        # Seed 003 (combat threat and action tracker, p.1): the once-per-phase limit is on
+        # attacking. Defending is not limited: a character may be attacked again and again in
+        # one Defence phase, and defends each time.
+        if state["phase"] == OFFENSE and char["acted"]:
+            raise TrackerError(f"{char['name']} has already attacked this offense phase.", field="characters")
     modifier = payload_int(action, "modifier", low=-10, high=10, default=0)
     names = " and ".join(c["name"] for c in chars)
     reason = f"{state['phase'].capitalize()} action: {names}"
@@ -177,8 +183,9 @@ def _combat_action(state: dict[str, Any], action: Action, dice: Dice) -> list[Ev
     outcome = band(record)
     phase = state["phase"]
     cost = 1 + (1 if (phase, outcome) in {(OFFENSE, "failure"), (DEFENCE, "success")} else 0)
-    for char in chars:
-        char["acted"] = True
+    if phase == OFFENSE:
+        for char in chars:
+            char["acted"] = True
     state["actions_left"] = max(0, state["actions_left"] - cost)
     label = {"failure": "Failure", "partial": "Partial success", "success": "Success", "ultra": "Ultra success"}[outcome]
     tag = " (tag team)" if len(chars) == 2 else ""

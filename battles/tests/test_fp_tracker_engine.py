@@ -182,8 +182,12 @@ def test_reaction_dice_send_figures_to_the_quick_or_slow_phase() -> None:
     state, _ = play(state, "assign_reaction", figure="c2", die=2)  # 2 against Reactions 1: Slow
     with pytest.raises(TrackerError, match="Assign a Reaction die to Kit"):
         play(state, "next_phase")
-    state, events = play(state, "assign_reaction", figure="c3", die=1)  # takes Ria's die
+    with pytest.raises(TrackerError, match=r"Die 1 \(a 2\) is Ria's") as taken:
+        play(state, "assign_reaction", figure="c3", die=1)
+    assert taken.value.field == "die"
+    state, events = play(state, "assign_reaction", figure="c3", die=1, reassign="on")  # the owner moves it, and says so
     assert "taken from Ria" in events[0].text and state["crew"][0]["die"] is None
+    assert events[0].data["taken_from"] == "c1"
     state, _ = play(state, "assign_reaction", figure="c1", die=3)
     assert [f["slot"] for f in state["crew"]] == ["quick", "slow", "slow"]
     state, _ = play(state, "next_phase")
@@ -204,6 +208,44 @@ def test_players_act_only_for_their_own_figures() -> None:
         play(state, "assign_reaction", role=Role.PLAYER, actor="7", figure="c1", die=2)
     with pytest.raises(NotYours):
         play(state, "roll_reactions", role=Role.PLAYER, actor="7")
+
+
+def test_a_die_a_players_figure_holds_is_never_taken_without_saying_so() -> None:
+    state, _ = play(new(), "next_phase")
+    state, _ = play(state, "roll_reactions", seed=42)  # the app's own seeded dice
+    faces = state["reaction_dice"]
+    state, _ = play(state, "assign_reaction", role=Role.PLAYER, actor="7", figure="c2", die=1)
+    before = copy.deepcopy(state)
+    with pytest.raises(TrackerError) as refused:
+        play(state, "assign_reaction", figure="c1", die=1)
+    assert refused.value.field == "die"
+    assert f"Die 1 (a {faces[0]}) is Bo's" in refused.value.message
+    assert state == before and state["crew"][1]["die"] == 0
+
+
+def test_a_player_cannot_reassign_another_figures_die() -> None:
+    state, _ = play(new(), "next_phase")
+    state, _ = play(state, "roll_reactions", seed=7)
+    state, _ = play(state, "assign_reaction", figure="c1", die=2)
+    with pytest.raises(NotYours):
+        play(state, "assign_reaction", role=Role.PLAYER, actor="7", figure="c2", die=2, reassign="on")
+    with pytest.raises(TrackerError, match="is Ria's"):
+        play(state, "assign_reaction", role=Role.PLAYER, actor="7", figure="c2", die=2)
+    assert state["crew"][0]["die"] == 1 and state["crew"][1]["die"] is None
+
+
+def test_the_die_picker_offers_the_first_free_die_and_names_the_holders() -> None:
+    state, _ = play(new(), "next_phase")
+    state, _ = play(state, "roll_reactions", faces="3, 5, 6")
+    assert state["reaction_pick"]["first_free"] == 1
+    state, _ = play(state, "assign_reaction", figure="c1", die=1)
+    pick = state["reaction_pick"]
+    assert pick["first_free"] == 2
+    assert [(d["die"], d["face"], d["holder"], d["holder_name"]) for d in pick["dice"]] == [
+        (1, 3, "c1", "Ria"),
+        (2, 5, None, ""),
+        (3, 6, None, ""),
+    ]
 
 
 def test_stun_markers_go_on_and_come_off_at_activation() -> None:

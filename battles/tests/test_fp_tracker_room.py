@@ -163,3 +163,44 @@ def test_held_figures_and_the_end_of_battle_show_on_the_page(owner) -> None:  # 
     page = client.get(f"/rooms/{room.pk}/").content.decode()
     assert "Waiting off the table (reinforced)" in page and "Deployment: <strong>Reinforced</strong>" in page
     assert 'data-testid="phase">Over<' in page and "did not Hold the Field" in page
+
+
+def test_a_players_die_picker_offers_only_free_dice_and_a_taken_die_is_refused(room: Room, owner, player) -> None:  # type: ignore[no-untyped-def]
+    act(owner, room, "seize", faces="6, 6")
+    act(owner, room, "set_player", figure="c2", player=str(player.pk))
+    act(owner, room, "next_phase")
+    act(owner, room, "roll_reactions", faces="1, 4")
+    act(owner, room, "assign_reaction", figure="c1", die=1)
+    client = Client()
+    client.force_login(player)
+    page = client.get(f"/rooms/{room.pk}/").content.decode()
+    start = page.index('data-testid="reaction-die-c2"')
+    picker = page[start : page.index("</select>", start)]
+    # Die 1 is Ria's: shown but not selectable; the first free die is chosen.
+    assert '<option value="1" disabled>die 1: 1 (Ria&rsquo;s)</option>' in picker
+    assert '<option value="2" selected>die 2: 4</option>' in picker
+    assert 'name="reassign"' not in page[page.rindex("<form", 0, start) : start]
+    room.refresh_from_db()
+    sent = client.post(
+        f"/rooms/{room.pk}/act/",
+        {"version": room.version, "type": "assign_reaction", "figure": "c2", "die": "1"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert sent.status_code == 400 and "Die 1 (a 1) is Ria&#x27;s" in sent.content.decode()
+    room.refresh_from_db()
+    assert room.state["crew"][0]["die"] == 0 and room.state["crew"][1]["die"] is None
+
+
+def test_a_battle_saved_before_the_die_picker_list_still_offers_its_dice(room: Room, owner) -> None:  # type: ignore[no-untyped-def]
+    act(owner, room, "seize", faces="6, 6")
+    act(owner, room, "next_phase")
+    act(owner, room, "roll_reactions", faces="1, 4")
+    room.refresh_from_db()
+    room.state.pop("reaction_pick")
+    room.save(update_fields=["state"])
+    client = Client()
+    client.force_login(owner)
+    page = client.get(f"/rooms/{room.pk}/").content.decode()
+    start = page.index('data-testid="reaction-die-c1"')
+    picker = page[start : page.index("</select>", start)]
+    assert "die 1: 1" in picker and "die 2: 4" in picker

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from battles.engine import threat
 from live.engine.tracker import Action, NotYours, Role, TrackerError, replay
@@ -82,7 +84,7 @@ def test_each_character_acts_once_per_phase(combat: dict[str, Any]) -> None:
     state = threat.initial_state(threat=1)
     state, _ = act(state, "add_character", name="Ripley")
     state, _ = act(state, "combat_action", characters=["c1"], faces=[5, 5])
-    with pytest.raises(TrackerError, match="already acted this offense phase"):
+    with pytest.raises(TrackerError, match="already attacked this offense phase"):
         act(state, "combat_action", characters=["c1"], faces=[5, 5])
 
 
@@ -90,7 +92,7 @@ def test_a_tag_team_counts_once_and_uses_both(combat: dict[str, Any]) -> None:
     state, events = act(combat, "combat_action", characters=["c1", "c3"], faces=[5, 5])
     assert state["actions_left"] == 1
     assert "(tag team)" in events[0].text
-    with pytest.raises(TrackerError, match="Bishop has already acted"):
+    with pytest.raises(TrackerError, match="Bishop has already attacked"):
         act(state, "combat_action", characters=["c3"], faces=[5, 5])
 
 
@@ -154,3 +156,63 @@ def test_seeded_rolls_replay_to_the_same_state(combat: dict[str, Any]) -> None:
     assert replay(combat, log, threat.apply) == state
     # Undo is replay without the last action.
     assert replay(combat, log[:-1], threat.apply) == states[-2]
+
+
+def test_a_character_may_defend_again_and_again_in_one_defence_phase() -> None:
+    # Seed 003 (combat threat and action tracker, p.1): the once-per-phase limit is on attacking;
+    # a character can be attacked, and so must defend, several times in one Defence phase.
+    state = threat.initial_state(threat=5)  # 1 Offense action, 3 Defence actions
+    state, _ = act(state, "add_character", name="Ripley")
+    state, _ = act(state, "add_character", name="Hicks")
+    state, _ = act(state, "combat_action", characters=["c2"], faces=[5, 5])
+    assert state["phase"] == "defence" and state["actions_left"] == 3
+    state, _ = act(state, "combat_action", characters=["c1"], faces=[3, 3])
+    state, events = act(state, "combat_action", characters=["c1"], faces=[3, 3])
+    assert state["phase"] == "defence" and state["actions_left"] == 1
+    assert "Ripley, defence: Failure" in events[0].text
+    state, events = act(state, "combat_action", characters=["c1"], faces=[3, 3])
+    assert state["phase"] == "offense" and state["round"] == 2
+    # Back in Offense, Ripley has not attacked yet this phase.
+    state, _ = act(state, "combat_action", characters=["c1"], faces=[5, 5])
+    assert state["phase"] == "defence"
+
+
+characters_ = st.lists(st.sampled_from(["c1", "c2", "c3"]), min_size=1, max_size=2, unique=True)
+steps = st.lists(
+    st.one_of(
+        st.tuples(st.just("combat_action"), characters_, st.tuples(st.integers(1, 6), st.integers(1, 6))),
+        st.tuples(st.just("end_phase"), st.just([]), st.just((0, 0))),
+        st.tuples(st.just("set_threat"), st.just([]), st.tuples(st.integers(1, 5), st.just(0))),
+    ),
+    max_size=40,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(threat_level=st.integers(1, 5), plan=steps)
+def test_whatever_the_attacks_a_character_attacks_at_most_once_per_phase(
+    threat_level: int, plan: list[tuple[str, list[str], tuple[int, int]]]
+) -> None:
+    state = threat.initial_state(threat=threat_level, complications=["Durability loss"], ultra_successes=["Deal Double DAMAGE"])
+    for name in ("Ripley", "Hicks", "Bishop"):
+        state, _ = act(state, "add_character", name=name)
+    attacks: dict[tuple[int, str], int] = {}
+    for type_, chars, (a, b) in plan:
+        if state["offer"]:
+            state, _ = act(state, "choose", name="Durability loss")
+        phase, round_ = state["phase"], state["round"]
+        payload: dict[str, Any] = {}
+        if type_ == "combat_action":
+            payload = {"characters": chars, "faces": [a, b]}
+        elif type_ == "set_threat":
+            payload = {"level": a}
+        try:
+            state, _ = act(state, type_, **payload)
+        except TrackerError:
+            # Only a second attack in the same Offense phase may be refused here.
+            assert type_ == "combat_action" and phase == "offense"
+            continue
+        if type_ == "combat_action" and phase == "offense":
+            for char in chars:
+                attacks[(round_, char)] = attacks.get((round_, char), 0) + 1
+    assert all(count == 1 for count in attacks.values())

@@ -17,6 +17,8 @@ State::
      "precursor_round": None | 2,             # round a Precursor explorer re-rolled a Reaction die
      "beep_done": True, "contacts_moved": False, "screamers_done": False,
      "reaction_dice": [] | [4, 1, 6],         # this round's Reaction D6, one per unit
+     "reaction_pick": {"dice": [{"die": 1, "face": 4, "holder": "u1" | None, "holder_name": "Vasquez"}],
+                       "first_free": 2 | None},  # what the die pickers offer (derived)
      "units": [{"id": "u1", "kind": "character" | "team", "name": "Vasquez", "owner": "7" | "",
                 "reactions": 1, "formation": False, "die": None | 0 (index), "face": None | 4,
                 "slot": None | "quick" | "slow", "bonus": 0 | 1, "held": False, "acted": False,
@@ -106,6 +108,7 @@ from live.engine.tracker import (
     payload_flag,
     payload_int,
     payload_ints,
+    reaction_pick,
     require_owner,
     words,
 )
@@ -718,6 +721,7 @@ def _refresh(state: dict[str, Any]) -> None:
             unit["slot"] = None
         else:
             unit["slot"] = "quick" if unit["face"] <= unit["reactions"] + unit["bonus"] else "slow"
+    state["reaction_pick"] = reaction_pick(state["reaction_dice"], state["units"])
     state["now"] = _now(state)
 
 
@@ -849,8 +853,11 @@ def _roll_reactions(state: dict[str, Any], action: Action, dice: Dice, tables: M
 
 
 def _assign_reaction(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
-    """Give a unit one of this round's Reaction dice (any order, p.198); a die taken from another
-    unit leaves that unit without one."""
+    """Give a unit one of this round's free Reaction dice (``die``, 1-based; any order, p.198).
+
+    A die another unit holds is refused, naming the die and its holder, unless the referee asks
+    to ``reassign`` it (``on``): then the holder is left without a die and the log says so. A
+    player asking to reassign is refused (:class:`NotYours`)."""
     unit = _unit(state, action.payload.get("unit"))
     _mine(action, unit)
     _phase(state, "start", what="Assigning Reaction dice")
@@ -858,19 +865,31 @@ def _assign_reaction(state: dict[str, Any], action: Action, dice: Dice, tables: 
         raise TrackerError("Roll Reactions first.", field="type")
     if not unit["active"]:
         raise TrackerError(f"{unit['name']} has no figure on the table.", field="unit")
+    reassign = payload_flag(action, "reassign")
+    if reassign:
+        require_owner(action)
     index = payload_int(action, "die", low=1, high=len(state["reaction_dice"])) - 1
+    holder = next((other for other in state["units"] if other["die"] == index and other is not unit), None)
     taken = ""
-    for other in state["units"]:
-        if other["die"] == index and other is not unit:
-            other["die"], other["face"] = None, None
-            taken = f" (taken from {other['name']})"
+    if holder is not None:
+        if not reassign:
+            raise TrackerError(
+                f"Die {index + 1} (a {state['reaction_dice'][index]}) is {holder['name']}'s; pick a free die"
+                " (only the referee can reassign a die).",
+                field="die",
+            )
+        holder["die"], holder["face"] = None, None
+        taken = f" (taken from {holder['name']}, who now has no die)"
     unit["die"], unit["face"] = index, state["reaction_dice"][index]
     _refresh(state)
     target = unit["reactions"] + unit["bonus"]
     form = " in formation" if unit["bonus"] else ""
     slot = "Quick" if unit["slot"] == "quick" else "Slow"
     text = f"{unit['name']} takes the {unit['face']}{taken} against Reactions {target}{form}: acts in the {slot} Action phase."
-    return [Event("reaction_assigned", text, {"unit": unit["id"], "face": unit["face"]})]
+    data: dict[str, Any] = {"unit": unit["id"], "face": unit["face"]}
+    if holder is not None:
+        data["taken_from"] = holder["id"]
+    return [Event("reaction_assigned", text, data)]
 
 
 def _hold(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:

@@ -197,7 +197,9 @@ def test_reaction_dice_decide_quick_or_slow() -> None:
     assert state["units"][0]["slot"] == "slow" and "acts in the Slow Action phase" in text(state)
     state = act(state, "assign_reaction", unit="u1", die=2)
     assert state["units"][0]["slot"] == "quick"
-    state = act(state, "assign_reaction", unit="u2", die=2)  # takes it from Vasquez
+    message = refused(state, "assign_reaction", "die", unit="u2", die=2)
+    assert "Die 2 (a 1) is Vasquez's" in message
+    state = act(state, "assign_reaction", unit="u2", die=2, reassign="on")  # the referee moves it, and says so
     assert state["units"][0]["die"] is None and "taken from Vasquez" in text(state)
     refused(state, "next_phase", "unit")
 
@@ -222,6 +224,28 @@ def test_players_assign_only_their_own_dice() -> None:
         )
     with pytest.raises(NotYours):
         tracker.apply(state, Action("roll_reactions", {}, actor="7", role=Role.PLAYER), Dice(seed=1), TABLES)
+
+
+def test_a_die_a_players_unit_holds_is_never_taken_without_saying_so() -> None:
+    state = act(new(), "roll_reactions", seed=42)  # the app's own seeded dice
+    faces = state["reaction_dice"]
+    state = act(state, "assign_reaction", role=Role.PLAYER, actor="7", unit="u1", die=1)
+    message = refused(state, "assign_reaction", "die", unit="u2", die=1)
+    assert f"Die 1 (a {faces[0]}) is Vasquez's" in message
+    assert state["units"][0]["die"] == 0 and state["reaction_pick"]["first_free"] == 2
+
+
+def test_a_player_cannot_reassign_a_die() -> None:
+    state = act(new(), "roll_reactions", faces=[3, 4])
+    state = act(state, "assign_reaction", unit="u2", die=1)
+    with pytest.raises(NotYours):
+        tracker.apply(
+            state,
+            Action("assign_reaction", {"unit": "u1", "die": 1, "reassign": "on"}, actor="7", role=Role.PLAYER),
+            Dice(seed=1),
+            TABLES,
+        )
+    assert state["units"][1]["die"] == 0
 
 
 def test_acting_in_turn_removes_a_stun_marker() -> None:

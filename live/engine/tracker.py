@@ -9,7 +9,7 @@ Pure Python: no Django imports.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -164,3 +164,22 @@ def payload_faces(action: Action, key: str, count: int, sides: int = 6) -> list[
     if any(not 1 <= v <= sides for v in values):
         raise TrackerError(f"{key} must be D{sides} faces from 1 to {sides}; got {', '.join(map(str, values))}.", field=key)
     return values
+
+
+def reaction_pick(faces: Sequence[int], holders: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """What a Reaction die picker offers: ``{"dice": [{"die": 1-based, "face", "holder": id or
+    None, "holder_name"}], "first_free": 1-based number of the first die nobody holds, or None}``.
+
+    ``holders`` are the figures (or units) with ``id``, ``name`` and ``die`` (0-based or None)."""
+    held = {h["die"]: h for h in holders if h.get("die") is not None}
+    dice = [
+        {
+            "die": i + 1,
+            "face": face,
+            "holder": held[i]["id"] if i in held else None,
+            "holder_name": held[i]["name"] if i in held else "",
+        }
+        for i, face in enumerate(faces)
+    ]
+    free = [d["die"] for d in dice if d["holder"] is None]
+    return {"dice": dice, "first_free": free[0] if free else None}
