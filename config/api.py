@@ -1,7 +1,8 @@
 """The REST API: one router for every app, and one exception handler.
 
 Service errors (:class:`rules.errors.DropshipError`) become 400/403/404/409 bodies of the form
-``{"detail": "...", "field": "..."}``; DRF's own validation errors keep DRF's shape.
+``{"detail": "...", "field": "..."}`` (503 with its ``headers``: Retry-After); DRF's own
+validation errors keep DRF's shape.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ router = DefaultRouter()
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, DropshipError):
-        return Response(exc.as_dict(), status=exc.status)
+        return Response(exc.as_dict(), status=exc.status, headers=getattr(exc, "headers", None))
     return drf_exception_handler(exc, context)
 
 
