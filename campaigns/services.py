@@ -9,6 +9,7 @@ members, money and contacts, and the helpers they share.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
@@ -625,7 +626,7 @@ def job_progress_key(job_id: int) -> str:
 def job_progress(job: CampaignJob) -> int:
     """The job's progress in percent: the live value while it runs, else the stored one."""
     if job.state == "running":
-        return int(cache.get(job_progress_key(job.pk), job.progress))
+        return int(jobs.cache_get(job_progress_key(job.pk), job.progress))
     return job.progress
 
 
@@ -690,7 +691,7 @@ def job_run(*, job_id: int) -> CampaignJob:
     def progress(percent: int) -> None:
         # An import runs in one transaction, so its beats go to the cache where the sweeper
         # sees them before the commit.
-        cache.set(job_progress_key(job.pk), percent, 3600)
+        jobs.cache_set(job_progress_key(job.pk), percent, 3600)
         jobs.beat_in_cache(JOB_LABEL, job.pk)
 
     running = CampaignJob.objects.filter(pk=job.pk, state="running")
@@ -721,6 +722,7 @@ def job_run(*, job_id: int) -> CampaignJob:
         what = "The import" if job.kind == "import" else "The export"
         message = jobs.unexpected(JOB_LABEL, job.pk, exc, what=what)
         running.update(state="failed", message=message, document=None if job.kind == "import" else job.document)
-    cache.delete(job_progress_key(job.pk))
+    with contextlib.suppress(*jobs.BROKER_ERRORS):  # an entry left behind expires on its own
+        cache.delete(job_progress_key(job.pk))
     job.refresh_from_db()
     return job

@@ -87,6 +87,24 @@ def enqueue_on_commit(task: Any, job_id: int, *, mark_failed: Callable[[str], No
     transaction.on_commit(send)
 
 
+def cache_get(key: str, default: Any = None) -> Any:
+    """``cache.get`` that reads a cache which cannot be reached (Redis down) as empty: a job's
+    page must still answer, from the database alone."""
+    try:
+        return cache.get(key, default)
+    except BROKER_ERRORS:
+        logger.warning("The cache is unreachable; reading %s as empty", key)
+        return default
+
+
+def cache_set(key: str, value: Any, timeout: int) -> None:
+    """``cache.set`` that lets a job go on when the cache cannot be reached."""
+    try:
+        cache.set(key, value, timeout)
+    except BROKER_ERRORS:
+        logger.warning("The cache is unreachable; %s not written", key)
+
+
 def heartbeat_key(label: str, job_id: int) -> str:
     return f"jobs:{label}:{job_id}:heartbeat"
 
@@ -94,12 +112,12 @@ def heartbeat_key(label: str, job_id: int) -> str:
 def beat_in_cache(label: str, job_id: int) -> None:
     """Record a heartbeat outside the database: for work inside a transaction (an import) whose
     own writes nobody sees until it commits."""
-    cache.set(heartbeat_key(label, job_id), timezone.now().timestamp(), int(RUNNING_LIMIT.total_seconds()) * 2)
+    cache_set(heartbeat_key(label, job_id), timezone.now().timestamp(), int(RUNNING_LIMIT.total_seconds()) * 2)
 
 
 def last_beat(label: str, job_id: int, stored: datetime | None) -> datetime | None:
     """The freshest of the stored heartbeat and the one in the cache."""
-    cached = cache.get(heartbeat_key(label, job_id))
+    cached = cache_get(heartbeat_key(label, job_id))
     if cached is None:
         return stored
     beat = datetime.fromtimestamp(float(cached), tz=timezone.get_current_timezone())

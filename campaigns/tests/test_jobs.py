@@ -14,6 +14,7 @@ from typing import Any
 from unittest import mock
 
 import pytest
+import redis
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from django.test import Client
@@ -241,6 +242,18 @@ def test_a_broker_that_cannot_be_reached_answers_503_with_retry_after_and_leaves
     assert jobs.QUEUE_DOWN in page.content.decode() and "hx-trigger" not in page.content.decode()
     assert set(CampaignJob.objects.values_list("state", flat=True)) == {"failed"}
     assert Campaign.objects.count() == 1
+
+
+def test_with_the_cache_down_jobs_still_run_and_their_pages_answer(player: Any) -> None:
+    down = mock.Mock(**{f"{name}.side_effect": redis.ConnectionError("Connection refused") for name in ("get", "set", "delete")})
+    doc = exported(player)
+    stale = job_at(player, state="running", beat_ago=timedelta(hours=1))
+    with mock.patch("rules.jobs.cache", down), mock.patch("campaigns.services.cache", down):
+        body = api_for(player).get(f"/api/v1/campaign-jobs/{stale.pk}/").json()
+        imported = services.job_run(job_id=CampaignJob.objects.create(owner=player, kind="import", document=doc).pk)
+    assert down.get.called and down.set.called  # the cache was tried, and its errors did not stop anything
+    assert (body["state"], body["message"]) == ("failed", jobs.WORKER_LOST)
+    assert imported.state == "done" and imported.campaign is not None
 
 
 # -- the size cap -------------------------------------------------------------------------------------
