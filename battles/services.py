@@ -1211,7 +1211,16 @@ def odds_start(*, user: Any, battle_id: int, runs: int) -> BattleJob:
     then ``failed`` with a message to try again."""
     battle = battle_for(user, battle_id, write=True)
     top = odds_max_runs()
-    runs = _int(runs, "runs", odds.MIN_RUNS, top)
+    try:
+        runs = _int(runs, "runs", odds.MIN_RUNS, top)
+    except DropshipError as exc:
+        if top < ODDS_MAX_RUNS:
+            raise DropshipError(
+                f"{exc.message} Without a job queue the run happens inside your request, so it is kept short; "
+                f"with REDIS_URL and a worker, up to {ODDS_MAX_RUNS}.",
+                field="runs",
+            ) from exc
+        raise
     get_user_model().objects.select_for_update().filter(pk=user.pk).first()  # one start per user at a time
     odds_sweep(user=user)
     busy = BattleJob.objects.filter(owner_id=user.pk, status__in=("queued", "running")).order_by("pk").first()

@@ -224,4 +224,5 @@ def test_runs_are_bounded_and_lower_when_the_run_happens_in_the_request(
     with pytest.raises(DropshipError) as refused:
         services.odds_start(user=player, battle_id=battle.pk, runs=runs)
     assert refused.value.field == "runs" and f"from 10 to {top}" in refused.value.message
+    assert ("inside your request" in refused.value.message) is eager
     assert not BattleJob.objects.exists()
