@@ -142,7 +142,9 @@ class FpBattleFinishInputSerializer(FpBattleVersionSerializer):
 
 
 class FpOddsInputSerializer(serializers.Serializer[Any]):
-    runs = serializers.IntegerField(help_text="Battles to play, 10-2000.")
+    runs = serializers.IntegerField(
+        help_text="Battles to play, 10-1000 (10-200 in local play, where the run happens inside the request)."
+    )
 
 
 def _dice(seed: int | None) -> Dice | None:
@@ -271,7 +273,9 @@ class FpBattleFinishApi(APIView):
 
 
 class FpBattleOddsApi(APIView):
-    """Start an odds run (many automatic no-minis battles); poll the job."""
+    """Start an odds run (many automatic no-minis battles); poll the job. One queued or running
+    odds job per user: a second is refused (409) with the running one's ``job`` and ``url``; a
+    job queue that cannot be reached answers 503 with Retry-After."""
 
     permission_classes = [IsAuthenticated]
 
@@ -298,6 +302,8 @@ class FpBattleJobApi(APIView):
             selectors.battle_for(request.user, job.battle_id)
         except NotFound:
             raise NotFound("No such job.", field="job") from None
+        if services.odds_sweep(job_id=job.pk):  # a lost worker ends the job here
+            job.refresh_from_db()
         return Response(FpBattleJobSerializer(job).data)
 
 

@@ -49,17 +49,23 @@ class Battle(models.Model):
 
 class BattleJob(models.Model):
     """An odds run (many automatic no-minis battles) in a Celery worker: ``progress`` 0-100 and
-    the result (``battles.engine.odds.Odds.as_dict()``) or the reason it failed."""
+    the result (``battles.engine.odds.Odds.as_dict()``) or the reason it failed. ``owner`` is who
+    started it (one queued or running job each); ``heartbeat`` is written as battles are played,
+    so that a job whose worker died is found and ended (``rules.jobs.sweep``)."""
 
     STATUSES = [(s, s) for s in ("queued", "running", "done", "failed")]
 
     battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="jobs")
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="battle_jobs"
+    )
     runs = models.PositiveIntegerField()
     status = models.CharField(max_length=8, choices=STATUSES, default="queued")
     progress = models.PositiveSmallIntegerField(default=0)
     result = models.JSONField(null=True, blank=True)
     error = models.TextField(blank=True)
     created = models.DateTimeField(auto_now_add=True)
+    heartbeat = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-id"]

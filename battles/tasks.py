@@ -7,7 +7,11 @@ from celery import shared_task
 from battles import services
 
 
-@shared_task
+# Acknowledged after the run, and handed back to the queue if the worker dies mid-job. The
+# service claims only a queued job: given one again, it ends it when its heartbeat is stale
+# (the worker was lost) and otherwise leaves it to the worker still beating, so a job never
+# stays "running" for good nor runs twice at once.
+@shared_task(acks_late=True, reject_on_worker_lost=True)
 def battle_odds_run(job_id: int) -> None:
     """Run an odds job (``battles.services.odds_run``)."""
     services.odds_run(job_id=job_id)

@@ -30,6 +30,7 @@ from live.models import Membership
 from rules.errors import DropshipError, NotFound
 from rules.forms import posted_faces as _faces
 from rules.forms import posted_flag as _flag
+from rules.jobs import QueueUnavailable
 
 #: Crew rows on the standalone set-up form (the largest crew size, p.8).
 CREW_ROWS = 6
@@ -452,8 +453,9 @@ def _detail_context(request: HttpRequest, battle: Battle, **extra: Any) -> dict[
         ],
         "enemy_names": [f.get("name") for f in enemy.get("figures") or []],
         "crew_psionics": [c["name"] for c in setup.get("crew") or [] if c.get("psionic")],
-        "jobs": list(battle.jobs.order_by("-id")[:5]),
+        "jobs": _jobs(battle),
         "default_runs": DEFAULT_RUNS,
+        "max_runs": services.odds_max_runs(),
         "form": request.POST if request.method == "POST" else {},
         "picked": request.POST.getlist("casualties") if request.method == "POST" else [],
         **extra,
@@ -546,6 +548,8 @@ def job_detail(request: HttpRequest, job_id: int) -> HttpResponse:
     if job is None:
         raise Http404("No such odds run.")
     _battle(request, job.battle_id)  # the battle's readers may watch its odds
+    if services.odds_sweep(job_id=job.pk):  # a lost worker ends the job here, and the polling
+        job.refresh_from_db()
     result = job.result or {}
     runs = int(result.get("runs") or 0)
     counts = {int(k): int(v) for k, v in (result.get("casualties_spread") or {}).items()}
@@ -685,6 +689,8 @@ def act(request: HttpRequest, battle_id: int, action: str) -> HttpResponse:
     page = page if page in PAGES else "detail"
     try:
         result = ACTIONS[action](request, battle)
+    except QueueUnavailable as exc:
+        return _queue_refused(request, battle, exc)
     except DropshipError as exc:
         battle.refresh_from_db()
         return _error_page(request, battle, page, exc)
@@ -702,6 +708,25 @@ def act(request: HttpRequest, battle_id: int, action: str) -> HttpResponse:
             return render(request, "battles/fp_nominis.html#screen", _nominis_context(request, battle))
         return redirect(url)
     return redirect("battles:detail", battle_id=battle.pk)
+
+
+def _jobs(battle: Battle) -> list[BattleJob]:
+    """The battle's last five odds jobs, those whose worker was lost ended first."""
+    services.odds_sweep(battle_id=battle.pk)
+    return list(battle.jobs.order_by("-id")[:5])
+
+
+def _queue_refused(request: HttpRequest, battle: Battle, exc: QueueUnavailable) -> HttpResponse:
+    """The page of an odds job the broker refused (it is failed, saying to try again): 503."""
+    job = BattleJob.objects.filter(pk=int(exc.extra.get("job") or 0), battle=battle).first()
+    if job is None:
+        response = render(request, "battles/fp_detail.html", _detail_context(request, battle, error=exc), status=exc.status)
+    else:
+        context = {"job": job, "battle": battle, "result": {}, "chance": 0, "spread": [], "widest": 1}
+        response = render(request, "battles/fp_job.html", context, status=exc.status)
+    for header, value in exc.headers.items():
+        response[header] = value
+    return response
 
 
 def _error_page(request: HttpRequest, battle: Battle, page: str, exc: DropshipError) -> HttpResponse:

@@ -931,6 +931,10 @@ class ImportApi(APIView):
 
     @extend_schema(request=OpenApiTypes.OBJECT, responses={202: CampaignJobSerializer})
     def post(self, request: Request) -> Response:
+        # Refused before the body is read: the stated length first, the document's own size
+        # in job_start (a body sent without a length).
+        length = str(request.META.get("CONTENT_LENGTH") or "0")
+        services.import_size_check(int(length) if length.isdigit() else 0, field="file")
         doc: Any = request.data
         if isinstance(doc, dict) and set(doc) == {"text"} and isinstance(doc["text"], str):
             try:
@@ -950,6 +954,7 @@ class JobApi(APIView):
 
     @extend_schema(responses=CampaignJobSerializer)
     def get(self, request: Request, job_id: int) -> Response:
+        services.job_sweep(user=request.user, job_id=job_id)
         job = CampaignJob.objects.filter(pk=job_id, owner_id=request.user.pk).first()
         if job is None:
             raise NotFound("No such job of yours.", field="job")

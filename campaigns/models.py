@@ -233,7 +233,9 @@ class LogEntry(models.Model):
 
 class CampaignJob(models.Model):
     """An export or import running in a Celery worker: ``progress`` 0-100 and the result (the
-    export document, or the imported campaign) or the reason it failed."""
+    export document, or the imported campaign) or the reason it failed. ``heartbeat`` is written
+    as the job makes progress, so that a job whose worker died is found and ended
+    (``rules.jobs.sweep``)."""
 
     KINDS = [("export", "Export"), ("import", "Import")]
     STATES = [(s, s) for s in ("pending", "running", "done", "failed")]
@@ -246,6 +248,7 @@ class CampaignJob(models.Model):
     message = models.TextField(blank=True)
     document = models.JSONField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
+    heartbeat = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-id"]

@@ -32,6 +32,7 @@ from live.models import Membership
 from rules.errors import DropshipError, NotFound
 from rules.forms import posted_faces as _faces
 from rules.forms import posted_flag as _flag
+from rules.jobs import QueueUnavailable
 from rules.models import RuleTable
 
 OPTION_LABELS = {
@@ -503,28 +504,57 @@ def settings_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
 # -- export and import -----------------------------------------------------------------------------
 
 
+def _queue_refused(request: HttpRequest, exc: QueueUnavailable) -> HttpResponse:
+    """The job page of a job the broker refused (it is failed, saying to try again): 503."""
+    job = CampaignJob.objects.filter(pk=int(exc.extra.get("job") or 0), owner_id=request.user.pk).first()
+    if job is None:
+        response = render(request, "campaigns/import.html", {"error": exc}, status=exc.status)
+    else:
+        response = render(request, "campaigns/job.html", {"job": job, "progress": job.progress}, status=exc.status)
+    for header, value in exc.headers.items():
+        response[header] = value
+    return response
+
+
 @login_required
 @require_POST
 def export_start(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """Start an export job and show its progress."""
     campaign, _ = _campaign(request, campaign_id)
-    job = services.job_start(user=request.user, kind="export", campaign=campaign)
+    try:
+        job = services.job_start(user=request.user, kind="export", campaign=campaign)
+    except QueueUnavailable as exc:
+        return _queue_refused(request, exc)
     return redirect("campaigns:job", job_id=job.pk)
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def import_view(request: HttpRequest) -> HttpResponse:
-    """Upload an export (a .json file or pasted text); the import runs as a job with progress."""
+    """Upload an export (a .json file or pasted text); the import runs as a job with progress.
+    A file or text over ``services.MAX_IMPORT_BYTES`` is refused unread (400)."""
     if request.method == "POST":
         upload = request.FILES.get("file")
-        text = upload.read().decode("utf-8", errors="replace") if upload else request.POST.get("text", "")
+        try:
+            if upload:
+                services.import_size_check(upload.size or 0, field="file")
+                text = upload.read().decode("utf-8", errors="replace")
+            else:
+                text = request.POST.get("text", "")
+                services.import_size_check(len(text.encode()), field="text")
+        except DropshipError as exc:
+            return render(request, "campaigns/import.html", {"error": exc}, status=exc.status)
         try:
             doc = json.loads(text)
         except json.JSONDecodeError as exc:
             error = DropshipError(f"file: this is not JSON ({exc.msg} at line {exc.lineno}).", field="file")
             return render(request, "campaigns/import.html", {"error": error, "text": text}, status=400)
-        job = services.job_start(user=request.user, kind="import", document=doc)
+        try:
+            job = services.job_start(user=request.user, kind="import", document=doc)
+        except QueueUnavailable as exc:
+            return _queue_refused(request, exc)
+        except DropshipError as exc:
+            return render(request, "campaigns/import.html", {"error": exc}, status=exc.status)
         return redirect("campaigns:job", job_id=job.pk)
     return render(request, "campaigns/import.html", {})
 
@@ -532,7 +562,9 @@ def import_view(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def job_detail(request: HttpRequest, job_id: int) -> HttpResponse:
-    """A job's progress; the page polls itself (HTMX) until the job is done or failed."""
+    """A job's progress; the page polls itself (HTMX) until the job is done or failed. A job
+    whose worker was lost is ended here (``services.job_sweep``), which stops the polling."""
+    services.job_sweep(user=request.user, job_id=job_id)
     job = CampaignJob.objects.filter(pk=job_id, owner_id=request.user.pk).first()
     if job is None:
         raise Http404("No such job of yours.")

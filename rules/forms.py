@@ -149,7 +149,9 @@ class TableImportForm(forms.Form):
         upload = cleaned.get("file")
         if upload:
             if upload.size > self.MAX_BYTES:
-                raise forms.ValidationError(f"The file is larger than {self.MAX_BYTES // 1000} kB.")
+                # Named on the field, with the limit, and never read (nor echoed back).
+                self.add_error("file", f"file: {upload.size:,} bytes; at most {self.MAX_BYTES:,} bytes (1 MB) are allowed.")
+                return cleaned
             try:
                 cleaned["text"] = upload.read().decode("utf-8-sig")
             except UnicodeDecodeError as exc:
