@@ -159,6 +159,8 @@ CELERY_RESULT_BACKEND = env.str("CELERY_RESULT_BACKEND", default=REDIS_URL or "c
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_SERIALIZER = "json"
+# Jobs acknowledge when done (acks_late): a worker takes one at a time, so a lost worker loses one.
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 
 # -- live events (django-eventstream): Redis fan-out when configured -------------------
 if REDIS_URL:
