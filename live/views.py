@@ -22,6 +22,7 @@ from live.links import join_link
 from live.models import Room
 from live.permissions import room_for
 from rules.errors import DropshipError, NotAllowed, NotFound, StaleVersion
+from rules.refusals import htmx_refusal
 
 LIST_FIELDS = {"characters", "faces"}
 NOT_PAYLOAD = {"csrfmiddlewaretoken", "type", "version"}
@@ -139,6 +140,9 @@ def _write(request: HtmxHttpRequest, room_id: int, write: Any) -> HttpResponse:
         if notice:
             messages.error(request, notice)
         return redirect("live:room", room_id=room_id)
+    if notice and status != 409:
+        # Refused: the tracker stays as it is, with the message beside the control that sent it.
+        return htmx_refusal(notice, status)
     return render(request, "live/room.html#tracker-frame", _context(request, room, role, notice=notice), status=status)
 
 

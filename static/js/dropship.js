@@ -86,3 +86,80 @@
     if (event.target && event.target.closest && event.target.closest("[data-print]")) window.print();
   });
 })();
+
+// A refused request leaves the page whole: nothing is swapped, and the reason appears beside the
+// control that sent it (a form's last line, or just after a lone control), in view.
+//   dropship:refused   the server's own words (rules/refusals.py, through HX-Trigger)
+//   htmx:responseError any other refusal or server error: the JSON detail or a short text
+//   htmx:sendError     no answer at all: the connection is down
+(() => {
+  const GENERIC = {
+    403: "Your role here does not allow this.",
+    404: "This is gone, or not yours to see.",
+    413: "That is too large to send.",
+    429: "Too many tries: wait a moment and try again.",
+  };
+
+  function anchorOf(elt) {
+    if (!elt || !elt.closest) return null;
+    return elt.closest("form") || elt;
+  }
+
+  function clear(anchor) {
+    const next = anchor.tagName === "FORM" ? anchor.querySelector(":scope > .refusal") : anchor.nextElementSibling;
+    if (next && next.classList && next.classList.contains("refusal")) next.remove();
+  }
+
+  function show(elt, message) {
+    const anchor = anchorOf(elt);
+    if (!anchor || !anchor.isConnected) return;
+    clear(anchor);
+    const note = document.createElement("p");
+    note.className = "refusal";
+    note.setAttribute("role", "alert");
+    note.dataset.testid = "refusal";
+    note.textContent = message;
+    if (anchor.tagName === "FORM") anchor.appendChild(note);
+    else anchor.insertAdjacentElement("afterend", note);
+    note.scrollIntoView({ block: "nearest" });
+  }
+
+  function refusedByServer(xhr) {
+    const trigger = xhr && xhr.getResponseHeader("HX-Trigger");
+    return Boolean(trigger && trigger.includes("dropship:refused"));
+  }
+
+  function messageOf(xhr) {
+    const type = xhr.getResponseHeader("Content-Type") || "";
+    try {
+      if (type.startsWith("application/json")) {
+        const body = JSON.parse(xhr.responseText);
+        if (body && typeof body.detail === "string") return body.detail;
+      } else if (type.startsWith("text/plain") && xhr.responseText.length < 300) {
+        return xhr.responseText;
+      } else if (type.startsWith("text/html")) {
+        const alert = new DOMParser().parseFromString(xhr.responseText, "text/html").querySelector("[role=alert]");
+        if (alert && alert.textContent.trim()) return alert.textContent.trim();
+      }
+    } catch (_) {
+      // fall through to the generic words
+    }
+    if (xhr.status >= 500) return "Server error: nothing was saved. Try again.";
+    return GENERIC[xhr.status] || `Refused (${xhr.status}).`;
+  }
+
+  document.addEventListener("dropship:refused", (event) => show(event.target, event.detail.message));
+  document.addEventListener("htmx:responseError", (event) => {
+    const xhr = event.detail.xhr;
+    if (!refusedByServer(xhr)) show(event.detail.elt, messageOf(xhr));
+  });
+  document.addEventListener("htmx:sendError", (event) => {
+    show(event.detail.elt, "No answer from the server: check the connection; nothing was sent.");
+  });
+  // A later success from the same form takes its old refusal away.
+  document.addEventListener("htmx:afterRequest", (event) => {
+    const status = event.detail.xhr ? event.detail.xhr.status : 0;
+    const anchor = anchorOf(event.detail.elt);
+    if (anchor && anchor.isConnected && status >= 200 && status < 300) clear(anchor);
+  });
+})();
