@@ -110,6 +110,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",
+    "config.middleware.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -149,7 +150,26 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
+
+    # django-redis so that a Redis outage degrades instead of failing requests: reads miss,
+    # writes are dropped (join and API throttles stop counting until Redis is back), each
+    # ignored error is logged. One immediate retry covers a pooled connection that a Redis
+    # restart closed; redis-py's default ten retries with backoff would stall every request.
+    CACHES = {
+        "default": {
+            "BACKEND": "django_redis.cache.RedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {
+                "IGNORE_EXCEPTIONS": True,
+                "SOCKET_CONNECT_TIMEOUT": 2,
+                "SOCKET_TIMEOUT": 2,
+                "CONNECTION_POOL_KWARGS": {"retry": Retry(NoBackoff(), 1)},
+            },
+        }
+    }
+    DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
@@ -170,6 +190,7 @@ if REDIS_URL:
         "port": _redis_url.port or 6379,
         "db": int(_redis_url.path.lstrip("/") or 0),
         "password": _redis_url.password,
+        "socket_connect_timeout": 2,
     }
 EVENTSTREAM_STORAGE_CLASS = "django_eventstream.storage.DjangoModelStorage"
 EVENTSTREAM_CHANNELMANAGER_CLASS = "live.events.RoomChannelManager"
