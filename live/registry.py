@@ -18,8 +18,10 @@ from rules.errors import DropshipError
 @dataclass(frozen=True)
 class OptionField:
     """One option shown when opening a table of a kind: ``type`` is ``int``, ``bool``,
-    ``choice`` (from ``choices``: value, label pairs) or ``text``. Values reach
-    ``initial_state`` as text (``"on"`` for a ticked bool); it validates them."""
+    ``choice`` (from ``choices``: value, label pairs), ``text`` or ``table`` (a rule table's
+    slug). Values reach ``initial_state`` as text (``"on"`` for a ticked bool); it validates
+    them. A ``table`` option reaches it only when it names a book table or one of the acting
+    user's own (``room_create`` refuses any other), so ``initial_state`` may read it by slug."""
 
     name: str
     label: str

@@ -17,8 +17,9 @@ from live.engine.tracker import Action, Role, TrackerError, replay
 from live.events import publish_room
 from live.models import JoinCode, Membership, Room, RoomAction
 from live.permissions import room_for
+from rules import selectors as rule_tables
 from rules.engine.dice import Dice
-from rules.errors import DropshipError, NotAllowed, StaleVersion
+from rules.errors import DropshipError, NotAllowed, NotFound, StaleVersion
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no I, L, O, 0 or 1
 CODE_LENGTH = 8
@@ -47,6 +48,26 @@ def _stale(room: Room) -> StaleVersion:
     )
 
 
+def _check_table_options(tracker: registry.TrackerKind, user: Any, options: dict[str, Any]) -> None:
+    """Refuse a ``table`` option that names no book table and none of ``user``'s own, naming the
+    option. Another user's table reads as one that does not exist: its owner's slugs stay private."""
+    for field in tracker.options:
+        if field.type != "table":
+            continue
+        slug = str(options.get(field.name) or "").strip()
+        if not slug:
+            continue
+        try:
+            rule_tables.table_get_for(slug=slug, user=user)
+        except NotFound:
+            raise DropshipError(
+                f"{field.name}: you have no table {slug!r}, and no rule book has one. Add it under My tables "
+                "(make it or import it as JSON), then name its slug here; or leave this empty.",
+                field=field.name,
+            ) from None
+        options[field.name] = slug
+
+
 def _check_version(room: Room, version: int | None) -> None:
     if version is None:
         raise DropshipError(f"version is required: the version you acted on (now {room.version}).", field="version")
@@ -67,7 +88,8 @@ def room_create(
     """A new room hosting a tracker of ``kind``, owned by ``user``, with a fresh join code.
 
     ``unlisted`` lets an app's service open a kind that is not offered on the rooms page.
-    Raises :class:`DropshipError` for an unknown kind (naming the known ones) or a blank title.
+    Raises :class:`DropshipError` for an unknown kind (naming the known ones), a blank title, a
+    bad option (naming it), or a ``table`` option that is neither a book table nor ``user``'s.
     """
     tracker = registry.get(kind)
     if not tracker.listed and not unlisted:
@@ -76,8 +98,10 @@ def room_create(
     title = title.strip()
     if not title:
         raise DropshipError("title is required: a name for this table.", field="title")
+    options = dict(options or {})
+    _check_table_options(tracker, user, options)
     try:
-        state = tracker.initial_state(options or {})
+        state = tracker.initial_state(options)
     except TrackerError as exc:
         raise DropshipError(exc.message, field=exc.field) from exc
     room = Room.objects.create(

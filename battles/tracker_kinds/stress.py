@@ -1,8 +1,9 @@
 """The stress-dice tracker kind: registration and the initial state from options.
 
 The panic effects table is not in the source document; the group supplies it as a user table.
-When the ``panic_table`` option names a rule table that exists, its rows are copied into the
-state here (the engine stays pure); otherwise results show the bare panic value.
+The ``panic_table`` option is a ``table`` option: opening a room refuses a slug that is neither a
+book table nor the opener's own, and the named table's rows are copied into the state here (the
+engine stays pure). Without one, results show the bare panic value.
 """
 
 from __future__ import annotations
@@ -19,8 +20,10 @@ from rules.models import RuleTable
 
 def panic_rows(slug: str) -> list[dict[str, Any]]:
     """The ranged rows ``{low, high, result, effect, lasts}`` of the rule table ``slug``, in die
-    order; empty when there is no such table yet. ``lasts`` is read from an entry's
-    ``data["lasts"]`` when the group recorded it (immediate, round or until_aid)."""
+    order; empty when there is no such table. ``lasts`` is read from an entry's
+    ``data["lasts"]`` when the group recorded it (immediate, round or until_aid).
+
+    ``slug`` must already be one the opener may use (``room_create`` checks ``table`` options)."""
     table = RuleTable.objects.filter(slug=slug).first()
     if table is None:
         return []
@@ -68,7 +71,7 @@ def register() -> None:
                 OptionField(
                     "panic_table",
                     "Panic table (slug of your table)",
-                    "text",
+                    "table",
                     "",
                     help="The panic effects table is not in our sources: add it as your own table and name it here.",
                 ),
