@@ -386,10 +386,14 @@ def member_invite(*, user: Any, campaign_id: int, username: str, role: str) -> M
         raise DropshipError(f"No user called {username.strip()!r}; they need an account first.", field="username")
     if invited.pk == campaign.owner_id:
         raise DropshipError("You own this campaign already.", field="username")
+    was = Membership.objects.filter(room=campaign.room, user=invited).values_list("role", flat=True).first()
     membership, _ = Membership.objects.update_or_create(
         room=campaign.room, user=invited, defaults={"role": MEMBER_ROLES[role].value}
     )
-    log(campaign, "member", f"{invited.get_username()} joins as {role}")
+    if was is None:
+        log(campaign, "member", f"{invited.get_username()} joins as {role}")
+    else:
+        log(campaign, "member", f"{invited.get_username()} is now {role} (was {ROLE_NAMES[Role(was)]})")
     touch(campaign)
     return membership
 

@@ -37,7 +37,10 @@ class OptionField:
 class TrackerKind:
     """A tracker kind: ``reducer`` is the engine's apply, ``initial_state`` builds the state
     from options (raising ``TrackerError`` naming a bad option), ``template`` has the
-    ``tracker`` (live state) and ``controls`` (forms) partials. An unlisted kind is opened only by its app's services."""
+    ``tracker`` (live state) and ``controls`` (forms) partials. An unlisted kind is opened only by its app's services.
+    An ``invite_only`` kind's room seats only the members its app's services give it (a
+    campaign's room is the campaign's membership list): it has no join code, and its members'
+    roles are changed on the app's own pages, which log them."""
 
     kind: str
     title: str
@@ -48,6 +51,7 @@ class TrackerKind:
     description: str = ""
     options: tuple[OptionField, ...] = ()
     listed: bool = True
+    invite_only: bool = False
 
 
 _KINDS: dict[str, TrackerKind] = {}
@@ -63,6 +67,12 @@ def get(kind: str) -> TrackerKind:
         return _KINDS[kind]
     except KeyError:
         raise DropshipError(f"No tracker kind {kind!r}; choose one of {', '.join(sorted(_KINDS))}.", field="kind") from None
+
+
+def invite_only(kind: str) -> bool:
+    """Whether rooms of ``kind`` seat only the members their app invites (no join codes)."""
+    found = _KINDS.get(kind)
+    return found is not None and found.invite_only
 
 
 def kinds() -> list[TrackerKind]:

@@ -108,7 +108,8 @@ def room_create(
         kind=kind, title=title[:120], owner=user, initial_state=state, state=state, guests_can_watch=guests_can_watch
     )
     Membership.objects.create(room=room, user=user, role=Role.OWNER.value)
-    JoinCode.objects.create(room=room, code=_new_code(), expires=timezone.now() + CODE_LIFETIME)
+    if not tracker.invite_only:
+        JoinCode.objects.create(room=room, code=_new_code(), expires=timezone.now() + CODE_LIFETIME)
     return room
 
 
@@ -132,15 +133,25 @@ def room_share(room: Room, members: dict[int, str]) -> int:
     return joined
 
 
+INVITE_ONLY = (
+    "Members of this table are invited by its owner on its own page (a campaign's Co-op members); a code cannot seat anyone here."
+)
+
+
 def room_code(room: Room) -> JoinCode | None:
-    """The room's current usable join code, if any."""
+    """The room's current usable join code, if any (never one for an invite-only room)."""
+    if registry.invite_only(room.kind):
+        return None
     return room.codes.filter(revoked__isnull=True, expires__gt=timezone.now()).first()
 
 
 @transaction.atomic
 def room_code_rotate(*, user: Any, room_id: int) -> JoinCode:
-    """Revoke every code of the room and issue a new one (owner only)."""
+    """Revoke every code of the room and issue a new one (owner only). Raises
+    :class:`DropshipError` for an invite-only room (its codes are revoked, none is issued)."""
     room, _ = room_for(user, room_id, at_least=Role.OWNER, lock=True)
+    if registry.invite_only(room.kind):
+        raise DropshipError(INVITE_ONLY, field="code")
     room.codes.filter(revoked__isnull=True).update(revoked=timezone.now())
     return JoinCode.objects.create(room=room, code=_new_code(), expires=timezone.now() + CODE_LIFETIME)
 
@@ -156,8 +167,10 @@ def room_code_revoke(*, user: Any, room_id: int) -> None:
 def room_join(*, user: Any, code: str) -> Membership:
     """Join the room behind ``code`` as a player (existing members keep their role).
 
-    Raises :class:`NotAllowed` for guests, :class:`DropshipError` for an unknown, expired or
-    revoked code, and :class:`Throttled` after too many failed attempts.
+    A code seats its holder in its own room only, and never in an invite-only room (a
+    campaign's: its membership grants the campaign). Raises :class:`NotAllowed` for guests,
+    :class:`DropshipError` for an unknown, expired or revoked code or an invite-only room's,
+    and :class:`Throttled` after too many failed attempts.
     """
     if not getattr(user, "is_authenticated", False):
         raise NotAllowed("Log in or sign up to join a table; guests can only watch shared links.")
@@ -170,6 +183,9 @@ def room_join(*, user: Any, code: str) -> Membership:
         cache.set(key, (cache.get(key) or 0) + 1, JOIN_FAILURE_WINDOW)
         reason = "That code has expired or was revoked" if found else "No table has that code"
         raise DropshipError(f"{reason}; ask the owner for the code on their screen.", field="code")
+    if registry.invite_only(found.room.kind) and not Membership.objects.filter(room=found.room, user=user).exists():
+        cache.set(key, (cache.get(key) or 0) + 1, JOIN_FAILURE_WINDOW)
+        raise DropshipError(INVITE_ONLY, field="code")
     membership, _ = Membership.objects.get_or_create(
         room=found.room, user=user, defaults={"role": Role.OWNER.value if found.room.owner_id == user.pk else Role.PLAYER.value}
     )
@@ -179,8 +195,11 @@ def room_join(*, user: Any, code: str) -> Membership:
 
 @transaction.atomic
 def membership_set_role(*, user: Any, room_id: int, member_id: int, role: str) -> Membership:
-    """Change a member's role (owner only). Raises :class:`DropshipError` naming the roles."""
+    """Change a member's role (owner only). Raises :class:`DropshipError` naming the roles, or
+    for an invite-only room (its app's page changes roles, and logs them)."""
     room, _ = room_for(user, room_id, at_least=Role.OWNER, lock=True)
+    if registry.invite_only(room.kind):
+        raise DropshipError(INVITE_ONLY, field="role")
     if role not in (Role.PLAYER.value, Role.VIEWER.value):
         raise DropshipError("role must be player or viewer.", field="role")
     membership = Membership.objects.filter(room=room, pk=member_id).exclude(user_id=room.owner_id).first()
