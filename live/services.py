@@ -101,7 +101,7 @@ def room_create(
     options = dict(options or {})
     _check_table_options(tracker, user, options)
     try:
-        state = tracker.initial_state(options)
+        state = tracker.initial_state(options, user) if tracker.takes_user else tracker.initial_state(options)
     except TrackerError as exc:
         raise DropshipError(exc.message, field=exc.field) from exc
     room = Room.objects.create(

@@ -233,3 +233,12 @@ def test_the_owners_page_shows_panic_gear_and_referee_controls(room: Room, owner
     ):
         assert text in page.content, text
     assert b"Push the roll" not in page.content  # a stress die showed 1
+
+
+def test_a_panic_table_slug_two_users_share_gives_each_their_own_rows(panic_table: RuleTable, player: Any) -> None:
+    mine = RuleTable.objects.create(
+        system=panic_table.system, slug="our-panic", title="Ripley's panic", die="D6", source="ours", owner=player
+    )
+    TableEntry.objects.create(table=mine, position=1, low=1, high=99, result="Run", effect="Run words", data={})
+    room = services.room_create(user=player, kind="stress", title="Narcissus", options={"panic_table": "our-panic"})
+    assert [r["result"] for r in room.state["panic_table"]] == ["Run"]

@@ -15,16 +15,17 @@ from battles.engine import stress
 from live import registry
 from live.engine.tracker import TrackerError
 from live.registry import OptionField, TrackerKind
-from rules.models import RuleTable
+from rules.selectors import visible_tables
 
 
-def panic_rows(slug: str) -> list[dict[str, Any]]:
+def panic_rows(slug: str, user: Any = None) -> list[dict[str, Any]]:
     """The ranged rows ``{low, high, result, effect, lasts}`` of the rule table ``slug``, in die
     order; empty when there is no such table. ``lasts`` is read from an entry's
     ``data["lasts"]`` when the group recorded it (immediate, round or until_aid).
 
-    ``slug`` must already be one the opener may use (``room_create`` checks ``table`` options)."""
-    table = RuleTable.objects.filter(slug=slug).first()
+    Only a table ``user`` may use is read (their own, else a book table; a book table alone
+    without a user): another user's table reads as missing."""
+    table = visible_tables(user=user, slugs=[slug]).get(slug)
     if table is None:
         return []
     return [
@@ -34,9 +35,10 @@ def panic_rows(slug: str) -> list[dict[str, Any]]:
     ]
 
 
-def stress_initial_state(options: Mapping[str, Any]) -> dict[str, Any]:
-    """A new table. ``options``: ``extreme_modifier`` (-6..0, default -3: base dice at Extreme
-    range, not printed in the document) and ``panic_table`` (a rule table slug, optional).
+def stress_initial_state(options: Mapping[str, Any], user: Any = None) -> dict[str, Any]:
+    """A new table opened by ``user``. ``options``: ``extreme_modifier`` (-6..0, default -3:
+    base dice at Extreme range, not printed in the document) and ``panic_table`` (the slug of
+    a table ``user`` may use, optional).
 
     Raises :class:`TrackerError` naming the option at fault."""
     raw = options.get("extreme_modifier", stress.DEFAULT_EXTREME)
@@ -45,7 +47,9 @@ def stress_initial_state(options: Mapping[str, Any]) -> dict[str, Any]:
     except (TypeError, ValueError):
         raise TrackerError("extreme_modifier must be a whole number from -6 to 0.", field="extreme_modifier") from None
     slug = str(options.get("panic_table", "") or "").strip()
-    return stress.initial_state(extreme_modifier=extreme, panic_table=panic_rows(slug) if slug else (), panic_table_slug=slug)
+    return stress.initial_state(
+        extreme_modifier=extreme, panic_table=panic_rows(slug, user) if slug else (), panic_table_slug=slug
+    )
 
 
 def register() -> None:
@@ -58,6 +62,7 @@ def register() -> None:
             reducer=stress.apply,
             initial_state=stress_initial_state,
             template="battles/stress.html",
+            takes_user=True,
             description="Base and stress dice, pushing, panic rolls, slow and fast actions, encumbrance.",
             options=(
                 OptionField(

@@ -156,3 +156,22 @@ def test_undo_remakes_a_removed_row_with_its_own_id(fiveparsecs_tables: None, pl
     assert not Rival.objects.filter(pk=rival.pk).exists()
     turn_services.change_undo(user=player, campaign_id=campaign.pk, version=_v(campaign))
     assert campaign.rivals.get().pk == rival.pk
+
+
+def test_an_import_carrying_a_table_another_user_has_makes_the_importers_own_copy(
+    fiveparsecs_tables: None, player: Any, other: Any
+) -> None:
+    from campaigns.tests.conftest import core_table
+    from rules.models import RuleTable
+    from rules.services import user_tables_import
+
+    user_tables_import(user=other, text=core_table("our-loot", "Their loot", "D6", [(1, 6, "Their junk", {})]))
+    theirs = services.campaign_create(user=other, name="Theirs", options={}, dice=Dice(seed=1))
+    services.slot_set(user=other, campaign_id=theirs.pk, version=_v(theirs), slot_key="loot", table_slug="our-loot")
+    doc = services.campaign_export(user=other, campaign_id=theirs.pk)
+    doc["tables"][0]["fields"]["title"] = "My loot"
+    copied = services.campaign_import(user=player, doc=doc)
+    slot = copied.slots.get()
+    assert (slot.table.owner, slot.table.title) == (player, "My loot")
+    original = RuleTable.objects.get(slug="our-loot", owner=other)
+    assert original.title == "Their loot" and original.entries.get().result == "Their junk"
