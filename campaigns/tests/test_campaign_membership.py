@@ -67,3 +67,13 @@ def test_the_campaign_rooms_member_roles_change_only_through_the_logged_invitati
         "stranger is now editor (was reader)",
         "stranger leaves (editor)",
     ]
+
+
+def test_asking_for_a_campaign_rooms_code_on_its_page_is_refused_with_a_message(campaign: Campaign, player: Any) -> None:
+    from django.test import Client
+
+    browser = Client()
+    browser.force_login(player)
+    response = browser.post(f"/rooms/{campaign.room_id}/code/rotate/", follow=True)
+    assert response.status_code == 200 and b"invited by its owner" in response.content
+    assert not JoinCode.objects.filter(room=campaign.room).exists()
