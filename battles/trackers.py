@@ -12,7 +12,11 @@ from rules.models import TableEntry
 
 
 def _names(slug: str) -> list[str]:
-    return list(TableEntry.objects.filter(table__slug=slug).order_by("position").values_list("result", flat=True))
+    return list(
+        TableEntry.objects.filter(table__slug=slug, table__owner__isnull=True)
+        .order_by("position")
+        .values_list("result", flat=True)
+    )
 
 
 def threat_initial_state(options: Mapping[str, Any]) -> dict[str, Any]:
@@ -26,7 +30,7 @@ def threat_initial_state(options: Mapping[str, Any]) -> dict[str, Any]:
         raise TrackerError(f"threat must be from 1 to 5; got {level}.", field="threat")
     mapping = {
         str(e.data["threat"]): [e.data["offense_actions"], e.data["defence_actions"]]
-        for e in TableEntry.objects.filter(table__slug="threat-levels")
+        for e in TableEntry.objects.filter(table__slug="threat-levels", table__owner__isnull=True)
     }
     return threat.initial_state(
         threat=level,

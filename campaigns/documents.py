@@ -4,6 +4,10 @@ that it can be undone.
 ``campaign_document`` writes it; ``restore`` puts a snapshot back in place (rows keep their ids);
 ``build`` makes a new campaign from an export. Every row carries ``ref`` (its id when written);
 an import maps old refs to the new rows' ids wherever they appear.
+
+Refs are owned: an import keeps only refs it can map to a row it made, and a restore only ever
+touches rows of the campaign it restores. A ref of ``None`` in a snapshot is a row the campaign
+no longer had when it was imported (a removed Rival or Patron); a restore makes it anew.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from typing import Any
 from django.db import models
 
 from campaigns.models import Campaign, Character, LogEntry, Patron, Rival, Ship, TableSlot, Turn, TurnStep, World
+from rules.errors import DropshipError
 from rules.models import RuleTable
 
 FORMAT = "dropship-campaign"
@@ -51,6 +56,10 @@ ROWS: tuple[tuple[str, type[models.Model], str], ...] = (
     ("rivals", Rival, "rivals"),
     ("patrons", Patron, "patrons"),
 )
+#: Rows the app removes in play (Rival and Patron removal): an older step's snapshot may still
+#: hold one the export no longer carries. Characters and worlds are never removed, so a snapshot
+#: naming one the export lacks is forged or corrupt.
+REMOVABLE = frozenset({"rivals", "patrons"})
 
 
 class DocumentError(ValueError):
@@ -128,20 +137,40 @@ def campaign_document(campaign: Campaign) -> dict[str, Any]:
 
 def restore(campaign: Campaign, doc: Mapping[str, Any], turn: Turn | None = None) -> None:
     """Put ``doc`` (a :func:`snapshot`) back: scalars, rows updated in place by ``ref``, rows
-    made since deleted, rows deleted since re-made with their old ids."""
+    made since deleted, rows deleted since re-made with their old ids (a ``None`` ref, with a
+    new id).
+
+    Only rows of ``campaign`` are ever changed: raises :class:`DropshipError` (field ``log``),
+    before writing anything, when a ref names a row that exists outside this campaign.
+    """
+    plans: list[tuple[type[models.Model], Any, dict[int, Mapping[str, Any]], list[Mapping[str, Any]]]] = []
+    for key, model, related in ROWS:
+        items = list(doc[key])
+        wanted = {int(item["ref"]): item for item in items if item["ref"] is not None}
+        fresh = [item for item in items if item["ref"] is None]
+        manager = getattr(campaign, related)
+        mine = set(manager.filter(pk__in=list(wanted)).values_list("pk", flat=True))
+        elsewhere = model._default_manager.filter(pk__in=[ref for ref in wanted if ref not in mine]).exclude(campaign=campaign)
+        if elsewhere.exists():
+            raise DropshipError(f"This undo names {key} that are not this campaign's; nothing was changed.", field="log")
+        plans.append((model, manager, wanted, fresh))
     for f in CAMPAIGN_FIELDS:
         setattr(campaign, f, doc["campaign"][f])
     campaign.save()
-    for key, model, related in ROWS:
-        wanted = {item["ref"]: item for item in doc[key]}
-        manager = getattr(campaign, related)
+    for model, manager, wanted, fresh in plans:
         manager.exclude(pk__in=list(wanted)).delete()
         existing = {o.pk: o for o in manager.all()}
         for ref, item in wanted.items():
-            obj = existing.get(ref) or model(pk=ref, campaign=campaign)
+            obj = existing.get(ref)
+            made = obj is None
+            if obj is None:
+                obj = model(pk=ref, campaign=campaign)
             for f in ROW_FIELDS[model]:
                 setattr(obj, f, item[f])
-            obj.save()
+            # A re-made row is inserted, never saved over whatever else holds its id.
+            obj.save(force_insert=made)
+        for item in fresh:
+            model._default_manager.create(campaign=campaign, **{f: item[f] for f in ROW_FIELDS[model]})
     ship = Ship.objects.filter(campaign=campaign).first()
     if doc.get("ship") is None:
         if ship:
@@ -157,21 +186,109 @@ def restore(campaign: Campaign, doc: Mapping[str, Any], turn: Turn | None = None
         turn.save(update_fields=["position", "facts", "finished"])
 
 
+def _is_snapshot(value: Any) -> bool:
+    return isinstance(value, dict) and "campaign" in value and "characters" in value
+
+
+def _remap_facts(facts: Any, refs: Mapping[str, Mapping[int, int]]) -> Any:
+    """Turn facts with the battle's casualties (crew ids) mapped to the new rows."""
+    if not isinstance(facts, dict) or not isinstance(facts.get("battle"), dict):
+        return facts
+    battle = dict(facts["battle"])
+    battle["casualties"] = [str(refs["characters"][int(c)]) for c in battle.get("casualties") or []]
+    return {**facts, "battle": battle}
+
+
 def _remap(value: Any, refs: Mapping[str, Mapping[int, int]]) -> Any:
-    """``value`` (a snapshot or a list of change dicts) with old refs replaced by new ids."""
-    if isinstance(value, dict) and "campaign" in value and "characters" in value:
+    """``value`` (a :func:`check`-ed snapshot or list of change dicts) with old refs replaced by
+    the new rows' ids. A snapshot's ref the export has no row for is ``None`` (see the module
+    docstring); a change naming a character the export lacks (a struck-through line about a
+    recruit undone since) names none."""
+    if _is_snapshot(value):
         out = dict(value)
         for key, _model, _related in ROWS:
-            out[key] = [{**item, "ref": refs[key].get(item["ref"], item["ref"])} for item in value.get(key, [])]
+            out[key] = [{**item, "ref": refs[key].get(int(item["ref"]))} for item in value.get(key, [])]
+        if isinstance(value.get("turn_state"), dict):
+            out["turn_state"] = {**value["turn_state"], "facts": _remap_facts(value["turn_state"].get("facts"), refs)}
         return out
     if isinstance(value, list):
         return [_remap(v, refs) for v in value]
     if isinstance(value, dict) and value.get("kind") == "character" and isinstance(value.get("data"), dict):
         data = dict(value["data"])
+        new: int | None = None
         with contextlib.suppress(TypeError, ValueError):
-            data["id"] = str(refs["characters"].get(int(str(data.get("id"))), data.get("id")))
+            new = refs["characters"].get(int(str(data.get("id"))))
+        data["id"] = str(new) if new is not None else None
         return {**value, "data": data}
     return value
+
+
+def _ref(item: Any, where: str) -> int:
+    ref = item.get("ref") if isinstance(item, dict) else None
+    if isinstance(ref, bool) or not isinstance(ref, int):
+        raise DocumentError(f"{where}.ref must be a whole number (the row's id when exported); got {ref!r}.")
+    return ref
+
+
+def _check_rows(items: Any, model: type[models.Model], where: str) -> list[int]:
+    """The refs of a list of rows, each checked for its fields and a unique whole-number ref."""
+    if not isinstance(items, list):
+        raise DocumentError(f"{where} must be a list of rows.")
+    refs: list[int] = []
+    for index, item in enumerate(items):
+        lacking = [f for f in ("ref", *ROW_FIELDS[model]) if not isinstance(item, dict) or f not in item]
+        if lacking:
+            raise DocumentError(f"{where}[{index}] lacks {', '.join(lacking)}.")
+        ref = _ref(item, f"{where}[{index}]")
+        if ref in refs:
+            raise DocumentError(f"{where}[{index}].ref {ref} names a row twice.")
+        refs.append(ref)
+    return refs
+
+
+def _check_casualties(facts: Any, known: Mapping[str, set[int]], where: str) -> None:
+    battle = facts.get("battle") if isinstance(facts, dict) else None
+    if not isinstance(battle, dict):
+        return
+    casualties = battle.get("casualties") or []
+    if not isinstance(casualties, list):
+        raise DocumentError(f"{where}.battle.casualties must be a list of crew refs.")
+    for index, ref in enumerate(casualties):
+        try:
+            number = int(str(ref))
+        except ValueError:
+            number = None
+        if number not in known["characters"]:
+            raise DocumentError(
+                f"{where}.battle.casualties[{index}]: {ref!r} is not one of the export's characters; "
+                "an import keeps only the crew it carries."
+            )
+
+
+def _check_snapshot(snap: Any, known: Mapping[str, set[int]], where: str) -> None:
+    """A step's snapshot: the shape :func:`restore` reads, and refs the import can map."""
+    if not _is_snapshot(snap):
+        raise DocumentError(f"{where} must be a campaign snapshot (campaign, characters, worlds, rivals, patrons, ship).")
+    if not isinstance(snap["campaign"], dict) or any(f not in snap["campaign"] for f in CAMPAIGN_FIELDS):
+        raise DocumentError(f"{where}.campaign lacks one of {', '.join(CAMPAIGN_FIELDS)}.")
+    for key, model, _related in ROWS:
+        refs = _check_rows(snap.get(key), model, f"{where}.{key}")
+        if key in REMOVABLE:
+            continue
+        for index, ref in enumerate(refs):
+            if ref not in known[key]:
+                raise DocumentError(
+                    f"{where}.{key}[{index}].ref {ref} is not one of the export's {key}; "
+                    f"an import keeps only the {key} it carries."
+                )
+    ship = snap.get("ship")
+    if ship is not None and (not isinstance(ship, dict) or any(f not in ship for f in SHIP_FIELDS)):
+        raise DocumentError(f"{where}.ship lacks one of {', '.join(SHIP_FIELDS)}.")
+    state = snap.get("turn_state")
+    if state is not None:
+        if not isinstance(state, dict) or any(f not in state for f in ("position", "facts", "finished")):
+            raise DocumentError(f"{where}.turn_state lacks position, facts or finished.")
+        _check_casualties(state["facts"], known, f"{where}.turn_state.facts")
 
 
 def check(doc: Any) -> None:
@@ -188,15 +305,24 @@ def check(doc: Any) -> None:
     missing = [f for f in CAMPAIGN_FIELDS if f not in doc["campaign"]]
     if missing:
         raise DocumentError(f"campaign lacks {', '.join(missing)}.")
-    for key, model, _related in ROWS:
-        for index, item in enumerate(doc[key]):
-            lacking = [f for f in ("ref", *ROW_FIELDS[model]) if not isinstance(item, dict) or f not in item]
-            if lacking:
-                raise DocumentError(f"{key}[{index}] lacks {', '.join(lacking)}.")
+    known = {key: set(_check_rows(doc[key], model, key)) for key, model, _related in ROWS}
     if doc.get("ship") is not None:
         lacking = [f for f in SHIP_FIELDS if f not in doc["ship"]]
         if lacking:
             raise DocumentError(f"ship lacks {', '.join(lacking)}.")
+    if not isinstance(doc["turns"], list):
+        raise DocumentError("turns must be a list.")
+    for number, turn in enumerate(doc["turns"]):
+        where = f"turns[{number}]"
+        if not isinstance(turn, dict) or not isinstance(turn.get("steps"), list):
+            raise DocumentError(f"{where} must be a turn with its steps.")
+        _check_casualties(turn.get("facts"), known, f"{where}.facts")
+        for index, step in enumerate(turn["steps"]):
+            if not isinstance(step, dict) or "snapshot" not in step:
+                raise DocumentError(f"{where}.steps[{index}] lacks snapshot.")
+            if step["snapshot"] == {} and step.get("mode") == "skipped":
+                continue  # a step that skipped itself is never undone to
+            _check_snapshot(step["snapshot"], known, f"{where}.steps[{index}].snapshot")
 
 
 def build(campaign: Campaign, doc: Mapping[str, Any], tables: Mapping[str, RuleTable], progress: Any = None) -> None:
@@ -213,7 +339,7 @@ def build(campaign: Campaign, doc: Mapping[str, Any], tables: Mapping[str, RuleT
         for item in doc[key]:
             obj = model(campaign=campaign, **{f: item[f] for f in ROW_FIELDS[model]})
             obj.save()
-            refs[key][int(item["ref"])] = obj.pk
+            refs[key][item["ref"]] = obj.pk
     if progress:
         progress(40)
     if doc.get("ship") is not None:
@@ -242,7 +368,7 @@ def build(campaign: Campaign, doc: Mapping[str, Any], tables: Mapping[str, RuleT
             number=item["number"],
             plan=item["plan"],
             position=item["position"],
-            facts=item["facts"],
+            facts=_remap_facts(item["facts"], refs),
             finished=item["finished"],
         )
         TurnStep.objects.bulk_create(

@@ -39,6 +39,7 @@ from rules.engine.dice import Dice, DiceError, RollRecord
 from rules.engine.tables import TableError
 from rules.errors import DropshipError, NotAllowed, StaleVersion
 from rules.models import RuleTable
+from rules.selectors import visible_tables
 
 # -- shared helpers ------------------------------------------------------------------------
 
@@ -334,8 +335,8 @@ def campaign_delete(*, user: Any, campaign_id: int) -> None:
 
 
 def _usable_table(user: Any, slug: str) -> RuleTable:
-    table = RuleTable.objects.filter(slug=slug).first()
-    if table is None or (table.owner_id is not None and table.owner_id != user.pk):
+    table = visible_tables(user=user, slugs=[slug]).get(slug)
+    if table is None:
         raise DropshipError(f"No table {slug!r} of yours or of the rule books.", field="table")
     return table
 
@@ -389,10 +390,14 @@ def member_invite(*, user: Any, campaign_id: int, username: str, role: str) -> M
         raise DropshipError(f"No user called {username.strip()!r}; they need an account first.", field="username")
     if invited.pk == campaign.owner_id:
         raise DropshipError("You own this campaign already.", field="username")
+    was = Membership.objects.filter(room=campaign.room, user=invited).values_list("role", flat=True).first()
     membership, _ = Membership.objects.update_or_create(
         room=campaign.room, user=invited, defaults={"role": MEMBER_ROLES[role].value}
     )
-    log(campaign, "member", f"{invited.get_username()} joins as {role}")
+    if was is None:
+        log(campaign, "member", f"{invited.get_username()} joins as {role}")
+    else:
+        log(campaign, "member", f"{invited.get_username()} is now {role} (was {ROLE_NAMES[Role(was)]})")
     touch(campaign)
     return membership
 
@@ -547,7 +552,9 @@ def contact_remove(*, user: Any, campaign_id: int, version: int | None, kind: st
 
 
 def _row_table(row: Any) -> str:
-    fields = row.get("fields", {}) if isinstance(row, dict) else {}
+    if not isinstance(row, dict):
+        return ""
+    fields = row.get("fields", {}) if isinstance(row.get("fields"), dict) else {}
     if row.get("model") == "rules.ruletable":
         return str(fields.get("slug", ""))
     table = fields.get("table") or [""]
@@ -564,8 +571,8 @@ def campaign_export(*, user: Any, campaign_id: int) -> dict[str, Any]:
 def campaign_import(*, user: Any, doc: Any, progress: Any = None) -> Campaign:
     """A new campaign of ``user``'s from an export: an import of an export gives an identical
     campaign. User tables in the export are reused when the user already has them and made
-    otherwise. Raises :class:`DropshipError` with the reason and writes nothing for a malformed
-    document or a table slug that belongs to someone else."""
+    otherwise (slugs are per owner: another user's tables are never looked at). Raises
+    :class:`DropshipError` with the reason and writes nothing for a malformed document."""
     from rules.services import user_tables_import
 
     try:
@@ -573,15 +580,14 @@ def campaign_import(*, user: Any, doc: Any, progress: Any = None) -> Campaign:
         _options(doc["campaign"]["options"])
     except documents.DocumentError as exc:
         raise DropshipError(f"This file is not a campaign export Dropship can read: {exc}", field="file") from exc
-    slugs = set(doc["slots"].values())
-    existing = {t.slug: t for t in RuleTable.objects.filter(slug__in=slugs)}
-    foreign = [s for s, t in existing.items() if t.owner_id not in (None, user.pk)]
-    if foreign:
-        raise DropshipError(f"The tables {', '.join(sorted(foreign))} belong to another user; rename yours first.", field="file")
+    if not isinstance(doc["slots"], dict) or not isinstance(doc["tables"], list):
+        raise DropshipError("This file is not a campaign export Dropship can read: slots or tables is malformed.", field="file")
+    slugs = {str(slug) for slug in doc["slots"].values()}
+    existing = visible_tables(user=user, slugs=slugs)
     new_rows = [row for row in doc["tables"] if _row_table(row) not in existing]
     if new_rows:
         user_tables_import(user=user, text=json.dumps(new_rows))
-    tables = {t.slug: t for t in RuleTable.objects.filter(slug__in=slugs)}
+    tables = visible_tables(user=user, slugs=slugs)
     missing = sorted(slugs - set(tables))
     if missing:
         raise DropshipError(f"The export maps slots to tables it does not carry: {', '.join(missing)}.", field="file")

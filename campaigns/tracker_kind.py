@@ -1,6 +1,7 @@
 """The campaign's shared table (``fiveparsecs-campaign``), an unlisted live room kind.
 
-A campaign owns one room. Its members are the campaign's co-op members, its permission check
+A campaign owns one room. Its members are the campaign's co-op members (invited by the owner
+from the campaign page, never by join code: the kind is invite-only), its permission check
 guards every campaign page and API call, and its state is a short summary of the campaign (turn,
 step, credits, crew) that phones at the table show live. Changes are made on the campaign's own
 pages through :mod:`campaigns.services`; the room takes no tracker actions.
@@ -41,5 +42,8 @@ def register() -> None:
             template="campaigns/room.html",
             description="The campaign's turn, step, credits and crew, live on every phone.",
             listed=False,
+            # Its members are the campaign's editors and readers: only the owner's invitation
+            # (logged in the campaign log) seats anyone, never a join code.
+            invite_only=True,
         )
     )

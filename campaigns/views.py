@@ -70,7 +70,7 @@ def _int(request: HttpRequest, key: str, default: int | None = 0) -> int | None:
 
 
 def _toggle_rows() -> list[dict[str, str]]:
-    table = RuleTable.objects.filter(slug="difficulty-toggles").prefetch_related("entries").first()
+    table = RuleTable.objects.filter(slug="difficulty-toggles", owner__isnull=True).prefetch_related("entries").first()
     if table is None:
         return [{"key": t, "label": t.replace("_", " "), "group": ""} for t in TOGGLES]
     return [

@@ -7,7 +7,7 @@ builds the initial state from options (it may read rule tables), and the templat
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,8 +18,10 @@ from rules.errors import DropshipError
 @dataclass(frozen=True)
 class OptionField:
     """One option shown when opening a table of a kind: ``type`` is ``int``, ``bool``,
-    ``choice`` (from ``choices``: value, label pairs) or ``text``. Values reach
-    ``initial_state`` as text (``"on"`` for a ticked bool); it validates them."""
+    ``choice`` (from ``choices``: value, label pairs), ``text`` or ``table`` (a rule table's
+    slug). Values reach ``initial_state`` as text (``"on"`` for a ticked bool); it validates
+    them. A ``table`` option reaches it only when it names a book table or one of the acting
+    user's own (``room_create`` refuses any other); a ``takes_user`` kind reads it with the user."""
 
     name: str
     label: str
@@ -35,17 +37,24 @@ class OptionField:
 class TrackerKind:
     """A tracker kind: ``reducer`` is the engine's apply, ``initial_state`` builds the state
     from options (raising ``TrackerError`` naming a bad option), ``template`` has the
-    ``tracker`` (live state) and ``controls`` (forms) partials. An unlisted kind is opened only by its app's services."""
+    ``tracker`` (live state) and ``controls`` (forms) partials. An unlisted kind is opened only by its app's services.
+    A ``takes_user`` kind's ``initial_state(options, user)`` also gets the acting user (to read
+    the tables its options name among those the user may use).
+    An ``invite_only`` kind's room seats only the members its app's services give it (a
+    campaign's room is the campaign's membership list): it has no join code, and its members'
+    roles are changed on the app's own pages, which log them."""
 
     kind: str
     title: str
     app: str
     reducer: Reducer
-    initial_state: Callable[[Mapping[str, Any]], dict[str, Any]]
+    initial_state: Callable[..., dict[str, Any]]
     template: str
     description: str = ""
     options: tuple[OptionField, ...] = ()
     listed: bool = True
+    invite_only: bool = False
+    takes_user: bool = False
 
 
 _KINDS: dict[str, TrackerKind] = {}
@@ -61,6 +70,12 @@ def get(kind: str) -> TrackerKind:
         return _KINDS[kind]
     except KeyError:
         raise DropshipError(f"No tracker kind {kind!r}; choose one of {', '.join(sorted(_KINDS))}.", field="kind") from None
+
+
+def invite_only(kind: str) -> bool:
+    """Whether rooms of ``kind`` seat only the members their app invites (no join codes)."""
+    found = _KINDS.get(kind)
+    return found is not None and found.invite_only
 
 
 def kinds() -> list[TrackerKind]:

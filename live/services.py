@@ -17,8 +17,9 @@ from live.engine.tracker import Action, Role, TrackerError, replay
 from live.events import publish_room
 from live.models import JoinCode, Membership, Room, RoomAction
 from live.permissions import room_for
+from rules import selectors as rule_tables
 from rules.engine.dice import Dice
-from rules.errors import DropshipError, NotAllowed, StaleVersion
+from rules.errors import DropshipError, NotAllowed, NotFound, StaleVersion
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no I, L, O, 0 or 1
 CODE_LENGTH = 8
@@ -47,6 +48,26 @@ def _stale(room: Room) -> StaleVersion:
     )
 
 
+def _check_table_options(tracker: registry.TrackerKind, user: Any, options: dict[str, Any]) -> None:
+    """Refuse a ``table`` option that names no book table and none of ``user``'s own, naming the
+    option. Another user's table reads as one that does not exist: its owner's slugs stay private."""
+    for field in tracker.options:
+        if field.type != "table":
+            continue
+        slug = str(options.get(field.name) or "").strip()
+        if not slug:
+            continue
+        try:
+            rule_tables.table_get_for(slug=slug, user=user)
+        except NotFound:
+            raise DropshipError(
+                f"{field.name}: you have no table {slug!r}, and no rule book has one. Add it under My tables "
+                "(make it or import it as JSON), then name its slug here; or leave this empty.",
+                field=field.name,
+            ) from None
+        options[field.name] = slug
+
+
 def _check_version(room: Room, version: int | None) -> None:
     if version is None:
         raise DropshipError(f"version is required: the version you acted on (now {room.version}).", field="version")
@@ -67,7 +88,8 @@ def room_create(
     """A new room hosting a tracker of ``kind``, owned by ``user``, with a fresh join code.
 
     ``unlisted`` lets an app's service open a kind that is not offered on the rooms page.
-    Raises :class:`DropshipError` for an unknown kind (naming the known ones) or a blank title.
+    Raises :class:`DropshipError` for an unknown kind (naming the known ones), a blank title, a
+    bad option (naming it), or a ``table`` option that is neither a book table nor ``user``'s.
     """
     tracker = registry.get(kind)
     if not tracker.listed and not unlisted:
@@ -76,15 +98,18 @@ def room_create(
     title = title.strip()
     if not title:
         raise DropshipError("title is required: a name for this table.", field="title")
+    options = dict(options or {})
+    _check_table_options(tracker, user, options)
     try:
-        state = tracker.initial_state(options or {})
+        state = tracker.initial_state(options, user) if tracker.takes_user else tracker.initial_state(options)
     except TrackerError as exc:
         raise DropshipError(exc.message, field=exc.field) from exc
     room = Room.objects.create(
         kind=kind, title=title[:120], owner=user, initial_state=state, state=state, guests_can_watch=guests_can_watch
     )
     Membership.objects.create(room=room, user=user, role=Role.OWNER.value)
-    JoinCode.objects.create(room=room, code=_new_code(), expires=timezone.now() + CODE_LIFETIME)
+    if not tracker.invite_only:
+        JoinCode.objects.create(room=room, code=_new_code(), expires=timezone.now() + CODE_LIFETIME)
     return room
 
 
@@ -108,15 +133,25 @@ def room_share(room: Room, members: dict[int, str]) -> int:
     return joined
 
 
+INVITE_ONLY = (
+    "Members of this table are invited by its owner on its own page (a campaign's Co-op members); a code cannot seat anyone here."
+)
+
+
 def room_code(room: Room) -> JoinCode | None:
-    """The room's current usable join code, if any."""
+    """The room's current usable join code, if any (never one for an invite-only room)."""
+    if registry.invite_only(room.kind):
+        return None
     return room.codes.filter(revoked__isnull=True, expires__gt=timezone.now()).first()
 
 
 @transaction.atomic
 def room_code_rotate(*, user: Any, room_id: int) -> JoinCode:
-    """Revoke every code of the room and issue a new one (owner only)."""
+    """Revoke every code of the room and issue a new one (owner only). Raises
+    :class:`DropshipError` for an invite-only room (its codes are revoked, none is issued)."""
     room, _ = room_for(user, room_id, at_least=Role.OWNER, lock=True)
+    if registry.invite_only(room.kind):
+        raise DropshipError(INVITE_ONLY, field="code")
     room.codes.filter(revoked__isnull=True).update(revoked=timezone.now())
     return JoinCode.objects.create(room=room, code=_new_code(), expires=timezone.now() + CODE_LIFETIME)
 
@@ -132,8 +167,10 @@ def room_code_revoke(*, user: Any, room_id: int) -> None:
 def room_join(*, user: Any, code: str) -> Membership:
     """Join the room behind ``code`` as a player (existing members keep their role).
 
-    Raises :class:`NotAllowed` for guests, :class:`DropshipError` for an unknown, expired or
-    revoked code, and :class:`Throttled` after too many failed attempts.
+    A code seats its holder in its own room only, and never in an invite-only room (a
+    campaign's: its membership grants the campaign). Raises :class:`NotAllowed` for guests,
+    :class:`DropshipError` for an unknown, expired or revoked code or an invite-only room's,
+    and :class:`Throttled` after too many failed attempts.
     """
     if not getattr(user, "is_authenticated", False):
         raise NotAllowed("Log in or sign up to join a table; guests can only watch shared links.")
@@ -146,6 +183,9 @@ def room_join(*, user: Any, code: str) -> Membership:
         cache.set(key, (cache.get(key) or 0) + 1, JOIN_FAILURE_WINDOW)
         reason = "That code has expired or was revoked" if found else "No table has that code"
         raise DropshipError(f"{reason}; ask the owner for the code on their screen.", field="code")
+    if registry.invite_only(found.room.kind) and not Membership.objects.filter(room=found.room, user=user).exists():
+        cache.set(key, (cache.get(key) or 0) + 1, JOIN_FAILURE_WINDOW)
+        raise DropshipError(INVITE_ONLY, field="code")
     membership, _ = Membership.objects.get_or_create(
         room=found.room, user=user, defaults={"role": Role.OWNER.value if found.room.owner_id == user.pk else Role.PLAYER.value}
     )
@@ -155,8 +195,11 @@ def room_join(*, user: Any, code: str) -> Membership:
 
 @transaction.atomic
 def membership_set_role(*, user: Any, room_id: int, member_id: int, role: str) -> Membership:
-    """Change a member's role (owner only). Raises :class:`DropshipError` naming the roles."""
+    """Change a member's role (owner only). Raises :class:`DropshipError` naming the roles, or
+    for an invite-only room (its app's page changes roles, and logs them)."""
     room, _ = room_for(user, room_id, at_least=Role.OWNER, lock=True)
+    if registry.invite_only(room.kind):
+        raise DropshipError(INVITE_ONLY, field="role")
     if role not in (Role.PLAYER.value, Role.VIEWER.value):
         raise DropshipError("role must be player or viewer.", field="role")
     membership = Membership.objects.filter(room=room, pk=member_id).exclude(user_id=room.owner_id).first()

@@ -183,7 +183,10 @@ def room_events(request: HttpRequest, room_id: int) -> HttpResponse:
 @require_POST
 def room_code_rotate(request: HtmxHttpRequest, room_id: int) -> HttpResponse:
     _load(request, room_id, at_least=Role.OWNER)
-    services.room_code_rotate(user=request.user, room_id=room_id)
+    try:
+        services.room_code_rotate(user=request.user, room_id=room_id)
+    except DropshipError as exc:  # an invite-only room (a campaign's) has no code to issue
+        messages.error(request, exc.message)
     return redirect("live:room", room_id=room_id)
 
 

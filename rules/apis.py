@@ -203,7 +203,9 @@ class UserTableInputSerializer(serializers.Serializer[Any]):
     """One of your own tables, in the shape of a fixture table (see fixtures/README.md)."""
 
     system = serializers.CharField(help_text="Rule system slug, e.g. fiveparsecs or bughunt.")
-    slug = serializers.CharField(max_length=120, help_text="Lower-case words and hyphens; unique across Dropship.")
+    slug = serializers.CharField(
+        max_length=120, help_text="Lower-case words and hyphens; unique among your tables and the book tables."
+    )
     title = serializers.CharField(max_length=200)
     die = serializers.CharField(
         required=False, allow_blank=True, default="", max_length=20, help_text="D6, 2D6, D100 ...; empty for a reference table."

@@ -42,7 +42,8 @@ class RuleSystem(models.Model):
 
 class RuleTableManager(models.Manager["RuleTable"]):
     def get_by_natural_key(self, slug: str) -> RuleTable:
-        return self.get(slug=slug)
+        """The book table ``slug`` (natural keys are the fixtures'; users' tables have none)."""
+        return self.get(slug=slug, owner__isnull=True)
 
 
 class RuleTable(models.Model):
@@ -51,10 +52,13 @@ class RuleTable(models.Model):
     ``columns`` names the columns of a table with one column per kind (empty for one column);
     ``data_keys`` lists the keys every entry's ``data`` carries. ``owner`` is set on tables a
     user made; fixture tables have none.
+
+    A book table's slug is unique among book tables; a user's among that user's tables (and it
+    may not be a book table's), so one user's slugs never reveal or block another's.
     """
 
     system = models.ForeignKey(RuleSystem, on_delete=models.PROTECT, related_name="tables")
-    slug = models.SlugField(max_length=120, unique=True)
+    slug = models.SlugField(max_length=120)
     title = models.CharField(max_length=200)
     die = models.CharField(
         max_length=20, blank=True, help_text="Dice notation such as D6, 2D6 or D100; empty for a reference table."
@@ -73,6 +77,10 @@ class RuleTable(models.Model):
 
     class Meta:
         ordering = ["system__position", "book", "chapter", "title"]
+        constraints = [
+            models.UniqueConstraint(fields=["slug"], condition=models.Q(owner__isnull=True), name="unique_book_table_slug"),
+            models.UniqueConstraint(fields=["owner", "slug"], name="unique_user_table_slug"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.title} ({self.source})"
@@ -98,7 +106,7 @@ class RuleTable(models.Model):
 
 class TableEntryManager(models.Manager["TableEntry"]):
     def get_by_natural_key(self, table_slug: str, column: str, position: int) -> TableEntry:
-        return self.get(table__slug=table_slug, column=column, position=position)
+        return self.get(table__slug=table_slug, table__owner__isnull=True, column=column, position=position)
 
 
 class TableEntry(models.Model):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, F, Q, QuerySet
 
 from rules.display import slugs_in, slugs_in_text
 from rules.engine.dice import Dice
@@ -56,21 +56,37 @@ def table_list(*, system: str = "", search: str = "", kind: str = "", user: Any 
 
 
 def table_get(*, slug: str) -> RuleTable:
-    """One table with its entries prefetched. Raises :class:`NotFound`."""
+    """One book table with its entries prefetched. Raises :class:`NotFound`."""
     try:
-        return RuleTable.objects.select_related("system").prefetch_related("entries").get(slug=slug)
+        return RuleTable.objects.select_related("system").prefetch_related("entries").get(slug=slug, owner__isnull=True)
     except RuleTable.DoesNotExist:
         raise NotFound(f"No table called {slug!r}.", field="slug") from None
+
+
+def visible_tables(*, user: Any, slugs: Iterable[str]) -> dict[str, RuleTable]:
+    """The tables ``user`` may use among ``slugs``, by slug: their own, else the book's (a user's
+    slug differs from every book slug when made; a book table added later is shadowed)."""
+    found: dict[str, RuleTable] = {}
+    tables = RuleTable.objects.filter(_visible(user), slug__in=list(slugs)).order_by(F("owner_id").asc(nulls_last=True))
+    for table in tables:
+        found.setdefault(table.slug, table)
+    return found
 
 
 def table_get_for(*, slug: str, user: Any) -> RuleTable:
-    """One table ``user`` may see (a book table or one of their own), entries prefetched.
+    """One table ``user`` may see (their own, else a book table), entries prefetched.
 
     Raises :class:`NotFound` for a missing table and for another user's table alike."""
-    try:
-        return RuleTable.objects.select_related("system").prefetch_related("entries").get(_visible(user), slug=slug)
-    except RuleTable.DoesNotExist:
-        raise NotFound(f"No table called {slug!r}.", field="slug") from None
+    table = (
+        RuleTable.objects.select_related("system")
+        .prefetch_related("entries")
+        .filter(_visible(user), slug=slug)
+        .order_by(F("owner_id").asc(nulls_last=True))
+        .first()
+    )
+    if table is None:
+        raise NotFound(f"No table called {slug!r}.", field="slug")
+    return table
 
 
 def titles_named_in(*, datas: Iterable[Any], user: Any, texts: Iterable[str] = ()) -> dict[str, str]:

@@ -110,7 +110,8 @@ def name_generate(*, generator: str, roller: Roller, dice: Dice | None = None) -
         chosen = names.recipe(generator)
     except KeyError as exc:
         raise DropshipError(str(exc.args[0]), field="generator") from exc
-    tables = {t.slug: t for t in RuleTable.objects.filter(slug__in=chosen.parts).prefetch_related("entries")}
+    books = RuleTable.objects.filter(slug__in=chosen.parts, owner__isnull=True)
+    tables = {t.slug: t for t in books.prefetch_related("entries")}
     missing = [slug for slug in chosen.parts if slug not in tables]
     if missing:
         raise DropshipError(
@@ -237,12 +238,12 @@ def _spec_problems(spec: fixturefiles.TableSpec, *, systems: Mapping[str, RuleSy
 
 
 def _check_slug_free(slug: str, *, user_id: int) -> None:
-    owners = list(RuleTable.objects.filter(slug=slug).values_list("owner_id", flat=True)[:1])
-    if not owners:
-        return
-    if owners[0] == user_id:
+    """Refuse a slug the user already has or a book table has. Other users' tables are never
+    looked at: slugs are per owner, so the answer reveals nothing of theirs."""
+    if RuleTable.objects.filter(slug=slug, owner_id=user_id).exists():
         raise DropshipError(f"You already have a table called {slug!r}; edit it, or choose another slug.", field="slug")
-    raise DropshipError(f"A table called {slug!r} already exists; choose another slug.", field="slug")
+    if RuleTable.objects.filter(slug=slug, owner__isnull=True).exists():
+        raise DropshipError(f"{slug!r} is the slug of a book table; choose another slug.", field="slug")
 
 
 def _read_one(rows: list[dict[str, Any]]) -> fixturefiles.TableSpec:
@@ -309,8 +310,8 @@ def user_table_create(
     ``system`` is a rule-system slug; ``die`` is notation (``D6``, ``2D6``, ``D100``) or ``""``
     for a reference table; ``entries`` are dicts with ``low``, ``high``, ``result``, ``effect``,
     ``data`` (a dict), ``column`` and optionally ``position`` (numbered in order per column when
-    absent). Raises :class:`DropshipError` naming the field: ``slug`` when the slug is taken
-    (book tables and other users' tables are never overwritten), ``entries`` for gaps and overlaps
+    absent). Raises :class:`DropshipError` naming the field: ``slug`` when the user or a book
+    table has it already (slugs are per owner; other users' tables are never looked at), ``entries`` for gaps and overlaps
     (``extra["problems"]`` lists them all; ``extra["row"]`` points at a malformed row), and so on.
     """
     owner_id = _require_user(user)
@@ -332,15 +333,17 @@ def user_table_create(
     try:
         with transaction.atomic():
             return _save(spec, owner_id=owner_id)
-    except IntegrityError as exc:
-        raise DropshipError(f"A table called {spec.slug!r} already exists; choose another slug.", field="slug") from exc
+    except IntegrityError as exc:  # made in a request that raced this one
+        raise DropshipError(f"You already have a table called {spec.slug!r}; choose another slug.", field="slug") from exc
 
 
 def _own_table(*, user_id: int, slug: str) -> RuleTable:
     """``slug`` if it is the user's, locked for the write. A book table is refused (403); another
     user's table is "not found" (404), as if it did not exist."""
-    table = RuleTable.objects.select_for_update().filter(slug=slug).first()
-    if table is None or (table.owner_id is not None and table.owner_id != user_id):
+    table = RuleTable.objects.select_for_update().filter(slug=slug, owner_id=user_id).first()
+    if table is None:
+        table = RuleTable.objects.filter(slug=slug, owner__isnull=True).first()
+    if table is None:
         raise NotFound(f"You have no table called {slug!r}.", field="slug")
     if table.owner_id is None:
         raise NotAllowed(
@@ -409,8 +412,8 @@ def user_tables_import(*, user: Any, text: str) -> list[RuleTable]:
     own tables; it may hold several.
 
     All or nothing: the first problem raises :class:`DropshipError` (``field="text"``) naming the
-    row, the table and the field (also in ``extra``), and nothing is written. A slug that exists
-    (a book table, another user's or one's own) is refused, never overwritten. At most
+    row, the table and the field (also in ``extra``), and nothing is written. A slug of a book
+    table or of one's own tables is refused, never overwritten (other users' slugs are theirs). At most
     MAX_IMPORT_TABLES tables and MAX_IMPORT_CHARS characters.
     """
     owner_id = _require_user(user)

@@ -31,10 +31,16 @@ def player():  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def panic_table() -> RuleTable:
+def panic_table(owner) -> RuleTable:  # type: ignore[no-untyped-def]
+    """The referee's own panic table (the effects table is not in our sources)."""
     call_command("loaddata", str(FIXTURES_DIR / "systems.json"), verbosity=0)
     table = RuleTable.objects.create(
-        system=RuleSystem.objects.get(slug="stress-dice"), slug="our-panic", title="Our panic table", die="D6", source="ours"
+        system=RuleSystem.objects.get(slug="stress-dice"),
+        slug="our-panic",
+        title="Our panic table",
+        die="D6",
+        source="ours",
+        owner=owner,
     )
     for position, (low, high, result, lasts) in enumerate(
         [(1, 6, "Steady", None), (7, 8, "Jumpy", "round"), (9, 99, "Frozen", None)], start=1
@@ -81,8 +87,39 @@ def test_the_groups_panic_table_is_copied_at_creation(owner, panic_table: RuleTa
         (7, 8, "Jumpy", "round"),
         (9, 99, "Frozen", None),
     ]
-    missing = services.room_create(user=owner, kind="stress", title="Hadley", options={"panic_table": "nobody-made-it"})
-    assert missing.state["panic_table"] == [] and missing.state["panic_table_slug"] == "nobody-made-it"
+
+
+def test_an_unknown_panic_table_is_refused_naming_the_option_and_how_to_add_it(owner) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(DropshipError) as refused:
+        services.room_create(user=owner, kind="stress", title="Hadley", options={"panic_table": "nobody-made-it"})
+    assert refused.value.field == "panic_table"
+    assert "'nobody-made-it'" in refused.value.message and "My tables" in refused.value.message
+    assert not Room.objects.exists()
+
+
+def test_an_outsider_cannot_copy_another_users_panic_table_into_a_room(panic_table: RuleTable, player: Any) -> None:
+    with pytest.raises(DropshipError) as refused:
+        services.room_create(user=player, kind="stress", title="Burke", options={"panic_table": "our-panic"})
+    with pytest.raises(DropshipError) as unknown:
+        services.room_create(user=player, kind="stress", title="Burke", options={"panic_table": "nobody-made-it"})
+    assert refused.value.field == "panic_table"
+    # The same words as for a table nobody made: nothing of the owner's table is revealed.
+    assert refused.value.message == unknown.value.message.replace("nobody-made-it", "our-panic")
+    assert "Our panic table" not in refused.value.message and "Steady" not in refused.value.message
+    assert not Room.objects.exists()
+
+
+def test_an_outsider_naming_another_users_panic_table_over_the_api_gets_a_400(panic_table: RuleTable, player: Any) -> None:
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    client.force_authenticate(player)
+    response = client.post(
+        "/api/v1/rooms/", {"kind": "stress", "title": "Burke", "options": {"panic_table": "our-panic"}}, format="json"
+    )
+    assert response.status_code == 400
+    assert response.json()["field"] == "panic_table" and "Steady" not in response.content.decode()
+    assert not Room.objects.exists()
 
 
 def test_the_panic_table_changes_the_result(owner, panic_table: RuleTable) -> None:  # type: ignore[no-untyped-def]
@@ -196,3 +233,12 @@ def test_the_owners_page_shows_panic_gear_and_referee_controls(room: Room, owner
     ):
         assert text in page.content, text
     assert b"Push the roll" not in page.content  # a stress die showed 1
+
+
+def test_a_panic_table_slug_two_users_share_gives_each_their_own_rows(panic_table: RuleTable, player: Any) -> None:
+    mine = RuleTable.objects.create(
+        system=panic_table.system, slug="our-panic", title="Ripley's panic", die="D6", source="ours", owner=player
+    )
+    TableEntry.objects.create(table=mine, position=1, low=1, high=99, result="Run", effect="Run words", data={})
+    room = services.room_create(user=player, kind="stress", title="Narcissus", options={"panic_table": "our-panic"})
+    assert [r["result"] for r in room.state["panic_table"]] == ["Run"]

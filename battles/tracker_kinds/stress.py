@@ -1,8 +1,9 @@
 """The stress-dice tracker kind: registration and the initial state from options.
 
 The panic effects table is not in the source document; the group supplies it as a user table.
-When the ``panic_table`` option names a rule table that exists, its rows are copied into the
-state here (the engine stays pure); otherwise results show the bare panic value.
+The ``panic_table`` option is a ``table`` option: opening a room refuses a slug that is neither a
+book table nor the opener's own, and the named table's rows are copied into the state here (the
+engine stays pure). Without one, results show the bare panic value.
 """
 
 from __future__ import annotations
@@ -14,14 +15,17 @@ from battles.engine import stress
 from live import registry
 from live.engine.tracker import TrackerError
 from live.registry import OptionField, TrackerKind
-from rules.models import RuleTable
+from rules.selectors import visible_tables
 
 
-def panic_rows(slug: str) -> list[dict[str, Any]]:
+def panic_rows(slug: str, user: Any = None) -> list[dict[str, Any]]:
     """The ranged rows ``{low, high, result, effect, lasts}`` of the rule table ``slug``, in die
-    order; empty when there is no such table yet. ``lasts`` is read from an entry's
-    ``data["lasts"]`` when the group recorded it (immediate, round or until_aid)."""
-    table = RuleTable.objects.filter(slug=slug).first()
+    order; empty when there is no such table. ``lasts`` is read from an entry's
+    ``data["lasts"]`` when the group recorded it (immediate, round or until_aid).
+
+    Only a table ``user`` may use is read (their own, else a book table; a book table alone
+    without a user): another user's table reads as missing."""
+    table = visible_tables(user=user, slugs=[slug]).get(slug)
     if table is None:
         return []
     return [
@@ -31,9 +35,10 @@ def panic_rows(slug: str) -> list[dict[str, Any]]:
     ]
 
 
-def stress_initial_state(options: Mapping[str, Any]) -> dict[str, Any]:
-    """A new table. ``options``: ``extreme_modifier`` (-6..0, default -3: base dice at Extreme
-    range, not printed in the document) and ``panic_table`` (a rule table slug, optional).
+def stress_initial_state(options: Mapping[str, Any], user: Any = None) -> dict[str, Any]:
+    """A new table opened by ``user``. ``options``: ``extreme_modifier`` (-6..0, default -3:
+    base dice at Extreme range, not printed in the document) and ``panic_table`` (the slug of
+    a table ``user`` may use, optional).
 
     Raises :class:`TrackerError` naming the option at fault."""
     raw = options.get("extreme_modifier", stress.DEFAULT_EXTREME)
@@ -42,7 +47,9 @@ def stress_initial_state(options: Mapping[str, Any]) -> dict[str, Any]:
     except (TypeError, ValueError):
         raise TrackerError("extreme_modifier must be a whole number from -6 to 0.", field="extreme_modifier") from None
     slug = str(options.get("panic_table", "") or "").strip()
-    return stress.initial_state(extreme_modifier=extreme, panic_table=panic_rows(slug) if slug else (), panic_table_slug=slug)
+    return stress.initial_state(
+        extreme_modifier=extreme, panic_table=panic_rows(slug, user) if slug else (), panic_table_slug=slug
+    )
 
 
 def register() -> None:
@@ -55,6 +62,7 @@ def register() -> None:
             reducer=stress.apply,
             initial_state=stress_initial_state,
             template="battles/stress.html",
+            takes_user=True,
             description="Base and stress dice, pushing, panic rolls, slow and fast actions, encumbrance.",
             options=(
                 OptionField(
@@ -68,7 +76,7 @@ def register() -> None:
                 OptionField(
                     "panic_table",
                     "Panic table (slug of your table)",
-                    "text",
+                    "table",
                     "",
                     help="The panic effects table is not in our sources: add it as your own table and name it here.",
                 ),

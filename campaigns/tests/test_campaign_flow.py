@@ -116,6 +116,10 @@ def _normal(doc: dict[str, Any]) -> Any:
             and str(value["data"].get("id", "")).isdigit()
         ):
             out["data"] = {**out["data"], "id": names["characters"].get(int(value["data"]["id"]), value["data"]["id"])}
+        battle = value.get("battle")
+        if isinstance(battle, dict) and isinstance(battle.get("casualties"), list):
+            named = [names["characters"].get(int(c), c) if str(c).isdigit() else c for c in battle["casualties"]]
+            out["battle"] = {**out["battle"], "casualties": named}
         return out
 
     return walk(doc)

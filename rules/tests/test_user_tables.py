@@ -94,15 +94,22 @@ def test_create_refuses_a_gap_and_names_it_writing_nothing(me) -> None:  # type:
     assert not RuleTable.objects.filter(slug="my-loot").exists()
 
 
-def test_create_refuses_a_taken_slug_naming_it(me, other) -> None:  # type: ignore[no-untyped-def]
+def test_create_refuses_a_book_tables_slug_naming_it(me) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(DropshipError) as caught:
         make_loot(me, slug="primary-alien")
-    assert caught.value.field == "slug" and "'primary-alien' already exists" in caught.value.message
-    make_loot(other, slug="burkes-loot")
-    with pytest.raises(DropshipError, match="'burkes-loot' already exists"):
-        make_loot(me, slug="burkes-loot")
-    assert RuleTable.objects.get(slug="burkes-loot").owner == other
+    assert caught.value.field == "slug" and "'primary-alien' is the slug of a book table" in caught.value.message
     assert RuleTable.objects.get(slug="primary-alien").owner is None
+
+
+def test_another_users_slug_is_neither_revealed_nor_taken(me, other) -> None:  # type: ignore[no-untyped-def]
+    theirs = make_loot(other, slug="burkes-loot", title="Burke's secret loot")
+    mine = make_loot(me, slug="burkes-loot", title="My loot")
+    assert (mine.owner, theirs.owner) == (me, other)
+    assert RuleTable.objects.get(pk=theirs.pk).title == "Burke's secret loot"
+    with pytest.raises(DropshipError) as caught:
+        make_loot(me, slug="burkes-loot")
+    assert caught.value.message.startswith("You already have a table called 'burkes-loot'")
+    assert "Burke" not in caught.value.message
 
 
 @pytest.mark.parametrize(
@@ -244,7 +251,7 @@ def test_a_book_table_can_be_exported_and_copied_under_a_new_slug(me) -> None:  
     ("text", "words"),
     [
         (json.dumps([*rows("good"), *rows("gappy", spans=[(1, 2), (4, 6)])]), "Table 'gappy' has a gap at 3"),
-        (json.dumps([*rows("good"), *rows("primary-alien")]), "'primary-alien' already exists"),
+        (json.dumps([*rows("good"), *rows("primary-alien")]), "'primary-alien' is the slug of a book table"),
         (json.dumps([*rows("good"), *rows("alien", system="warhammer")]), "unknown system 'warhammer'"),
         ('[{"model": "rules.ruletable", ', "cannot read JSON"),
         (json.dumps([*rows("good"), *rows("twice"), *rows("twice")]), "row 6, table 'twice', field 'slug'"),
@@ -387,7 +394,7 @@ def test_editor_shows_a_gap_and_keeps_the_typed_input(browser: Client) -> None:
 def test_editor_puts_errors_on_their_field_and_row(browser: Client) -> None:
     response = browser.post("/my-tables/new/", editor_post(slug="primary-alien"))
     assert response.status_code == 400 and b'data-testid="error-slug"' in response.content
-    assert b"already exists" in response.content
+    assert b"the slug of a book table" in response.content
     response = browser.post("/my-tables/new/", editor_post(**{"entries-1-data_json": "[1, 2]"}))
     assert response.status_code == 400 and b"Row 2, data: Data must be a JSON object" in response.content
     response = browser.post("/my-tables/new/", editor_post(die="D7"))

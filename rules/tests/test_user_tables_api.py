@@ -105,7 +105,7 @@ def test_a_gap_is_named_and_nothing_is_written(api: APIClient) -> None:
 def test_a_taken_slug_is_refused(api: APIClient) -> None:
     response = api.post("/api/v1/my-tables/", {**BODY, "slug": "primary-alien"}, format="json")
     assert response.status_code == 400 and response.json()["field"] == "slug"
-    assert "'primary-alien' already exists" in response.json()["detail"]
+    assert "'primary-alien' is the slug of a book table" in response.json()["detail"]
     assert RuleTable.objects.get(slug="primary-alien").owner is None
 
 

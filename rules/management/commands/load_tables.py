@@ -33,7 +33,9 @@ class Command(BaseCommand):
             stale = 0
             for spec in specs:
                 keep = {(e.column, e.position) for e in spec.entries}
-                for entry in TableEntry.objects.filter(table__slug=spec.slug).only("id", "column", "position"):
+                for entry in TableEntry.objects.filter(table__slug=spec.slug, table__owner__isnull=True).only(
+                    "id", "column", "position"
+                ):
                     if (entry.column, entry.position) not in keep:
                         entry.delete()
                         stale += 1
