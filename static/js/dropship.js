@@ -100,13 +100,27 @@
     429: "Too many tries: wait a moment and try again.",
   };
 
+  // A form submitted by a button outside it (the table bar's phase button, form="...") shows
+  // its refusal where that button is.
+  const submitters = new WeakMap();
+  document.addEventListener("submit", (event) => {
+    if (event.submitter) submitters.set(event.target, event.submitter);
+  }, true);
+
   function anchorOf(elt) {
     if (!elt || !elt.closest) return null;
-    return elt.closest("form") || elt;
+    const form = elt.closest("form");
+    const submitter = form && submitters.get(form);
+    if (submitter && submitter.isConnected && !form.contains(submitter)) return submitter.closest(".table-bar") || submitter;
+    return form || elt;
+  }
+
+  function inside(anchor) {
+    return anchor.tagName === "FORM" || anchor.classList.contains("table-bar");
   }
 
   function clear(anchor) {
-    const next = anchor.tagName === "FORM" ? anchor.querySelector(":scope > .refusal") : anchor.nextElementSibling;
+    const next = inside(anchor) ? anchor.querySelector(":scope > .refusal") : anchor.nextElementSibling;
     if (next && next.classList && next.classList.contains("refusal")) next.remove();
   }
 
@@ -119,7 +133,7 @@
     note.setAttribute("role", "alert");
     note.dataset.testid = "refusal";
     note.textContent = message;
-    if (anchor.tagName === "FORM") anchor.appendChild(note);
+    if (inside(anchor)) anchor.appendChild(note);
     else anchor.insertAdjacentElement("afterend", note);
     note.scrollIntoView({ block: "nearest" });
   }
@@ -162,4 +176,19 @@
     const anchor = anchorOf(event.detail.elt);
     if (anchor && anchor.isConnected && status >= 200 && status < 300) clear(anchor);
   });
+})();
+
+// The table bar's phase button submits the tracker's own phase form (id="next-phase") and
+// reads as that form's button does; hidden when the tracker has none (or it is not yours).
+(() => {
+  function syncPhaseButton() {
+    const button = document.querySelector("[data-phase-button]");
+    if (!button) return;
+    const form = document.getElementById("next-phase");
+    const own = form && form.querySelector("button[type=submit], button:not([type])");
+    button.hidden = !own;
+    if (own) button.textContent = own.textContent.trim();
+  }
+  document.addEventListener("DOMContentLoaded", syncPhaseButton);
+  document.addEventListener("htmx:afterSettle", syncPhaseButton);
 })();
