@@ -30,7 +30,8 @@ def check_json(value: Any, *, field: str, max_bytes: int | None = None) -> None:
     more than ``max_bytes`` bytes.
 
     Raises :class:`DropshipError` whose ``field`` is the path to the fault (``payload.name``,
-    ``payload.faces[2]``) or ``field`` itself for the size limit.
+    ``payload.faces[2]``) or ``field`` itself for the size limit. With ``field=""`` the paths
+    start at the document's own keys (a request body: ``version``, ``payload.name``).
     """
     _walk(value, field)
     if max_bytes is not None:
@@ -46,8 +47,9 @@ def _walk(value: Any, path: str) -> None:
         raise DropshipError(f"{path} must be a finite number; got {value}.", field=path)
     elif isinstance(value, dict):
         for key, item in value.items():
-            nul_free(str(key), field=path)
-            _walk(item, f"{path}.{key}")
+            inner = f"{path}.{key}" if path else str(key)
+            nul_free(str(key), field=inner)
+            _walk(item, inner)
     elif isinstance(value, list | tuple):
         for index, item in enumerate(value):
             _walk(item, f"{path}[{index}]")

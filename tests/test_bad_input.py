@@ -1,0 +1,60 @@
+"""Bad input gets a clear 400 naming the field and writes nothing; unauthenticated API calls get
+401 with a challenge. Cross-app checks of the shared request layer (parsers, middleware)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from live import services
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def owner() -> Any:
+    return UserFactory(username="owner")
+
+
+def test_an_unauthenticated_api_call_gets_401_with_a_token_challenge() -> None:
+    response = APIClient().get("/api/v1/campaigns/")
+    assert response.status_code == 401
+    assert response["WWW-Authenticate"] == "Token"
+
+
+def test_a_non_finite_number_in_a_json_body_is_refused_naming_the_field(owner: Any) -> None:
+    room = services.room_create(user=owner, kind="threat", title="Hadley's Hope")
+    client = APIClient()
+    client.force_authenticate(owner)
+    response = client.post(
+        f"/api/v1/rooms/{room.pk}/actions/",
+        data='{"type": "end_phase", "payload": {}, "version": 1e999}',
+        content_type="application/json",
+    )
+    assert response.status_code == 400
+    assert response.json()["field"] == "version" and "finite" in response.json()["detail"]
+    room.refresh_from_db()
+    assert room.version == 0
+
+
+def test_a_nul_character_in_a_json_body_is_refused_naming_the_field(owner: Any) -> None:
+    client = APIClient()
+    client.force_authenticate(owner)
+    response = client.post("/api/v1/rooms/", data='{"kind": "threat", "title": "Sul\\u0000aco"}', content_type="application/json")
+    assert response.status_code == 400 and response.json()["field"] == "title"
+    assert not owner.owned_rooms.exists()
+
+
+def test_a_nul_character_in_a_json_key_is_refused(owner: Any) -> None:
+    client = APIClient()
+    client.force_authenticate(owner)
+    response = client.post(
+        "/api/v1/rooms/",
+        data='{"kind": "threat", "title": "Sulaco", "options": {"thr\\u0000eat": 2}}',
+        content_type="application/json",
+    )
+    assert response.status_code == 400 and "options" in response.json()["field"]
+    assert not owner.owned_rooms.exists()
