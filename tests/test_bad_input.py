@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.test import Client
 from rest_framework.test import APIClient
 
 from live import services
@@ -57,4 +58,27 @@ def test_a_nul_character_in_a_json_key_is_refused(owner: Any) -> None:
         content_type="application/json",
     )
     assert response.status_code == 400 and "options" in response.json()["field"]
+    assert not owner.owned_rooms.exists()
+
+
+def test_a_nul_character_in_a_search_parameter_is_refused_naming_it() -> None:
+    response = Client().get("/tables/?q=%00")
+    assert response.status_code == 400
+    assert b"q must not contain NUL" in response.content
+
+
+def test_a_nul_character_in_an_api_filter_is_refused_naming_it(owner: Any) -> None:
+    client = APIClient()
+    client.force_authenticate(owner)
+    response = client.get("/api/v1/campaigns/?q=Sul%00aco")
+    assert response.status_code == 400
+    assert response.json()["field"] == "q"
+
+
+def test_a_nul_character_in_a_form_field_is_refused_and_nothing_is_written(owner: Any) -> None:
+    client = Client()
+    client.force_login(owner)
+    response = client.post("/rooms/", {"kind": "threat", "title": "Sul\x00aco", "threat": "2"})
+    assert response.status_code == 400
+    assert b"title must not contain NUL" in response.content
     assert not owner.owned_rooms.exists()
