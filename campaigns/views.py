@@ -17,6 +17,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import content_disposition_header
+from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns import crew_services, selectors, services, turn_services
@@ -547,7 +549,9 @@ def job_download(request: HttpRequest, job_id: int) -> HttpResponse:
     job = CampaignJob.objects.filter(pk=job_id, owner_id=request.user.pk, kind="export", state="done").first()
     if job is None or job.document is None:
         raise Http404("No finished export of yours.")
-    name = (job.document.get("campaign", {}).get("name") or "campaign").replace(" ", "-").lower()
+    # the name is user text (quotes, line breaks, any script): only its slug reaches the header
+    stem = slugify(job.document.get("campaign", {}).get("name") or "", allow_unicode=True) or "campaign"
+    filename = f"{stem}-{job.campaign_id or job.pk}.dropship.json"
     response = JsonResponse(job.document, json_dumps_params={"indent": 1, "sort_keys": True})
-    response["Content-Disposition"] = f'attachment; filename="{name}.dropship.json"'
+    response["Content-Disposition"] = content_disposition_header(as_attachment=True, filename=filename)
     return response

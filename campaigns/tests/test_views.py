@@ -10,6 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from campaigns import crew_services, services, turn_services
+from campaigns.models import CampaignJob
 
 pytestmark = pytest.mark.django_db
 
@@ -111,3 +112,26 @@ def test_a_battle_step_links_to_the_battle_set_up_for_this_campaign(campaign: An
     assert f'href="/battles/fp/?campaign={campaign.pk}"' in page
     form = client.get(f"/battles/fp/?campaign={campaign.pk}").content.decode()
     assert f'<option value="{campaign.pk}" selected' in form
+
+
+@pytest.mark.parametrize(
+    ("name", "header"),
+    [
+        ("Sulaco\r\nSet-Cookie: x=1", 'attachment; filename="sulaco-set-cookie-x1-{id}.dropship.json"'),
+        ('The "Bad" Crew', 'attachment; filename="the-bad-crew-{id}.dropship.json"'),
+        ("Ñostromo Ωmega", "attachment; filename*=utf-8''%C3%B1ostromo-%CF%89mega-{id}.dropship.json"),
+        ("", 'attachment; filename="campaign-{id}.dropship.json"'),
+    ],
+)
+def test_an_export_download_names_its_file_safely_whatever_the_campaign_name(
+    campaign: Any, player: Any, name: str, header: str
+) -> None:
+    job = CampaignJob.objects.create(
+        owner=player, kind="export", campaign=campaign, state="done", document={"campaign": {"name": name}}
+    )
+    client = Client()
+    client.force_login(player)
+    response = client.get(reverse("campaigns:job_download", args=[job.pk]))
+    assert response.status_code == 200
+    assert response["Content-Disposition"] == header.format(id=campaign.pk)
+    assert response.json() == {"campaign": {"name": name}}
