@@ -19,7 +19,6 @@ from django.urls import path
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -28,7 +27,7 @@ from campaigns import crew_services, selectors, services, turn_services
 from campaigns.documents import ROW_FIELDS
 from campaigns.engine.slots import SLOTS
 from campaigns.models import Campaign, CampaignJob, Character, LogEntry, Patron, Rival, Ship, Turn, TurnStep, World
-from campaigns.permissions import ROLE_NAMES, campaign_for
+from campaigns.permissions import ROLE_NAMES, CampaignAccess, campaign_for
 from live.engine.tracker import Role
 from live.models import Membership
 from rules.errors import DropshipError, NotFound
@@ -320,7 +319,7 @@ def _faces() -> serializers.ListField:
 class CampaignListApi(APIView):
     """Your campaigns and the ones shared with you; or start a new one."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CampaignAccess]
 
     class CampaignCreateInputSerializer(serializers.Serializer[Any]):
         name = serializers.CharField(max_length=80)
@@ -347,7 +346,8 @@ class CampaignListApi(APIView):
 class CampaignDetailApi(APIView):
     """One campaign: read it, rename it or change its options (owner), or delete it (owner)."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CampaignAccess]
+    write_role = Role.OWNER
 
     class CampaignUpdateInputSerializer(CampaignVersionSerializer):
         name = serializers.CharField(max_length=80, required=False)
@@ -385,7 +385,7 @@ class CharacterListApi(APIView):
     """The crew; or add a crew member (Krag and Skulker by the Compendium, other species from
     the starting profiles slot or a typed ``profile``; ``psionic`` rolls two powers)."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CampaignAccess]
 
     class CampaignCharacterCreateInputSerializer(CampaignVersionSerializer):
         name = serializers.CharField(max_length=60)
@@ -431,7 +431,7 @@ def _character(user: Any, campaign_id: int, character_id: int) -> Character:
 class CharacterDetailApi(APIView):
     """A crew member: read, or edit by hand (name, notes, captain, stats and XP in ``values``)."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CampaignAccess]
 
     class CampaignCharacterUpdateInputSerializer(CampaignVersionSerializer):
         name = serializers.CharField(max_length=60, required=False)
@@ -467,7 +467,7 @@ class _CharacterActionApi(APIView):
     """Base for ``characters/<id>/<action>/``: validate ``Input``, call ``service`` with the
     fields, answer with the crew member (and the campaign's new version)."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CampaignAccess]
     Input: type[serializers.Serializer[Any]] = CampaignVersionSerializer
     service: Callable[..., Character]
 
@@ -623,7 +623,7 @@ class CharacterCreationResultsApi(_CharacterActionApi):
 class ShipApi(APIView):
     """The crew's ship: read it, or set its name, hull points and debt (or get one)."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CampaignAccess]
 
     class CampaignShipInputSerializer(CampaignVersionSerializer):
         name = serializers.CharField(max_length=80)
@@ -651,7 +651,7 @@ class ShipComponentApi(APIView):
     """Buy a ship component (p.27 parts at their price, core parts at ``core_cost``), or
     ``retrofit`` the miniaturized mod on one the ship has."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CampaignAccess]
 
     class CampaignComponentInputSerializer(CampaignVersionSerializer):
         name = serializers.CharField(max_length=80)
@@ -673,7 +673,7 @@ class ShipComponentApi(APIView):
 class TurnListApi(APIView):
     """The campaign's turns with their steps, newest first; or start the next turn (p.9)."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CampaignAccess]
 
     @extend_schema(responses=CampaignTurnSerializer(many=True))
     def get(self, request: Request, campaign_id: int) -> Response:
@@ -691,7 +691,7 @@ class TurnCurrentApi(APIView):
     """The turn being played: plan, position, facts, steps done and the step to play with its
     inputs. 404 when no turn is being played."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CampaignAccess]
 
     @extend_schema(responses=CampaignTurnStateSerializer)
     def get(self, request: Request, campaign_id: int) -> Response:
@@ -710,7 +710,7 @@ class TurnStepApi(APIView):
     roll in ``value``), ``manual`` (``text``, with any ``credits`` and ``story_points``) or
     ``skip``. ``inputs`` answer the step's inputs by name."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CampaignAccess]
 
     class CampaignStepInputSerializer(CampaignVersionSerializer):
         mode = serializers.CharField(default="roll", help_text="roll, enter, manual or skip.")
@@ -738,7 +738,7 @@ class CampaignUndoneSerializer(serializers.Serializer[Any]):
 class TurnUndoApi(APIView):
     """Take back the last resolved step of the latest turn (or the start of the turn)."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CampaignAccess]
 
     @extend_schema(request=CampaignVersionSerializer, responses=CampaignUndoneSerializer)
     def post(self, request: Request, campaign_id: int) -> Response:
@@ -759,7 +759,7 @@ class UndoApi(APIView):
     """Take back the campaign's last change: a turn step, or a crew, ship, money, contact or
     options edit made outside the turn. Table slots and members are changed on their own."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CampaignAccess]
 
     @extend_schema(request=CampaignVersionSerializer, responses=CampaignChangeUndoneSerializer)
     def post(self, request: Request, campaign_id: int) -> Response:
@@ -781,7 +781,7 @@ class CampaignSpeciesRollInputSerializer(CampaignVersionSerializer):
 class SpeciesRollApi(APIView):
     """Roll the Primary Alien table (p.16) for a recruit's species; the roll is logged."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CampaignAccess]
 
     @extend_schema(request=CampaignSpeciesRollInputSerializer, responses=CampaignRolledSerializer)
     def post(self, request: Request, campaign_id: int) -> Response:
@@ -803,7 +803,7 @@ class NameRollApi(APIView):
     """Roll a world, colony, ship or Corporate Patron name (pp.157-160) and give it to the
     current world, the ship or a new Patron."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CampaignAccess]
 
     @extend_schema(request=CampaignNameRollInputSerializer, responses=CampaignRolledSerializer)
     def post(self, request: Request, campaign_id: int) -> Response:
@@ -819,7 +819,7 @@ class CampaignFightPickInputSerializer(CampaignVersionSerializer):
 class FightPickApi(APIView):
     """Pick the crew member a character event puts in a fight (a Krag when there is one, p.12)."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CampaignAccess]
 
     @extend_schema(request=CampaignFightPickInputSerializer, responses=CampaignRolledSerializer)
     def post(self, request: Request, campaign_id: int) -> Response:
@@ -836,7 +836,7 @@ class FightPickApi(APIView):
 class LogApi(APIView):
     """The campaign log, oldest first."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CampaignAccess]
 
     @extend_schema(
         parameters=[
@@ -864,7 +864,8 @@ class SlotApi(APIView):
     """Map a core-rulebook slot to a table (yours or a shipped one); an empty ``table`` clears
     it. Owner only."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CampaignAccess]
+    write_role = Role.OWNER
 
     class CampaignSlotInputSerializer(CampaignVersionSerializer):
         table = serializers.CharField(allow_blank=True, help_text="The table's slug; empty: results by hand.")
@@ -879,7 +880,8 @@ class SlotApi(APIView):
 class MemberListApi(APIView):
     """Invite another user as ``editor`` or ``reader`` (again: change their role). Owner only."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CampaignAccess]
+    write_role = Role.OWNER
 
     class CampaignMemberInputSerializer(CampaignVersionSerializer):
         username = serializers.CharField(max_length=150)
@@ -897,7 +899,8 @@ class MemberListApi(APIView):
 class MemberDetailApi(APIView):
     """Remove a member (the owner removes anyone; a member may leave)."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CampaignAccess]
+    write_role = Role.VIEWER
 
     @extend_schema(request=CampaignVersionSerializer, responses={204: None})
     def delete(self, request: Request, campaign_id: int, member_id: int) -> Response:
@@ -914,7 +917,8 @@ class MemberDetailApi(APIView):
 class ExportApi(APIView):
     """Start exporting the campaign (any member may); poll the job for the document."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CampaignAccess]
+    write_role = Role.VIEWER
 
     @extend_schema(request=None, responses={202: CampaignJobSerializer})
     def post(self, request: Request, campaign_id: int) -> Response:
@@ -927,7 +931,7 @@ class ImportApi(APIView):
     """Import a campaign export (the JSON document itself as the body, or ``{"text": "<JSON>"}``)
     as a new campaign of yours; poll the job for the new campaign's id."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CampaignAccess]
 
     @extend_schema(request=OpenApiTypes.OBJECT, responses={202: CampaignJobSerializer})
     def post(self, request: Request) -> Response:
@@ -946,7 +950,7 @@ class ImportApi(APIView):
 class JobApi(APIView):
     """An export or import job of yours: state, progress, message, and the result when done."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CampaignAccess]
 
     @extend_schema(responses=CampaignJobSerializer)
     def get(self, request: Request, job_id: int) -> Response:

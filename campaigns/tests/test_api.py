@@ -344,3 +344,44 @@ def test_name_roll_species_roll_fight_pick_and_undo(api: APIClient) -> None:
     assert undone.status_code == 200 and "Grak" in undone.json()["undone"]
     stale = api.post(f"{base}/undo/", {"version": fight.json()["version"]}, format="json")
     assert stale.status_code == 409
+
+
+def _campaign_write_routes() -> list[str]:
+    from campaigns.apis import urlpatterns
+
+    return [str(p.pattern) for p in urlpatterns if "<int:campaign_id>" in str(p.pattern)]
+
+
+BAD_BODY = {"version": "not a number", "hull": 2147483648, "name": "", "stat": 7, "table": 3, "username": ""}
+
+
+@pytest.mark.parametrize("route", _campaign_write_routes())
+def test_an_outsider_sending_bad_input_to_a_campaign_gets_404_not_400(api: APIClient, other: Any, route: str) -> None:
+    campaign = create(api)
+    url = "/api/v1/" + route.replace("<int:campaign_id>", str(campaign["id"]))
+    url = url.replace("<int:character_id>", "1").replace("<int:member_id>", "1").replace("<slug:slot>", "loot")
+    stranger = client_for(other)
+    for method in ("post", "put", "patch", "delete"):
+        response = getattr(stranger, method)(url, BAD_BODY, format="json")
+        assert response.status_code in (404, 405), (method, url, response.status_code, response.content)
+    assert Campaign.objects.get(pk=campaign["id"]).version == campaign["version"]
+
+
+@pytest.mark.parametrize("route", _campaign_write_routes())
+def test_a_reader_sending_bad_input_to_a_campaign_write_gets_403_not_400(api: APIClient, other: Any, route: str) -> None:
+    campaign = create(api)
+    invited = api.post(
+        f"/api/v1/campaigns/{campaign['id']}/members/",
+        {"version": campaign["version"], "username": other.username, "role": "reader"},
+        format="json",
+    )
+    assert invited.status_code == 201
+    url = "/api/v1/" + route.replace("<int:campaign_id>", str(campaign["id"]))
+    url = url.replace("<int:character_id>", "1").replace("<int:member_id>", "1").replace("<slug:slot>", "loot")
+    reader = client_for(other)
+    for method in ("post", "put", "patch", "delete"):
+        response = getattr(reader, method)(url, BAD_BODY, format="json")
+        if route.endswith(("members/<int:member_id>/", "export/")):  # any member may leave or export
+            assert response.status_code in (400, 404, 405, 202), (method, url, response.status_code)
+        else:
+            assert response.status_code in (403, 405), (method, url, response.status_code, response.content)
