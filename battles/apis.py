@@ -15,7 +15,7 @@ from django.urls import path
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status
-from rest_framework.permissions import IsAuthenticated
+from rest_framework.permissions import SAFE_METHODS, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -152,10 +152,24 @@ def _dice(seed: int | None) -> Dice | None:
 # -- views -------------------------------------------------------------------------------------
 
 
+class BattleAccess(IsAuthenticated):
+    """A signed-in user who may read the battle in the URL (``battle_id``), or play it for a
+    write, checked before the view validates its input: an outsider gets 404 and a campaign
+    reader 403 whatever they send."""
+
+    def has_permission(self, request: Any, view: Any) -> bool:
+        if not super().has_permission(request, view):
+            return False
+        battle_id = view.kwargs.get("battle_id")
+        if battle_id is not None:
+            selectors.battle_for(request.user, battle_id, write=request.method not in SAFE_METHODS)
+        return True
+
+
 class FpBattleListApi(APIView):
     """Your battles and those of campaigns shared with you; or set up a new one."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [BattleAccess]
 
     @extend_schema(
         parameters=[
@@ -181,7 +195,7 @@ class FpBattleListApi(APIView):
 class FpBattleDetailApi(APIView):
     """One battle: read it, rename it or delete it."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [BattleAccess]
 
     @extend_schema(responses=FpBattleDetailSerializer)
     def get(self, request: Request, battle_id: int) -> Response:
@@ -201,7 +215,7 @@ class FpBattleDetailApi(APIView):
 class FpBattleTrackApi(APIView):
     """Open the battle's live tracker room (asked again, the same room)."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [BattleAccess]
 
     @extend_schema(request=FpBattleVersionSerializer, responses=FpBattleRoomSerializer)
     def post(self, request: Request, battle_id: int) -> Response:
@@ -213,7 +227,7 @@ class FpBattleTrackApi(APIView):
 class FpNominisStartApi(APIView):
     """Start resolving the battle without miniatures (assisted or automatic)."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [BattleAccess]
 
     @extend_schema(request=FpNominisStartInputSerializer, responses=FpBattleDetailSerializer)
     def post(self, request: Request, battle_id: int) -> Response:
@@ -224,7 +238,7 @@ class FpNominisStartApi(APIView):
 class FpNominisActApi(APIView):
     """Take one no-minis action (one of the battle's ``choices``, or ``{"type": "auto"}``)."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [BattleAccess]
 
     @extend_schema(request=FpNominisActInputSerializer, responses=FpBattleDetailSerializer)
     def post(self, request: Request, battle_id: int) -> Response:
@@ -238,7 +252,7 @@ class FpNominisActApi(APIView):
 class FpNominisAutoApi(APIView):
     """Play automatic choices to the end of the no-minis battle."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [BattleAccess]
 
     @extend_schema(request=FpNominisAutoInputSerializer, responses=FpBattleDetailSerializer)
     def post(self, request: Request, battle_id: int) -> Response:
@@ -250,7 +264,7 @@ class FpNominisAutoApi(APIView):
 class FpNominisUndoApi(APIView):
     """Take back the last no-minis action."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [BattleAccess]
 
     @extend_schema(request=FpBattleVersionSerializer, responses=FpBattleDetailSerializer)
     def post(self, request: Request, battle_id: int) -> Response:
@@ -262,7 +276,7 @@ class FpBattleFinishApi(APIView):
     """Finish the battle: its result from the no-minis play, the tracker or the body; a campaign
     turn at "Record the battle" gets it."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [BattleAccess]
 
     @extend_schema(request=FpBattleFinishInputSerializer, responses=FpBattleDetailSerializer)
     def post(self, request: Request, battle_id: int) -> Response:
@@ -273,7 +287,7 @@ class FpBattleFinishApi(APIView):
 class FpBattleOddsApi(APIView):
     """Start an odds run (many automatic no-minis battles); poll the job."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [BattleAccess]
 
     @extend_schema(request=FpOddsInputSerializer, responses={202: FpBattleJobSerializer})
     def post(self, request: Request, battle_id: int) -> Response:
@@ -285,7 +299,7 @@ class FpBattleOddsApi(APIView):
 class FpBattleJobApi(APIView):
     """An odds job: status, progress and, when done, the odds."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [BattleAccess]
 
     @extend_schema(
         responses=FpBattleJobSerializer, parameters=[OpenApiParameter("job_id", OpenApiTypes.INT, OpenApiParameter.PATH)]

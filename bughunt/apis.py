@@ -87,12 +87,27 @@ class CampaignLogEntrySerializer(serializers.ModelSerializer[LogEntry]):
         fields = ["id", "turn", "step", "mission", "text", "rolls", "data", "created"]
 
 
+class SquadAccess(IsAuthenticated):
+    """A signed-in user whose squad or mission is named in the URL (``squad_id``,
+    ``mission_id``), checked before the view validates its input: anyone else gets 404
+    whatever they send."""
+
+    def has_permission(self, request: Any, view: Any) -> bool:
+        if not super().has_permission(request, view):
+            return False
+        if "squad_id" in view.kwargs:
+            selectors.squad_get(user=request.user, squad_id=view.kwargs["squad_id"])
+        if "mission_id" in view.kwargs:
+            selectors.mission_get(user=request.user, mission_id=view.kwargs["mission_id"])
+        return True
+
+
 class VersionSerializer(serializers.Serializer[Any]):
     version = serializers.IntegerField(min_value=1, help_text="The squad version this write was made against.")
 
 
 class SquadListApi(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [SquadAccess]
 
     class SquadCreateSerializer(serializers.Serializer[Any]):
         name = serializers.CharField(max_length=80)
@@ -115,7 +130,7 @@ class SquadListApi(APIView):
 
 
 class SquadDetailApi(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [SquadAccess]
 
     @extend_schema(responses=SquadDetailSerializer)
     def get(self, request: Request, squad_id: int) -> Response:
@@ -123,7 +138,7 @@ class SquadDetailApi(APIView):
 
 
 class SquadLogApi(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [SquadAccess]
 
     @extend_schema(responses=CampaignLogEntrySerializer(many=True))
     def get(self, request: Request, squad_id: int) -> Response:
@@ -136,7 +151,7 @@ class SquadLogApi(APIView):
 
 
 class AssignmentApi(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [SquadAccess]
 
     class AssignmentInputSerializer(VersionSerializer):
         trooper = serializers.IntegerField()
@@ -160,7 +175,7 @@ class AssignmentApi(APIView):
 
 
 class AdvanceApi(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [SquadAccess]
 
     class AdvanceInputSerializer(VersionSerializer):
         trooper = serializers.IntegerField()
@@ -178,7 +193,7 @@ class AdvanceApi(APIView):
 
 
 class OfferApi(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [SquadAccess]
 
     class OfferInputSerializer(VersionSerializer):
         index = serializers.IntegerField(min_value=0)
@@ -196,7 +211,7 @@ class OfferApi(APIView):
 
 
 class MissionCreateApi(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [SquadAccess]
 
     class MissionCreateInputSerializer(VersionSerializer):
         difficulty = serializers.ChoiceField(
@@ -216,7 +231,7 @@ class MissionCreateApi(APIView):
 
 
 class MissionDetailApi(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [SquadAccess]
 
     @extend_schema(responses=MissionSerializer)
     def get(self, request: Request, mission_id: int) -> Response:
@@ -224,7 +239,7 @@ class MissionDetailApi(APIView):
 
 
 class MissionSupportApi(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [SquadAccess]
 
     class MissionSupportInputSerializer(VersionSerializer):
         option = serializers.CharField(max_length=60, required=False, default="")
@@ -252,7 +267,7 @@ class MissionSupportApi(APIView):
 
 
 class MissionLoadoutApi(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [SquadAccess]
 
     class MissionLoadoutInputSerializer(VersionSerializer):
         loadout = serializers.DictField(
@@ -270,7 +285,7 @@ class MissionLoadoutApi(APIView):
 
 
 class MissionStartApi(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [SquadAccess]
 
     class MissionStartInputSerializer(VersionSerializer):
         guests_can_watch = serializers.BooleanField(default=False)
@@ -284,7 +299,7 @@ class MissionStartApi(APIView):
 
 
 class MissionFinishApi(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [SquadAccess]
 
     class MissionFinishInputSerializer(VersionSerializer):
         mvp = serializers.CharField(required=False, allow_null=True, default=None)

@@ -79,3 +79,18 @@ def test_the_schema_lists_the_bughunt_endpoints(api: APIClient) -> None:
         "/api/v1/bughunt/missions/{mission_id}/finish/",
     ):
         assert route in paths
+
+
+def test_an_outsider_sending_bad_input_to_a_squad_or_mission_gets_404_not_400(api: APIClient, other) -> None:  # type: ignore[no-untyped-def]
+    squad = create(api)
+    mission = api.post(f"/api/v1/bughunt/squads/{squad['id']}/missions/", {"version": squad["version"]}, format="json")
+    assert mission.status_code == 201, mission.content
+    outsider = APIClient()
+    outsider.force_authenticate(other)
+    bad = {"version": "x", "trooper": "y", "index": -1, "loadout": 3}
+    for path in ("assignments", "advance", "offers", "missions"):
+        response = outsider.post(f"/api/v1/bughunt/squads/{squad['id']}/{path}/", bad, format="json")
+        assert response.status_code == 404, (path, response.content)
+    for path in ("support", "loadout", "start", "finish"):
+        response = outsider.post(f"/api/v1/bughunt/missions/{mission.json()['id']}/{path}/", bad, format="json")
+        assert response.status_code == 404, (path, response.content)
