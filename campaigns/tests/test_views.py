@@ -135,3 +135,49 @@ def test_an_export_download_names_its_file_safely_whatever_the_campaign_name(
     assert response.status_code == 200
     assert response["Content-Disposition"] == header.format(id=campaign.pk)
     assert response.json() == {"campaign": {"name": name}}
+
+
+@pytest.mark.parametrize(
+    ("action", "fields", "named"),
+    [
+        ("character_update", {"xp": "2147483648"}, "xp must be a whole number from 0 to 1000000"),
+        ("injury", {"injury": "Cut", "sick_bay": "40000"}, "sick_bay must be a whole number from 0 to 32767"),
+        ("ship", {"ship_name": "Tin Can", "hull": "2147483648", "max_hull": "10"}, "hull must be a whole number from 0 to 32767"),
+        ("adjust", {"credits": "99999999999999999999"}, "credits must be a whole number from -1000000 to 1000000"),
+        ("creation_results", {"stat_savvy": "-40000"}, "stat_savvy must be a whole number from -99 to 99"),
+    ],
+)
+def test_an_out_of_range_number_in_a_campaign_form_is_refused_naming_the_field_and_range(
+    campaign: Any, player: Any, action: str, fields: dict[str, str], named: str
+) -> None:
+    client = Client()
+    client.force_login(player)
+    member = campaign.characters.get()
+    body = {"version": campaign.version, "page": "detail", "character": member.pk, **fields}
+    response = client.post(reverse("campaigns:act", args=[campaign.pk, action]), body)
+    assert response.status_code == 400
+    assert named in response.content.decode()
+    before = campaign.version
+    campaign.refresh_from_db()
+    assert campaign.version == before
+
+
+def test_a_reader_posting_a_bad_campaign_form_is_told_their_role_not_the_form_error(
+    campaign: Any, player: Any, other: Any
+) -> None:
+    services.member_invite(user=player, campaign_id=campaign.pk, username=other.username, role="reader")
+    client = Client()
+    client.force_login(other)
+    response = client.post(
+        reverse("campaigns:act", args=[campaign.pk, "ship"]),
+        {"version": campaign.version, "page": "detail", "hull": "lots"},
+    )
+    assert response.status_code == 403
+    assert "this needs" in response.content.decode() and "must be a whole number" not in response.content.decode()
+
+
+def test_an_outsider_posting_a_bad_campaign_form_gets_404(campaign: Any, other: Any) -> None:
+    client = Client()
+    client.force_login(other)
+    response = client.post(reverse("campaigns:act", args=[campaign.pk, "ship"]), {"hull": "lots"})
+    assert response.status_code == 404
