@@ -30,6 +30,8 @@ from campaigns.models import Campaign, CampaignJob, Character, LogEntry, Patron,
 from campaigns.permissions import ROLE_NAMES, CampaignAccess, campaign_for
 from live.engine.tracker import Role
 from live.models import Membership
+from rules import bounds
+from rules.bounds import int_field
 from rules.errors import DropshipError, NotFound
 
 # -- output serializers ------------------------------------------------------------------------
@@ -295,7 +297,7 @@ def _job(job: CampaignJob) -> dict[str, Any]:
 
 
 class CampaignVersionSerializer(serializers.Serializer[Any]):
-    version = serializers.IntegerField(min_value=1, help_text="The campaign version this write was made against.")
+    version = int_field(1, bounds.VERSION_MAX, help_text="The campaign version this write was made against.")
 
 
 def _valid(serializer_class: type[serializers.Serializer[Any]], request: Request) -> dict[str, Any]:
@@ -310,7 +312,7 @@ def _version_checked(user: Any, campaign_id: int, version: int, at_least: Role) 
 
 
 def _faces() -> serializers.ListField:
-    return serializers.ListField(child=serializers.IntegerField(), required=False, allow_null=True, default=None)
+    return serializers.ListField(child=int_field(0, bounds.FACE_MAX), required=False, allow_null=True, default=None)
 
 
 # -- campaigns -------------------------------------------------------------------------------------
@@ -392,7 +394,7 @@ class CharacterListApi(APIView):
         species = serializers.CharField(max_length=40, required=False, default="human")
         kind = serializers.CharField(required=False, allow_null=True, default=None, help_text="biological, bot or soulless.")
         profile = serializers.DictField(
-            child=serializers.IntegerField(),
+            child=int_field(-bounds.STAT, bounds.STAT),
             required=False,
             allow_null=True,
             default=None,
@@ -442,6 +444,13 @@ class CharacterDetailApi(APIView):
             required=False,
             help_text="reactions, speed, combat_skill, toughness, savvy, luck or xp -> the new number.",
         )
+
+        def validate_values(self, values: dict[str, int]) -> dict[str, int]:
+            for key, value in values.items():
+                low, high = (0, bounds.XP) if key == "xp" else (-bounds.STAT, bounds.STAT)
+                if not low <= value <= high:
+                    raise serializers.ValidationError(f"{key} {bounds.range_message(low, high)}; got {value}.")
+            return values
 
     @extend_schema(responses=CampaignCharacterSerializer)
     def get(self, request: Request, campaign_id: int, character_id: int) -> Response:
@@ -495,7 +504,7 @@ class CharacterAdvanceApi(_CharacterActionApi):
 class CampaignPowerInputSerializer(CampaignVersionSerializer):
     action = serializers.CharField(help_text="acquire (12 XP, D10) or enhance (6 XP), p.19.")
     power = serializers.CharField(required=False, allow_blank=True, default="", help_text="The power to enhance.")
-    face = serializers.IntegerField(required=False, allow_null=True, default=None, help_text="Your own D10 for acquire.")
+    face = int_field(0, bounds.FACE_MAX, required=False, allow_null=True, default=None, help_text="Your own D10 for acquire.")
     choice = serializers.CharField(required=False, allow_null=True, default=None)
 
 
@@ -512,9 +521,7 @@ class CharacterPowerApi(_CharacterActionApi):
 
 class CampaignTrainingInputSerializer(CampaignVersionSerializer):
     course = serializers.CharField()
-    credits = serializers.IntegerField(
-        required=False, allow_null=True, default=None, min_value=0, help_text="The price of a core course."
-    )
+    credits = int_field(0, bounds.MONEY, required=False, allow_null=True, default=None, help_text="The price of a core course.")
 
 
 class CharacterTrainingApi(_CharacterActionApi):
@@ -530,9 +537,9 @@ class CharacterTrainingApi(_CharacterActionApi):
 
 class CampaignBotUpgradeInputSerializer(CampaignVersionSerializer):
     upgrade = serializers.CharField()
-    shots = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
-    damage = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
-    cost_reduction = serializers.IntegerField(required=False, default=0, min_value=0)
+    shots = int_field(0, bounds.STAT, required=False, allow_null=True, default=None)
+    damage = int_field(0, bounds.STAT, required=False, allow_null=True, default=None)
+    cost_reduction = int_field(0, bounds.MONEY, required=False, default=0)
 
 
 class CharacterBotUpgradeApi(_CharacterActionApi):
@@ -580,7 +587,7 @@ class CharacterEquipApi(_CharacterActionApi):
 
 class CampaignInjuryInputSerializer(CampaignVersionSerializer):
     injury = serializers.CharField(required=False, allow_blank=True, default="")
-    sick_bay = serializers.IntegerField(required=False, default=0, min_value=0, help_text="Campaign turns in Sick Bay.")
+    sick_bay = int_field(0, bounds.TURNS, required=False, default=0, help_text="Campaign turns in Sick Bay.")
     status = serializers.CharField(required=False, allow_blank=True, default="", help_text="active, sick_bay, dead or gone.")
 
 
@@ -596,13 +603,13 @@ class CharacterInjuryApi(_CharacterActionApi):
 
 
 class CampaignCreationResultsInputSerializer(CampaignVersionSerializer):
-    stat_changes = serializers.DictField(child=serializers.IntegerField(), required=False, default=dict)
-    credits_results = serializers.IntegerField(
-        required=False, default=0, min_value=0, help_text='How many "1D6 credits" results the creation tables gave.'
+    stat_changes = serializers.DictField(child=int_field(-bounds.STAT, bounds.STAT), required=False, default=dict)
+    credits_results = int_field(
+        0, bounds.STAT, required=False, default=0, help_text='How many "1D6 credits" results the creation tables gave.'
     )
     credits_faces = _faces()
-    patrons = serializers.IntegerField(required=False, default=0, min_value=0)
-    rivals = serializers.IntegerField(required=False, default=0, min_value=0)
+    patrons = int_field(0, bounds.STAT, required=False, default=0)
+    rivals = int_field(0, bounds.STAT, required=False, default=0)
 
 
 class CharacterCreationResultsApi(_CharacterActionApi):
@@ -627,9 +634,9 @@ class ShipApi(APIView):
 
     class CampaignShipInputSerializer(CampaignVersionSerializer):
         name = serializers.CharField(max_length=80)
-        hull = serializers.IntegerField(min_value=0)
-        max_hull = serializers.IntegerField(min_value=0)
-        debt = serializers.IntegerField(required=False, default=0, min_value=0, help_text="Credits.")
+        hull = int_field(0, bounds.SMALL_MAX)
+        max_hull = int_field(0, bounds.SMALL_MAX)
+        debt = int_field(0, bounds.MONEY, required=False, default=0, help_text="Credits.")
 
     @extend_schema(responses=CampaignShipSerializer)
     def get(self, request: Request, campaign_id: int) -> Response:
@@ -655,7 +662,7 @@ class ShipComponentApi(APIView):
 
     class CampaignComponentInputSerializer(CampaignVersionSerializer):
         name = serializers.CharField(max_length=80)
-        core_cost = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
+        core_cost = int_field(0, bounds.MONEY, required=False, allow_null=True, default=None)
         miniaturized = serializers.BooleanField(default=False)
         retrofit = serializers.BooleanField(default=False)
 
@@ -714,11 +721,11 @@ class TurnStepApi(APIView):
 
     class CampaignStepInputSerializer(CampaignVersionSerializer):
         mode = serializers.CharField(default="roll", help_text="roll, enter, manual or skip.")
-        value = serializers.IntegerField(required=False, allow_null=True, default=None)
+        value = int_field(0, bounds.ROLL_MAX, required=False, allow_null=True, default=None)
         inputs = serializers.DictField(required=False, default=dict)
         text = serializers.CharField(required=False, allow_blank=True, default="")
-        credits = serializers.IntegerField(required=False, default=0)
-        story_points = serializers.IntegerField(required=False, default=0)
+        credits = int_field(-bounds.MONEY, bounds.MONEY, required=False, default=0)
+        story_points = int_field(-bounds.MONEY, bounds.MONEY, required=False, default=0)
 
     @extend_schema(request=CampaignStepInputSerializer, responses=CampaignStepResolvedSerializer)
     def post(self, request: Request, campaign_id: int) -> Response:
@@ -775,7 +782,7 @@ class CampaignRolledSerializer(serializers.Serializer[Any]):
 
 
 class CampaignSpeciesRollInputSerializer(CampaignVersionSerializer):
-    value = serializers.IntegerField(required=False, allow_null=True, help_text="Your own D100 (1-100); omit to roll.")
+    value = int_field(1, 100, required=False, allow_null=True, help_text="Your own D100 (1-100); omit to roll.")
 
 
 class SpeciesRollApi(APIView):
@@ -813,7 +820,7 @@ class NameRollApi(APIView):
 
 
 class CampaignFightPickInputSerializer(CampaignVersionSerializer):
-    face = serializers.IntegerField(required=False, allow_null=True, help_text="Your own pick, 1 to the candidates.")
+    face = int_field(1, bounds.STAT, required=False, allow_null=True, help_text="Your own pick, 1 to the candidates.")
 
 
 class FightPickApi(APIView):

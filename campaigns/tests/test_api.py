@@ -385,3 +385,33 @@ def test_a_reader_sending_bad_input_to_a_campaign_write_gets_403_not_400(api: AP
             assert response.status_code in (400, 404, 405, 202), (method, url, response.status_code)
         else:
             assert response.status_code in (403, 405), (method, url, response.status_code, response.content)
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "field", "allowed"),
+    [
+        ("characters/{krag}/", {"values": {"xp": 2147483648}}, "values", "xp must be a whole number from 0 to 1000000"),
+        ("characters/{krag}/injury/", {"injury": "Cut", "sick_bay": 40000}, "sick_bay", "from 0 to 32767"),
+        ("ship/", {"name": "Tin Can", "hull": 2147483648, "max_hull": 10}, "hull", "from 0 to 32767"),
+        (
+            "turns/current/step/",
+            {"mode": "manual", "text": "x", "credits": 99999999999999999999},
+            "credits",
+            "from -1000000 to 1000000",
+        ),
+        ("characters/{krag}/training/", {"course": "Pilot", "credits": 99999999999999999999}, "credits", "from 0 to 1000000"),
+    ],
+)
+def test_an_out_of_range_number_is_refused_naming_the_field_and_range(
+    api: APIClient, path: str, body: dict[str, Any], field: str, allowed: str
+) -> None:
+    campaign = create(api)
+    krag, _skulker, version = add_crew(api, campaign)
+    url = f"/api/v1/campaigns/{campaign['id']}/" + path.format(krag=krag["id"])
+    method = (
+        api.put if path == "ship/" else api.patch if path.startswith("characters/{krag}/") and path.count("/") == 2 else api.post
+    )
+    response = method(url, {"version": version, **body}, format="json")
+    assert response.status_code == 400, response.content
+    assert allowed in str(response.json()[field])
+    assert Campaign.objects.get(pk=campaign["id"]).version == version
