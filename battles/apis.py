@@ -24,6 +24,8 @@ from battles import selectors, services
 from battles.engine import nominis
 from battles.models import Battle, BattleJob
 from campaigns.selectors import fiveparsecs_tables
+from rules import bounds
+from rules.bounds import int_field
 from rules.engine.dice import Dice
 from rules.errors import NotFound
 
@@ -73,7 +75,7 @@ def _detail(user: Any, battle_id: int) -> dict[str, Any]:
 
 
 class FpBattleVersionSerializer(serializers.Serializer[Any]):
-    version = serializers.IntegerField(min_value=1, help_text="The battle version this write was made against.")
+    version = int_field(1, bounds.VERSION_MAX, help_text="The battle version this write was made against.")
 
 
 def _valid(serializer_class: type[serializers.Serializer[Any]], request: Request) -> dict[str, Any]:
@@ -83,7 +85,7 @@ def _valid(serializer_class: type[serializers.Serializer[Any]], request: Request
 
 
 class FpBattleCreateInputSerializer(serializers.Serializer[Any]):
-    campaign_id = serializers.IntegerField(required=False, allow_null=True, default=None)
+    campaign_id = int_field(1, bounds.ID_MAX, required=False, allow_null=True, default=None)
     title = serializers.CharField(max_length=80, required=False, allow_blank=True, default="")
     theme = serializers.CharField(required=False, allow_null=True, allow_blank=True, default=None, help_text="Terrain theme.")
     mission_source = serializers.CharField(
@@ -108,7 +110,7 @@ class FpBattleCreateInputSerializer(serializers.Serializer[Any]):
     crew = serializers.ListField(child=serializers.DictField(), required=False, allow_null=True, default=None)
     hit_numbers = serializers.DictField(required=False, allow_null=True, default=None, help_text="{open, cover} (core).")
     options = serializers.DictField(required=False, allow_null=True, default=None)
-    seed = serializers.IntegerField(required=False, allow_null=True, default=None, help_text="Seed the set-up dice.")
+    seed = int_field(0, bounds.SEED_MAX, required=False, allow_null=True, default=None, help_text="Seed the set-up dice.")
 
 
 class FpBattleTitleInputSerializer(FpBattleVersionSerializer):
@@ -122,11 +124,11 @@ class FpNominisStartInputSerializer(FpBattleVersionSerializer):
 
 class FpNominisActInputSerializer(FpBattleVersionSerializer):
     action = serializers.DictField(help_text='One of the choices, or {"type": "auto"}.')
-    seed = serializers.IntegerField(required=False, allow_null=True, default=None)
+    seed = int_field(0, bounds.SEED_MAX, required=False, allow_null=True, default=None)
 
 
 class FpNominisAutoInputSerializer(FpBattleVersionSerializer):
-    seed = serializers.IntegerField(required=False, allow_null=True, default=None)
+    seed = int_field(0, bounds.SEED_MAX, required=False, allow_null=True, default=None)
 
 
 class FpBattleFinishInputSerializer(FpBattleVersionSerializer):

@@ -30,6 +30,7 @@ from live.models import Membership
 from rules.errors import DropshipError, NotFound
 from rules.forms import posted_faces as _faces
 from rules.forms import posted_flag as _flag
+from rules.forms import posted_int
 
 #: Crew rows on the standalone set-up form (the largest crew size, p.8).
 CREW_ROWS = 6
@@ -139,13 +140,9 @@ def _version(request: HttpRequest) -> int | None:
 
 
 def _int(request: HttpRequest, key: str, default: int | None = 0, *, field: str | None = None) -> int | None:
-    raw = request.POST.get(key, "").strip()
-    if not raw:
-        return default
-    try:
-        return int(raw.lstrip("+"))
-    except ValueError:
-        raise DropshipError(f"{key} must be a whole number; got {raw!r}.", field=field or key) from None
+    """A whole number from the form within an integer column's range; the service names the
+    field when it is outside the rule's."""
+    return posted_int(request, key, default, field=field)
 
 
 def _yes_no(request: HttpRequest, key: str) -> bool | None:

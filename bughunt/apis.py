@@ -18,6 +18,8 @@ from rest_framework.views import APIView
 
 from bughunt import selectors, services
 from bughunt.models import LogEntry, Mission, Squad, Trooper
+from rules import bounds
+from rules.bounds import int_field
 
 
 class TrooperSerializer(serializers.ModelSerializer[Trooper]):
@@ -103,7 +105,7 @@ class SquadAccess(IsAuthenticated):
 
 
 class VersionSerializer(serializers.Serializer[Any]):
-    version = serializers.IntegerField(min_value=1, help_text="The squad version this write was made against.")
+    version = int_field(1, bounds.VERSION_MAX, help_text="The squad version this write was made against.")
 
 
 class SquadListApi(APIView):
@@ -154,9 +156,9 @@ class AssignmentApi(APIView):
     permission_classes = [SquadAccess]
 
     class AssignmentInputSerializer(VersionSerializer):
-        trooper = serializers.IntegerField()
+        trooper = int_field(1, bounds.ID_MAX)
         assignment = serializers.CharField(max_length=60)
-        faces = serializers.ListField(child=serializers.IntegerField(), required=False, allow_null=True, default=None)
+        faces = serializers.ListField(child=int_field(0, bounds.FACE_MAX), required=False, allow_null=True, default=None)
 
     @extend_schema(request=AssignmentInputSerializer, responses=SquadDetailSerializer)
     def post(self, request: Request, squad_id: int) -> Response:
@@ -178,7 +180,7 @@ class AdvanceApi(APIView):
     permission_classes = [SquadAccess]
 
     class AdvanceInputSerializer(VersionSerializer):
-        trooper = serializers.IntegerField()
+        trooper = int_field(1, bounds.ID_MAX)
         stat = serializers.CharField(max_length=20)
 
     @extend_schema(request=AdvanceInputSerializer, responses=SquadDetailSerializer)
@@ -196,7 +198,7 @@ class OfferApi(APIView):
     permission_classes = [SquadAccess]
 
     class OfferInputSerializer(VersionSerializer):
-        index = serializers.IntegerField(min_value=0)
+        index = int_field(0, bounds.STAT)
         choice = serializers.CharField(max_length=40)
 
     @extend_schema(request=OfferInputSerializer, responses=SquadDetailSerializer)
@@ -219,8 +221,10 @@ class MissionCreateApi(APIView):
         )
         reputation_spent = serializers.IntegerField(min_value=-2, max_value=2, default=0)
         priority_shift = serializers.IntegerField(min_value=-1, max_value=1, default=0)
-        objective_faces = serializers.ListField(child=serializers.IntegerField(), required=False, allow_null=True, default=None)
-        priority_faces = serializers.ListField(child=serializers.IntegerField(), required=False, allow_null=True, default=None)
+        objective_faces = serializers.ListField(
+            child=int_field(0, bounds.FACE_MAX), required=False, allow_null=True, default=None
+        )
+        priority_faces = serializers.ListField(child=int_field(0, bounds.FACE_MAX), required=False, allow_null=True, default=None)
 
     @extend_schema(request=MissionCreateInputSerializer, responses={201: MissionSerializer})
     def post(self, request: Request, squad_id: int) -> Response:
@@ -244,7 +248,7 @@ class MissionSupportApi(APIView):
     class MissionSupportInputSerializer(VersionSerializer):
         option = serializers.CharField(max_length=60, required=False, default="")
         buy = serializers.BooleanField(default=False, help_text="Spend 1 Reputation for +1 Support point instead.")
-        faces = serializers.ListField(child=serializers.IntegerField(), required=False, allow_null=True, default=None)
+        faces = serializers.ListField(child=int_field(0, bounds.FACE_MAX), required=False, allow_null=True, default=None)
         extra_support_card = serializers.BooleanField(default=False)
 
     @extend_schema(request=MissionSupportInputSerializer, responses=MissionSerializer)

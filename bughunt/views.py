@@ -16,6 +16,7 @@ from bughunt import selectors, services
 from bughunt.models import Mission, Squad
 from rules.errors import DropshipError, NotFound
 from rules.forms import posted_flag as _flag
+from rules.forms import posted_int
 
 
 def _squad_or_404(request: HttpRequest, squad_id: int) -> Squad:
@@ -33,12 +34,9 @@ def _mission_or_404(request: HttpRequest, mission_id: int) -> Mission:
 
 
 def _int(request: HttpRequest, key: str) -> int:
-    """A whole number from the form; the service names the field when it is out of range."""
-    raw = request.POST.get(key, "").strip()
-    try:
-        return int(raw) if raw else 0
-    except ValueError:
-        raise DropshipError(f"{key} must be a whole number; got {raw!r}.", field=key) from None
+    """A whole number from the form (0 when empty) within an integer column's range; the
+    service names the field when it is outside the rule's."""
+    return posted_int(request, key) or 0
 
 
 def _version(request: HttpRequest) -> int | None:

@@ -168,3 +168,16 @@ def test_a_campaign_reader_sending_bad_input_to_a_battle_gets_403_not_400(api: A
     url = f"/api/v1/fp-battles/{battle['id']}/nominis/"
     response = client_for(reader).post(url, {"version": "x", "mode": 3}, format="json")
     assert response.status_code == 403
+
+
+def test_an_out_of_range_seed_or_version_is_refused_naming_the_field(api: APIClient) -> None:
+    response = api.post(
+        "/api/v1/fp-battles/",
+        {"enemy": PUNKS, "crew": CREW, "hit_numbers": {"open": 5, "cover": 6}, "seed": 2**70},
+        format="json",
+    )
+    assert response.status_code == 400 and "from 0 to" in str(response.json()["seed"])
+    assert not Battle.objects.exists()
+    battle = create(api)
+    response = api.patch(f"/api/v1/fp-battles/{battle['id']}/", {"version": 2**40, "title": "Dockside"}, format="json")
+    assert response.status_code == 400 and "from 1 to 2147483647" in str(response.json()["version"])

@@ -94,3 +94,15 @@ def test_an_outsider_sending_bad_input_to_a_squad_or_mission_gets_404_not_400(ap
     for path in ("support", "loadout", "start", "finish"):
         response = outsider.post(f"/api/v1/bughunt/missions/{mission.json()['id']}/{path}/", bad, format="json")
         assert response.status_code == 404, (path, response.content)
+
+
+def test_an_out_of_range_trooper_or_face_is_refused_naming_the_field(api: APIClient) -> None:
+    squad = create(api)
+    url = f"/api/v1/bughunt/squads/{squad['id']}/assignments/"
+    body = {"version": squad["version"], "assignment": "Training", "trooper": 2**70}
+    response = api.post(url, body, format="json")
+    assert response.status_code == 400 and "from 1 to" in str(response.json()["trooper"])
+    body = {**body, "trooper": squad["troopers"][0]["id"], "faces": [40000]}
+    response = api.post(url, body, format="json")
+    assert response.status_code == 400 and "from 0 to 100" in str(response.json()["faces"])
+    assert api.get(f"/api/v1/bughunt/squads/{squad['id']}/").json()["version"] == squad["version"]

@@ -122,3 +122,10 @@ def test_a_nul_character_in_an_action_payload_is_refused_naming_it(api_owner: AP
     assert response.status_code == 400
     assert "payload.name" in str(response.json())
     assert api_owner.get(f"/api/v1/rooms/{room['id']}/").json()["version"] == 0
+
+
+def test_an_out_of_range_version_is_refused_naming_the_field(api_owner: APIClient, room: dict) -> None:  # type: ignore[type-arg]
+    response = api_owner.post(
+        f"/api/v1/rooms/{room['id']}/actions/", {"type": "end_phase", "payload": {}, "version": 2**40}, format="json"
+    )
+    assert response.status_code == 400 and "from 0 to 2147483647" in str(response.json()["version"])
