@@ -28,6 +28,7 @@ from rules import bounds
 from rules.bounds import int_field
 from rules.engine.dice import Dice
 from rules.errors import NotFound
+from rules.query import choice_filter, query_filters
 
 # -- output serializers ------------------------------------------------------------------------
 
@@ -173,6 +174,10 @@ class FpBattleListApi(APIView):
 
     permission_classes = [BattleAccess]
 
+    class FpBattleFilterSerializer(serializers.Serializer[Any]):
+        campaign = int_field(1, bounds.ID_MAX, required=False, allow_null=True, default=None)
+        status = choice_filter(s for s, _ in Battle.STATUSES)
+
     @extend_schema(
         parameters=[
             OpenApiParameter("campaign", int, description="Only this campaign's battles."),
@@ -181,9 +186,8 @@ class FpBattleListApi(APIView):
         responses=FpBattleSerializer(many=True),
     )
     def get(self, request: Request) -> Response:
-        raw = request.query_params.get("campaign", "")
-        campaign_id = int(raw) if raw.isdigit() else None
-        battles = selectors.battle_list(user=request.user, campaign_id=campaign_id, status=request.query_params.get("status", ""))
+        filters = query_filters(self.FpBattleFilterSerializer, request)
+        battles = selectors.battle_list(user=request.user, campaign_id=filters["campaign"], status=filters["status"])
         return Response(FpBattleSerializer(battles.select_related("owner"), many=True).data)
 
     @extend_schema(request=FpBattleCreateInputSerializer, responses={201: FpBattleDetailSerializer})

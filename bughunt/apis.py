@@ -20,6 +20,7 @@ from bughunt import selectors, services
 from bughunt.models import LogEntry, Mission, Squad, Trooper
 from rules import bounds
 from rules.bounds import int_field
+from rules.query import query_filters, text_filter
 
 
 class TrooperSerializer(serializers.ModelSerializer[Trooper]):
@@ -111,6 +112,9 @@ class VersionSerializer(serializers.Serializer[Any]):
 class SquadListApi(APIView):
     permission_classes = [SquadAccess]
 
+    class SquadFilterSerializer(serializers.Serializer[Any]):
+        q = text_filter()
+
     class SquadCreateSerializer(serializers.Serializer[Any]):
         name = serializers.CharField(max_length=80)
         character_names = serializers.ListField(child=serializers.CharField(max_length=60), min_length=3, max_length=5)
@@ -120,7 +124,7 @@ class SquadListApi(APIView):
 
     @extend_schema(responses=SquadSerializer(many=True))
     def get(self, request: Request) -> Response:
-        squads = selectors.squad_list(user=request.user, search=request.query_params.get("q", ""))
+        squads = selectors.squad_list(user=request.user, search=query_filters(self.SquadFilterSerializer, request)["q"])
         return Response(SquadSerializer(squads, many=True).data)
 
     @extend_schema(request=SquadCreateSerializer, responses={201: SquadDetailSerializer})
@@ -142,13 +146,15 @@ class SquadDetailApi(APIView):
 class SquadLogApi(APIView):
     permission_classes = [SquadAccess]
 
+    class SquadLogFilterSerializer(serializers.Serializer[Any]):
+        step = text_filter(help_text="A step name or its beginning.")
+        mission = int_field(1, bounds.VERSION_MAX, required=False, allow_null=True, default=None)
+
     @extend_schema(responses=CampaignLogEntrySerializer(many=True))
     def get(self, request: Request, squad_id: int) -> Response:
         squad = selectors.squad_get(user=request.user, squad_id=squad_id)
-        raw = request.query_params.get("mission", "")
-        entries = selectors.log_list(
-            squad=squad, step=request.query_params.get("step", ""), mission=int(raw) if raw.isdigit() else None
-        )
+        filters = query_filters(self.SquadLogFilterSerializer, request)
+        entries = selectors.log_list(squad=squad, step=filters["step"], mission=filters["mission"])
         return Response(CampaignLogEntrySerializer(entries, many=True).data)
 
 

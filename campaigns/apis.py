@@ -33,6 +33,7 @@ from live.models import Membership
 from rules import bounds
 from rules.bounds import int_field
 from rules.errors import DropshipError, NotFound
+from rules.query import choice_filter, query_filters, text_filter
 
 # -- output serializers ------------------------------------------------------------------------
 
@@ -323,6 +324,9 @@ class CampaignListApi(APIView):
 
     permission_classes = [CampaignAccess]
 
+    class CampaignFilterSerializer(serializers.Serializer[Any]):
+        q = text_filter()
+
     class CampaignCreateInputSerializer(serializers.Serializer[Any]):
         name = serializers.CharField(max_length=80)
         crew_name = serializers.CharField(max_length=80, required=False, allow_blank=True, default="")
@@ -336,7 +340,8 @@ class CampaignListApi(APIView):
         responses=CampaignSerializer(many=True),
     )
     def get(self, request: Request) -> Response:
-        campaigns = selectors.campaign_list(user=request.user, search=request.query_params.get("q", "")).select_related("owner")
+        search = query_filters(self.CampaignFilterSerializer, request)["q"]
+        campaigns = selectors.campaign_list(user=request.user, search=search).select_related("owner")
         return Response(CampaignSerializer(campaigns, many=True).data)
 
     @extend_schema(request=CampaignCreateInputSerializer, responses={201: CampaignDetailSerializer})
@@ -845,6 +850,11 @@ class LogApi(APIView):
 
     permission_classes = [CampaignAccess]
 
+    class CampaignLogFilterSerializer(serializers.Serializer[Any]):
+        kind = choice_filter(selectors.LOG_KINDS)
+        turn = int_field(0, bounds.VERSION_MAX, required=False, allow_null=True, default=None)
+        q = text_filter()
+
     @extend_schema(
         parameters=[
             OpenApiParameter("kind", str, description="setup, step, crew, ship, table, member, undo or import."),
@@ -855,15 +865,8 @@ class LogApi(APIView):
     )
     def get(self, request: Request, campaign_id: int) -> Response:
         campaign, _ = campaign_for(request.user, campaign_id)
-        raw = request.query_params.get("turn", "").strip()
-        if raw and not raw.isdigit():
-            raise DropshipError(f"turn must be a whole number; got {raw!r}.", field="turn")
-        entries = selectors.log_list(
-            campaign=campaign,
-            kind=request.query_params.get("kind", ""),
-            turn=int(raw) if raw else None,
-            search=request.query_params.get("q", ""),
-        )
+        filters = query_filters(self.CampaignLogFilterSerializer, request)
+        entries = selectors.log_list(campaign=campaign, kind=filters["kind"], turn=filters["turn"], search=filters["q"])
         return Response(CampaignLogLineSerializer(entries, many=True).data)
 
 

@@ -23,7 +23,8 @@ from rest_framework.views import APIView
 from rules import selectors, services
 from rules.engine.tables import TableRoll
 from rules.errors import DropshipError
-from rules.models import RuleTable, TableEntry
+from rules.models import RuleSystem, RuleTable, TableEntry
+from rules.query import choice_filter, query_filters, text_filter
 
 
 class EntrySerializer(serializers.ModelSerializer[TableEntry]):
@@ -77,6 +78,15 @@ def _entry(outcome: TableRoll) -> dict[str, Any]:
 class TableListApi(APIView):
     permission_classes = [AllowAny]
 
+    class TableFilterSerializer(serializers.Serializer[Any]):
+        system = serializers.CharField(required=False, allow_blank=True, default="")
+        search = text_filter()
+        kind = choice_filter(["random", "reference"])
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.fields["system"] = choice_filter(RuleSystem.objects.order_by("position").values_list("slug", flat=True))
+
     @extend_schema(
         parameters=[
             OpenApiParameter("system", str, description="Rule system slug, e.g. fiveparsecs or bughunt."),
@@ -86,12 +96,8 @@ class TableListApi(APIView):
         responses=TableListSerializer(many=True),
     )
     def get(self, request: Request) -> Response:
-        tables = selectors.table_list(
-            system=request.query_params.get("system", ""),
-            search=request.query_params.get("search", ""),
-            kind=request.query_params.get("kind", ""),
-            user=request.user,
-        )
+        filters = query_filters(self.TableFilterSerializer, request)
+        tables = selectors.table_list(system=filters["system"], search=filters["search"], kind=filters["kind"], user=request.user)
         return Response(TableListSerializer(tables, many=True).data)
 
 

@@ -82,3 +82,34 @@ def test_a_nul_character_in_a_form_field_is_refused_and_nothing_is_written(owner
     assert response.status_code == 400
     assert b"title must not contain NUL" in response.content
     assert not owner.owned_rooms.exists()
+
+
+@pytest.mark.parametrize(
+    ("url", "field", "allowed"),
+    [
+        ("/api/v1/tables/?kind=randm", "kind", "Must be one of random, reference; got 'randm'"),
+        ("/api/v1/fp-battles/?status=won", "status", "Must be one of setup, tracking, nominis, finished"),
+        ("/api/v1/fp-battles/?campaign=abc", "campaign", "campaign:"),
+        ("/api/v1/fp-battles/?campaign=99999999999999999999", "campaign", "from 1 to"),
+        ("/api/v1/campaigns/?q=" + "x" * 201, "q", "200 characters"),
+        ("/api/v1/bughunt/squads/?q=" + "x" * 201, "q", "200 characters"),
+    ],
+)
+def test_an_invalid_list_filter_is_refused_naming_it_and_the_allowed_values(
+    owner: Any, url: str, field: str, allowed: str
+) -> None:
+    client = APIClient()
+    client.force_authenticate(owner)
+    response = client.get(url)
+    assert response.status_code == 400, response.content
+    assert response.json()["field"] == field and allowed in response.json()["detail"]
+
+
+def test_an_unknown_rule_system_filter_names_the_systems(owner: Any) -> None:
+    from tests.tables import load_system_tables
+
+    load_system_tables("bughunt")
+    response = APIClient().get("/api/v1/tables/?system=warhammer")
+    assert response.status_code == 400
+    assert response.json()["field"] == "system" and "bughunt" in response.json()["detail"]
+    assert APIClient().get("/api/v1/tables/?system=bughunt").status_code == 200

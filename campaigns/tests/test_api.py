@@ -415,3 +415,10 @@ def test_an_out_of_range_number_is_refused_naming_the_field_and_range(
     assert response.status_code == 400, response.content
     assert allowed in str(response.json()[field])
     assert Campaign.objects.get(pk=campaign["id"]).version == version
+
+
+def test_an_unknown_log_kind_filter_is_refused_naming_the_kinds(api: APIClient) -> None:
+    campaign = create(api)
+    response = api.get(f"/api/v1/campaigns/{campaign['id']}/log/?kind=chat")
+    assert response.status_code == 400
+    assert response.json()["field"] == "kind" and "setup, step, crew" in response.json()["detail"]
