@@ -681,6 +681,7 @@ def act(request: HttpRequest, battle_id: int, action: str) -> HttpResponse:
     page = request.POST.get("page", "detail")
     page = page if page in PAGES else "detail"
     try:
+        selectors.battle_for(request.user, battle_id, write=True)  # a reader learns their role, not the form's faults
         result = ACTIONS[action](request, battle)
     except DropshipError as exc:
         battle.refresh_from_db()

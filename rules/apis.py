@@ -126,9 +126,9 @@ class TableLookupApi(APIView):
         responses=inline_serializer("TableLookup", {"roll": RollRecordSerializer(), "entry": EntryOutSerializer()}),
     )
     def get(self, request: Request, slug: str) -> Response:
+        table = selectors.table_get_for(slug=slug, user=request.user)
         params = self.TableLookupInputSerializer(data=request.query_params)
         params.is_valid(raise_exception=True)
-        table = selectors.table_get_for(slug=slug, user=request.user)
         outcome = selectors.table_lookup(table=table, value=params.validated_data["roll"], column=params.validated_data["column"])
         return Response({"roll": outcome.record.as_dict(), "entry": _entry(outcome)})
 
@@ -243,6 +243,7 @@ class MyTableDetailApi(APIView):
 
     @extend_schema(request=UserTableInputSerializer, responses=TableDetailSerializer)
     def put(self, request: Request, slug: str) -> Response:
+        selectors.user_table_editable(user=request.user, slug=slug)  # 404 or 403 before the body's faults
         fields = _user_table_body(request)
         fields["new_slug"] = fields.pop("slug")
         table = services.user_table_update(user=request.user, slug=slug, **fields)

@@ -157,3 +157,11 @@ def test_a_bad_import_names_row_table_and_field_and_writes_nothing(api: APIClien
     assert not RuleTable.objects.filter(slug__in=["fine", "bad"]).exists()
     assert api.post("/api/v1/my-tables/import/", {"nope": 1}, format="json").status_code == 400
     assert api.post("/api/v1/my-tables/import/", {"text": "{not json"}, format="json").json()["field"] == "text"
+
+
+def test_an_outsider_sending_a_bad_table_body_gets_404_and_a_book_table_403(api: APIClient, outsider: APIClient) -> None:
+    assert api.post("/api/v1/my-tables/", BODY, format="json").status_code == 201
+    bad = {"title": "", "entries": "none"}
+    assert outsider.put(f"/api/v1/my-tables/{BODY['slug']}/", bad, format="json").status_code == 404
+    assert api.put("/api/v1/my-tables/primary-alien/", bad, format="json").status_code == 403
+    assert outsider.get(f"/api/v1/tables/{BODY['slug']}/lookup/?roll=many").status_code == 404
