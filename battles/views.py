@@ -136,7 +136,7 @@ def _battle(request: HttpRequest, battle_id: int) -> Battle:
 
 def _version(request: HttpRequest) -> int | None:
     raw = request.POST.get("version", "")
-    return int(raw) if raw.isdigit() else None
+    return int(raw) if raw.isdecimal() else None
 
 
 def _int(request: HttpRequest, key: str, default: int | None = 0, *, field: str | None = None) -> int | None:
@@ -338,7 +338,7 @@ def _form_context(request: HttpRequest, **extra: Any) -> dict[str, Any]:
     campaigns = _editable_campaigns(request.user)
     raw_campaign = request.POST.get("campaign", "") if request.method == "POST" else request.GET.get("campaign", "")
     status = request.GET.get("status", "")
-    campaign_filter = int(raw_campaign) if raw_campaign.isdigit() and request.method == "GET" else None
+    campaign_filter = int(raw_campaign) if raw_campaign.isdecimal() and request.method == "GET" else None
     error = extra.get("error")
     return {
         "battles": selectors.battle_list(user=request.user, campaign_id=campaign_filter, status=status),
@@ -375,7 +375,7 @@ def battle_create(request: HttpRequest) -> HttpResponse:
     """Set up a battle from the form; an error comes back on the form with the input kept."""
     raw_campaign = request.POST.get("campaign", "").strip()
     try:
-        if raw_campaign and not raw_campaign.isdigit():
+        if raw_campaign and not raw_campaign.isdecimal():
             raise DropshipError("campaign must be one of your campaigns, or empty for a standalone battle.", field="campaign")
         campaign_id = int(raw_campaign) if raw_campaign else None
         battle = services.battle_create(

@@ -41,7 +41,7 @@ def _int(request: HttpRequest, key: str) -> int:
 
 def _version(request: HttpRequest) -> int | None:
     raw = request.POST.get("version")
-    return int(raw) if raw and raw.isdigit() else None
+    return int(raw) if raw and raw.isdecimal() else None
 
 
 @login_required
@@ -216,7 +216,7 @@ def squad_log(request: HttpRequest, squad_id: int) -> HttpResponse:
     squad = _squad_or_404(request, squad_id)
     step = request.GET.get("step", "").strip()
     raw_mission = request.GET.get("mission", "").strip()
-    mission = int(raw_mission) if raw_mission.isdigit() else None
+    mission = int(raw_mission) if raw_mission.isdecimal() else None
     entries = selectors.log_list(squad=squad, step=step, mission=mission)
     steps = sorted({s.split(":")[0] for s in squad.log.values_list("step", flat=True)})
     return render(

@@ -59,7 +59,7 @@ def _campaign(request: HttpRequest, campaign_id: int) -> tuple[Campaign, Role]:
 
 def _version(request: HttpRequest) -> int | None:
     raw = request.POST.get("version", "")
-    return int(raw) if raw.isdigit() else None
+    return int(raw) if raw.isdecimal() else None
 
 
 STATS = ("reactions", "speed", "combat_skill", "toughness", "savvy", "luck")
@@ -262,7 +262,7 @@ def log_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
     kind = request.GET.get("kind", "")
     search = request.GET.get("q", "").strip()
     raw_turn = request.GET.get("turn", "")
-    turn = int(raw_turn) if raw_turn.isdigit() else None
+    turn = int(raw_turn) if raw_turn.isdecimal() else None
     entries = selectors.log_list(campaign=campaign, kind=kind, turn=turn, search=search)
     kinds = sorted(set(campaign.log.values_list("kind", flat=True)))
     context = {
@@ -475,7 +475,7 @@ def act(request: HttpRequest, campaign_id: int, action: str) -> HttpResponse:
 
 
 def _page_url(request: HttpRequest, campaign: Campaign, page: str) -> str:
-    if page == "character" and request.POST.get("character", "").isdigit():
+    if page == "character" and request.POST.get("character", "").isdecimal():
         return reverse("campaigns:character", args=[campaign.pk, int(request.POST["character"])])
     if page == "turn":
         return reverse("campaigns:turn", args=[campaign.pk])
@@ -485,7 +485,7 @@ def _page_url(request: HttpRequest, campaign: Campaign, page: str) -> str:
 
 
 def _error_page(request: HttpRequest, campaign: Campaign, role: Role, page: str, exc: DropshipError) -> HttpResponse:
-    if page == "character" and request.POST.get("character", "").isdigit():
+    if page == "character" and request.POST.get("character", "").isdecimal():
         member = campaign.characters.filter(pk=int(request.POST["character"])).first()
         if member is not None:
             context = _character_context(request, campaign, role, member, error=exc)

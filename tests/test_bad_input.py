@@ -113,3 +113,15 @@ def test_an_unknown_rule_system_filter_names_the_systems(owner: Any) -> None:
     assert response.status_code == 400
     assert response.json()["field"] == "system" and "bughunt" in response.json()["detail"]
     assert APIClient().get("/api/v1/tables/?system=bughunt").status_code == 200
+
+
+def test_a_superscript_digit_in_a_list_filter_is_ignored_not_a_server_error(owner: Any) -> None:
+    from bughunt import services as bughunt_services
+    from tests.tables import load_system_tables
+
+    load_system_tables("bughunt")
+    squad = bughunt_services.squad_create(user=owner, name="Kilo", character_names=["Vasquez", "Hicks", "Hudson"], seed=1)
+    client = Client()
+    client.force_login(owner)
+    assert client.get("/battles/fp/?campaign=%C2%B2").status_code == 200
+    assert client.get(f"/bughunt/{squad.pk}/log/?mission=%C2%B2").status_code == 200

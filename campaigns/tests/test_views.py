@@ -193,3 +193,17 @@ def test_xp_awarded_at_the_turn_step_is_bounded_naming_the_crew_member(campaign:
             _rule_xp(campaign, {f"xp_{member.pk}": raw})
         assert refused.value.field == f"xp_{member.pk}" and "from 0 to 1000000" in refused.value.message
     assert _rule_xp(campaign, {f"xp_{member.pk}": "3"}).changes[0].data["xp"] == 3
+
+
+def test_a_superscript_digit_in_a_number_field_is_refused_not_a_server_error(campaign: Any, player: Any) -> None:
+    client = Client()
+    client.force_login(player)
+    log = client.get(reverse("campaigns:log", args=[campaign.pk]) + "?turn=%C2%B2")
+    assert log.status_code == 200
+    stale = client.post(reverse("campaigns:act", args=[campaign.pk, "adjust"]), {"version": "²", "credits": "1"})
+    assert stale.status_code == 400 and "version is required" in stale.content.decode()
+    wrong = client.post(
+        reverse("campaigns:act", args=[campaign.pk, "injury"]),
+        {"version": campaign.version, "page": "character", "character": "²"},
+    )
+    assert wrong.status_code == 400
