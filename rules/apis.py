@@ -20,7 +20,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from rules import selectors, services
+from rules import bounds, selectors, services
+from rules.bounds import int_field
 from rules.engine.tables import TableRoll
 from rules.errors import DropshipError
 from rules.models import RuleSystem, RuleTable, TableEntry
@@ -175,17 +176,18 @@ class TokenApi(ObtainAuthToken):
 
 
 class UserTableEntryInputSerializer(serializers.Serializer[Any]):
-    low = serializers.IntegerField(required=False, allow_null=True, default=None)
-    high = serializers.IntegerField(required=False, allow_null=True, default=None)
+    low = int_field(bounds.INT_MIN, bounds.INT_MAX, required=False, allow_null=True, default=None)
+    high = int_field(bounds.INT_MIN, bounds.INT_MAX, required=False, allow_null=True, default=None)
     result = serializers.CharField(max_length=200)
     effect = serializers.CharField(required=False, allow_blank=True, default="", trim_whitespace=False)
     data = serializers.DictField(required=False, default=dict)  # type: ignore[assignment]
     column = serializers.CharField(required=False, allow_blank=True, default="", max_length=80)
-    position = serializers.IntegerField(
+    position = int_field(
+        0,
+        bounds.INT_MAX,
         required=False,
         allow_null=True,
         default=None,
-        min_value=0,
         help_text="Print order per column; numbered in order when absent.",
     )
 

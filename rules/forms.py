@@ -81,8 +81,12 @@ class UserTableForm(forms.Form):
 class EntryForm(forms.Form):
     """One row of a table: its range (empty for a reference table), result, effect and data."""
 
-    low = forms.IntegerField(required=False, widget=forms.NumberInput(attrs={"aria-label": "Low"}))
-    high = forms.IntegerField(required=False, widget=forms.NumberInput(attrs={"aria-label": "High"}))
+    low = forms.IntegerField(
+        required=False, min_value=INT_MIN, max_value=INT_MAX, widget=forms.NumberInput(attrs={"aria-label": "Low"})
+    )
+    high = forms.IntegerField(
+        required=False, min_value=INT_MIN, max_value=INT_MAX, widget=forms.NumberInput(attrs={"aria-label": "High"})
+    )
     result = forms.CharField(max_length=200, widget=forms.TextInput(attrs={"aria-label": "Result"}))
     effect = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2, "aria-label": "Effect"}))
     data_json = forms.CharField(

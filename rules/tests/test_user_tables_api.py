@@ -165,3 +165,18 @@ def test_an_outsider_sending_a_bad_table_body_gets_404_and_a_book_table_403(api:
     assert outsider.put(f"/api/v1/my-tables/{BODY['slug']}/", bad, format="json").status_code == 404
     assert api.put("/api/v1/my-tables/primary-alien/", bad, format="json").status_code == 403
     assert outsider.get(f"/api/v1/tables/{BODY['slug']}/lookup/?roll=many").status_code == 404
+
+
+def test_an_entry_position_beyond_the_column_is_refused_naming_it(api: APIClient) -> None:
+    entries = [{**e, "position": 2**40 + i} for i, e in enumerate(BODY["entries"])]
+    response = api.post("/api/v1/my-tables/", {**BODY, "entries": entries}, format="json")
+    assert response.status_code == 400
+    assert "from 0 to 2147483647" in str(response.json()["entries"])
+    assert not RuleTable.objects.filter(slug=BODY["slug"]).exists()
+
+
+def test_the_entry_form_bounds_a_range_to_the_column() -> None:
+    from rules.forms import EntryForm
+
+    form = EntryForm(data={"low": "2147483648", "high": "1", "result": "Leak"})
+    assert not form.is_valid() and "low" in form.errors
