@@ -15,7 +15,7 @@ from django.urls import path
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status
-from rest_framework.permissions import IsAuthenticated
+from rest_framework.permissions import SAFE_METHODS, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -24,8 +24,11 @@ from battles import selectors, services
 from battles.engine import nominis
 from battles.models import Battle, BattleJob
 from campaigns.selectors import fiveparsecs_tables
+from rules import bounds
+from rules.bounds import int_field
 from rules.engine.dice import Dice
 from rules.errors import NotFound
+from rules.query import choice_filter, query_filters
 
 # -- output serializers ------------------------------------------------------------------------
 
@@ -73,7 +76,7 @@ def _detail(user: Any, battle_id: int) -> dict[str, Any]:
 
 
 class FpBattleVersionSerializer(serializers.Serializer[Any]):
-    version = serializers.IntegerField(min_value=1, help_text="The battle version this write was made against.")
+    version = int_field(1, bounds.VERSION_MAX, help_text="The battle version this write was made against.")
 
 
 def _valid(serializer_class: type[serializers.Serializer[Any]], request: Request) -> dict[str, Any]:
@@ -83,7 +86,7 @@ def _valid(serializer_class: type[serializers.Serializer[Any]], request: Request
 
 
 class FpBattleCreateInputSerializer(serializers.Serializer[Any]):
-    campaign_id = serializers.IntegerField(required=False, allow_null=True, default=None)
+    campaign_id = int_field(1, bounds.ID_MAX, required=False, allow_null=True, default=None)
     title = serializers.CharField(max_length=80, required=False, allow_blank=True, default="")
     theme = serializers.CharField(required=False, allow_null=True, allow_blank=True, default=None, help_text="Terrain theme.")
     mission_source = serializers.CharField(
@@ -108,7 +111,7 @@ class FpBattleCreateInputSerializer(serializers.Serializer[Any]):
     crew = serializers.ListField(child=serializers.DictField(), required=False, allow_null=True, default=None)
     hit_numbers = serializers.DictField(required=False, allow_null=True, default=None, help_text="{open, cover} (core).")
     options = serializers.DictField(required=False, allow_null=True, default=None)
-    seed = serializers.IntegerField(required=False, allow_null=True, default=None, help_text="Seed the set-up dice.")
+    seed = int_field(0, bounds.SEED_MAX, required=False, allow_null=True, default=None, help_text="Seed the set-up dice.")
 
 
 class FpBattleTitleInputSerializer(FpBattleVersionSerializer):
@@ -122,11 +125,11 @@ class FpNominisStartInputSerializer(FpBattleVersionSerializer):
 
 class FpNominisActInputSerializer(FpBattleVersionSerializer):
     action = serializers.DictField(help_text='One of the choices, or {"type": "auto"}.')
-    seed = serializers.IntegerField(required=False, allow_null=True, default=None)
+    seed = int_field(0, bounds.SEED_MAX, required=False, allow_null=True, default=None)
 
 
 class FpNominisAutoInputSerializer(FpBattleVersionSerializer):
-    seed = serializers.IntegerField(required=False, allow_null=True, default=None)
+    seed = int_field(0, bounds.SEED_MAX, required=False, allow_null=True, default=None)
 
 
 class FpBattleFinishInputSerializer(FpBattleVersionSerializer):
@@ -154,10 +157,28 @@ def _dice(seed: int | None) -> Dice | None:
 # -- views -------------------------------------------------------------------------------------
 
 
+class BattleAccess(IsAuthenticated):
+    """A signed-in user who may read the battle in the URL (``battle_id``), or play it for a
+    write, checked before the view validates its input: an outsider gets 404 and a campaign
+    reader 403 whatever they send."""
+
+    def has_permission(self, request: Any, view: Any) -> bool:
+        if not super().has_permission(request, view):
+            return False
+        battle_id = view.kwargs.get("battle_id")
+        if battle_id is not None:
+            selectors.battle_for(request.user, battle_id, write=request.method not in SAFE_METHODS)
+        return True
+
+
 class FpBattleListApi(APIView):
     """Your battles and those of campaigns shared with you; or set up a new one."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [BattleAccess]
+
+    class FpBattleFilterSerializer(serializers.Serializer[Any]):
+        campaign = int_field(1, bounds.ID_MAX, required=False, allow_null=True, default=None)
+        status = choice_filter(s for s, _ in Battle.STATUSES)
 
     @extend_schema(
         parameters=[
@@ -167,9 +188,8 @@ class FpBattleListApi(APIView):
         responses=FpBattleSerializer(many=True),
     )
     def get(self, request: Request) -> Response:
-        raw = request.query_params.get("campaign", "")
-        campaign_id = int(raw) if raw.isdigit() else None
-        battles = selectors.battle_list(user=request.user, campaign_id=campaign_id, status=request.query_params.get("status", ""))
+        filters = query_filters(self.FpBattleFilterSerializer, request)
+        battles = selectors.battle_list(user=request.user, campaign_id=filters["campaign"], status=filters["status"])
         return Response(FpBattleSerializer(battles.select_related("owner"), many=True).data)
 
     @extend_schema(request=FpBattleCreateInputSerializer, responses={201: FpBattleDetailSerializer})
@@ -183,7 +203,7 @@ class FpBattleListApi(APIView):
 class FpBattleDetailApi(APIView):
     """One battle: read it, rename it or delete it."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [BattleAccess]
 
     @extend_schema(responses=FpBattleDetailSerializer)
     def get(self, request: Request, battle_id: int) -> Response:
@@ -203,7 +223,7 @@ class FpBattleDetailApi(APIView):
 class FpBattleTrackApi(APIView):
     """Open the battle's live tracker room (asked again, the same room)."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [BattleAccess]
 
     @extend_schema(request=FpBattleVersionSerializer, responses=FpBattleRoomSerializer)
     def post(self, request: Request, battle_id: int) -> Response:
@@ -215,7 +235,7 @@ class FpBattleTrackApi(APIView):
 class FpNominisStartApi(APIView):
     """Start resolving the battle without miniatures (assisted or automatic)."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [BattleAccess]
 
     @extend_schema(request=FpNominisStartInputSerializer, responses=FpBattleDetailSerializer)
     def post(self, request: Request, battle_id: int) -> Response:
@@ -226,7 +246,7 @@ class FpNominisStartApi(APIView):
 class FpNominisActApi(APIView):
     """Take one no-minis action (one of the battle's ``choices``, or ``{"type": "auto"}``)."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [BattleAccess]
 
     @extend_schema(request=FpNominisActInputSerializer, responses=FpBattleDetailSerializer)
     def post(self, request: Request, battle_id: int) -> Response:
@@ -240,7 +260,7 @@ class FpNominisActApi(APIView):
 class FpNominisAutoApi(APIView):
     """Play automatic choices to the end of the no-minis battle."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [BattleAccess]
 
     @extend_schema(request=FpNominisAutoInputSerializer, responses=FpBattleDetailSerializer)
     def post(self, request: Request, battle_id: int) -> Response:
@@ -252,7 +272,7 @@ class FpNominisAutoApi(APIView):
 class FpNominisUndoApi(APIView):
     """Take back the last no-minis action."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [BattleAccess]
 
     @extend_schema(request=FpBattleVersionSerializer, responses=FpBattleDetailSerializer)
     def post(self, request: Request, battle_id: int) -> Response:
@@ -264,7 +284,7 @@ class FpBattleFinishApi(APIView):
     """Finish the battle: its result from the no-minis play, the tracker or the body; a campaign
     turn at "Record the battle" gets it."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [BattleAccess]
 
     @extend_schema(request=FpBattleFinishInputSerializer, responses=FpBattleDetailSerializer)
     def post(self, request: Request, battle_id: int) -> Response:
@@ -277,7 +297,7 @@ class FpBattleOddsApi(APIView):
     odds job per user: a second is refused (409) with the running one's ``job`` and ``url``; a
     job queue that cannot be reached answers 503 with Retry-After."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [BattleAccess]
 
     @extend_schema(request=FpOddsInputSerializer, responses={202: FpBattleJobSerializer})
     def post(self, request: Request, battle_id: int) -> Response:
@@ -289,7 +309,7 @@ class FpBattleOddsApi(APIView):
 class FpBattleJobApi(APIView):
     """An odds job: status, progress and, when done, the odds."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [BattleAccess]
 
     @extend_schema(
         responses=FpBattleJobSerializer, parameters=[OpenApiParameter("job_id", OpenApiTypes.INT, OpenApiParameter.PATH)]

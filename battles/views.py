@@ -30,6 +30,7 @@ from live.models import Membership
 from rules.errors import DropshipError, NotFound
 from rules.forms import posted_faces as _faces
 from rules.forms import posted_flag as _flag
+from rules.forms import posted_int
 from rules.jobs import QueueUnavailable
 
 #: Crew rows on the standalone set-up form (the largest crew size, p.8).
@@ -136,17 +137,13 @@ def _battle(request: HttpRequest, battle_id: int) -> Battle:
 
 def _version(request: HttpRequest) -> int | None:
     raw = request.POST.get("version", "")
-    return int(raw) if raw.isdigit() else None
+    return int(raw) if raw.isdecimal() else None
 
 
 def _int(request: HttpRequest, key: str, default: int | None = 0, *, field: str | None = None) -> int | None:
-    raw = request.POST.get(key, "").strip()
-    if not raw:
-        return default
-    try:
-        return int(raw.lstrip("+"))
-    except ValueError:
-        raise DropshipError(f"{key} must be a whole number; got {raw!r}.", field=field or key) from None
+    """A whole number from the form within an integer column's range; the service names the
+    field when it is outside the rule's."""
+    return posted_int(request, key, default, field=field)
 
 
 def _yes_no(request: HttpRequest, key: str) -> bool | None:
@@ -342,7 +339,7 @@ def _form_context(request: HttpRequest, **extra: Any) -> dict[str, Any]:
     campaigns = _editable_campaigns(request.user)
     raw_campaign = request.POST.get("campaign", "") if request.method == "POST" else request.GET.get("campaign", "")
     status = request.GET.get("status", "")
-    campaign_filter = int(raw_campaign) if raw_campaign.isdigit() and request.method == "GET" else None
+    campaign_filter = int(raw_campaign) if raw_campaign.isdecimal() and request.method == "GET" else None
     error = extra.get("error")
     return {
         "battles": selectors.battle_list(user=request.user, campaign_id=campaign_filter, status=status),
@@ -379,7 +376,7 @@ def battle_create(request: HttpRequest) -> HttpResponse:
     """Set up a battle from the form; an error comes back on the form with the input kept."""
     raw_campaign = request.POST.get("campaign", "").strip()
     try:
-        if raw_campaign and not raw_campaign.isdigit():
+        if raw_campaign and not raw_campaign.isdecimal():
             raise DropshipError("campaign must be one of your campaigns, or empty for a standalone battle.", field="campaign")
         campaign_id = int(raw_campaign) if raw_campaign else None
         battle = services.battle_create(
@@ -688,6 +685,7 @@ def act(request: HttpRequest, battle_id: int, action: str) -> HttpResponse:
     page = request.POST.get("page", "detail")
     page = page if page in PAGES else "detail"
     try:
+        selectors.battle_for(request.user, battle_id, write=True)  # a reader learns their role, not the form's faults
         result = ACTIONS[action](request, battle)
     except QueueUnavailable as exc:
         return _queue_refused(request, battle, exc)

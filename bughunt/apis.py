@@ -18,6 +18,9 @@ from rest_framework.views import APIView
 
 from bughunt import selectors, services
 from bughunt.models import LogEntry, Mission, Squad, Trooper
+from rules import bounds
+from rules.bounds import int_field
+from rules.query import query_filters, text_filter
 
 
 class TrooperSerializer(serializers.ModelSerializer[Trooper]):
@@ -87,12 +90,30 @@ class CampaignLogEntrySerializer(serializers.ModelSerializer[LogEntry]):
         fields = ["id", "turn", "step", "mission", "text", "rolls", "data", "created"]
 
 
+class SquadAccess(IsAuthenticated):
+    """A signed-in user whose squad or mission is named in the URL (``squad_id``,
+    ``mission_id``), checked before the view validates its input: anyone else gets 404
+    whatever they send."""
+
+    def has_permission(self, request: Any, view: Any) -> bool:
+        if not super().has_permission(request, view):
+            return False
+        if "squad_id" in view.kwargs:
+            selectors.squad_get(user=request.user, squad_id=view.kwargs["squad_id"])
+        if "mission_id" in view.kwargs:
+            selectors.mission_get(user=request.user, mission_id=view.kwargs["mission_id"])
+        return True
+
+
 class VersionSerializer(serializers.Serializer[Any]):
-    version = serializers.IntegerField(min_value=1, help_text="The squad version this write was made against.")
+    version = int_field(1, bounds.VERSION_MAX, help_text="The squad version this write was made against.")
 
 
 class SquadListApi(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [SquadAccess]
+
+    class SquadFilterSerializer(serializers.Serializer[Any]):
+        q = text_filter()
 
     class SquadCreateSerializer(serializers.Serializer[Any]):
         name = serializers.CharField(max_length=80)
@@ -103,7 +124,7 @@ class SquadListApi(APIView):
 
     @extend_schema(responses=SquadSerializer(many=True))
     def get(self, request: Request) -> Response:
-        squads = selectors.squad_list(user=request.user, search=request.query_params.get("q", ""))
+        squads = selectors.squad_list(user=request.user, search=query_filters(self.SquadFilterSerializer, request)["q"])
         return Response(SquadSerializer(squads, many=True).data)
 
     @extend_schema(request=SquadCreateSerializer, responses={201: SquadDetailSerializer})
@@ -115,7 +136,7 @@ class SquadListApi(APIView):
 
 
 class SquadDetailApi(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [SquadAccess]
 
     @extend_schema(responses=SquadDetailSerializer)
     def get(self, request: Request, squad_id: int) -> Response:
@@ -123,25 +144,27 @@ class SquadDetailApi(APIView):
 
 
 class SquadLogApi(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [SquadAccess]
+
+    class SquadLogFilterSerializer(serializers.Serializer[Any]):
+        step = text_filter(help_text="A step name or its beginning.")
+        mission = int_field(1, bounds.VERSION_MAX, required=False, allow_null=True, default=None)
 
     @extend_schema(responses=CampaignLogEntrySerializer(many=True))
     def get(self, request: Request, squad_id: int) -> Response:
         squad = selectors.squad_get(user=request.user, squad_id=squad_id)
-        raw = request.query_params.get("mission", "")
-        entries = selectors.log_list(
-            squad=squad, step=request.query_params.get("step", ""), mission=int(raw) if raw.isdigit() else None
-        )
+        filters = query_filters(self.SquadLogFilterSerializer, request)
+        entries = selectors.log_list(squad=squad, step=filters["step"], mission=filters["mission"])
         return Response(CampaignLogEntrySerializer(entries, many=True).data)
 
 
 class AssignmentApi(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [SquadAccess]
 
     class AssignmentInputSerializer(VersionSerializer):
-        trooper = serializers.IntegerField()
+        trooper = int_field(1, bounds.ID_MAX)
         assignment = serializers.CharField(max_length=60)
-        faces = serializers.ListField(child=serializers.IntegerField(), required=False, allow_null=True, default=None)
+        faces = serializers.ListField(child=int_field(0, bounds.FACE_MAX), required=False, allow_null=True, default=None)
 
     @extend_schema(request=AssignmentInputSerializer, responses=SquadDetailSerializer)
     def post(self, request: Request, squad_id: int) -> Response:
@@ -160,10 +183,10 @@ class AssignmentApi(APIView):
 
 
 class AdvanceApi(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [SquadAccess]
 
     class AdvanceInputSerializer(VersionSerializer):
-        trooper = serializers.IntegerField()
+        trooper = int_field(1, bounds.ID_MAX)
         stat = serializers.CharField(max_length=20)
 
     @extend_schema(request=AdvanceInputSerializer, responses=SquadDetailSerializer)
@@ -178,10 +201,10 @@ class AdvanceApi(APIView):
 
 
 class OfferApi(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [SquadAccess]
 
     class OfferInputSerializer(VersionSerializer):
-        index = serializers.IntegerField(min_value=0)
+        index = int_field(0, bounds.STAT)
         choice = serializers.CharField(max_length=40)
 
     @extend_schema(request=OfferInputSerializer, responses=SquadDetailSerializer)
@@ -196,7 +219,7 @@ class OfferApi(APIView):
 
 
 class MissionCreateApi(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [SquadAccess]
 
     class MissionCreateInputSerializer(VersionSerializer):
         difficulty = serializers.ChoiceField(
@@ -204,8 +227,10 @@ class MissionCreateApi(APIView):
         )
         reputation_spent = serializers.IntegerField(min_value=-2, max_value=2, default=0)
         priority_shift = serializers.IntegerField(min_value=-1, max_value=1, default=0)
-        objective_faces = serializers.ListField(child=serializers.IntegerField(), required=False, allow_null=True, default=None)
-        priority_faces = serializers.ListField(child=serializers.IntegerField(), required=False, allow_null=True, default=None)
+        objective_faces = serializers.ListField(
+            child=int_field(0, bounds.FACE_MAX), required=False, allow_null=True, default=None
+        )
+        priority_faces = serializers.ListField(child=int_field(0, bounds.FACE_MAX), required=False, allow_null=True, default=None)
 
     @extend_schema(request=MissionCreateInputSerializer, responses={201: MissionSerializer})
     def post(self, request: Request, squad_id: int) -> Response:
@@ -216,7 +241,7 @@ class MissionCreateApi(APIView):
 
 
 class MissionDetailApi(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [SquadAccess]
 
     @extend_schema(responses=MissionSerializer)
     def get(self, request: Request, mission_id: int) -> Response:
@@ -224,12 +249,12 @@ class MissionDetailApi(APIView):
 
 
 class MissionSupportApi(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [SquadAccess]
 
     class MissionSupportInputSerializer(VersionSerializer):
         option = serializers.CharField(max_length=60, required=False, default="")
         buy = serializers.BooleanField(default=False, help_text="Spend 1 Reputation for +1 Support point instead.")
-        faces = serializers.ListField(child=serializers.IntegerField(), required=False, allow_null=True, default=None)
+        faces = serializers.ListField(child=int_field(0, bounds.FACE_MAX), required=False, allow_null=True, default=None)
         extra_support_card = serializers.BooleanField(default=False)
 
     @extend_schema(request=MissionSupportInputSerializer, responses=MissionSerializer)
@@ -252,7 +277,7 @@ class MissionSupportApi(APIView):
 
 
 class MissionLoadoutApi(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [SquadAccess]
 
     class MissionLoadoutInputSerializer(VersionSerializer):
         loadout = serializers.DictField(
@@ -270,7 +295,7 @@ class MissionLoadoutApi(APIView):
 
 
 class MissionStartApi(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [SquadAccess]
 
     class MissionStartInputSerializer(VersionSerializer):
         guests_can_watch = serializers.BooleanField(default=False)
@@ -284,7 +309,7 @@ class MissionStartApi(APIView):
 
 
 class MissionFinishApi(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [SquadAccess]
 
     class MissionFinishInputSerializer(VersionSerializer):
         mvp = serializers.CharField(required=False, allow_null=True, default=None)

@@ -17,6 +17,7 @@ from bughunt.engine import campaign, characters, missions
 from bughunt.models import LogEntry, Mission, Squad, Trooper
 from bughunt.selectors import bughunt_tables
 from live.engine.tracker import words
+from rules import bounds
 from rules.engine.dice import Dice, DiceError, RollRecord
 from rules.engine.tables import RangeTable, TableError
 from rules.errors import DropshipError, NotFound, StaleVersion
@@ -661,7 +662,8 @@ def _store(squad: Squad, state: campaign.Squad, *, backgrounds: Mapping[str, Map
 
 
 def _trooper_row(squad: Squad, trooper_id: Any, field: str = "trooper") -> Trooper:
-    row = squad.troopers.filter(pk=int(trooper_id)).first() if str(trooper_id).isdigit() else None
+    known = str(trooper_id).isdecimal() and int(trooper_id) <= bounds.ID_MAX
+    row = squad.troopers.filter(pk=int(trooper_id)).first() if known else None
     if row is None:
         names = ", ".join(f"{t.pk} ({t.name})" for t in squad.troopers.filter(status="active"))
         raise DropshipError(f"{field} must be one of the squad's main characters: {names}.", field=field)

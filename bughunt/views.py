@@ -16,6 +16,7 @@ from bughunt import selectors, services
 from bughunt.models import Mission, Squad
 from rules.errors import DropshipError, NotFound
 from rules.forms import posted_flag as _flag
+from rules.forms import posted_int
 
 
 def _squad_or_404(request: HttpRequest, squad_id: int) -> Squad:
@@ -33,17 +34,14 @@ def _mission_or_404(request: HttpRequest, mission_id: int) -> Mission:
 
 
 def _int(request: HttpRequest, key: str) -> int:
-    """A whole number from the form; the service names the field when it is out of range."""
-    raw = request.POST.get(key, "").strip()
-    try:
-        return int(raw) if raw else 0
-    except ValueError:
-        raise DropshipError(f"{key} must be a whole number; got {raw!r}.", field=key) from None
+    """A whole number from the form (0 when empty) within an integer column's range; the
+    service names the field when it is outside the rule's."""
+    return posted_int(request, key) or 0
 
 
 def _version(request: HttpRequest) -> int | None:
     raw = request.POST.get("version")
-    return int(raw) if raw and raw.isdigit() else None
+    return int(raw) if raw and raw.isdecimal() else None
 
 
 @login_required
@@ -218,7 +216,7 @@ def squad_log(request: HttpRequest, squad_id: int) -> HttpResponse:
     squad = _squad_or_404(request, squad_id)
     step = request.GET.get("step", "").strip()
     raw_mission = request.GET.get("mission", "").strip()
-    mission = int(raw_mission) if raw_mission.isdigit() else None
+    mission = int(raw_mission) if raw_mission.isdecimal() else None
     entries = selectors.log_list(squad=squad, step=step, mission=mission)
     steps = sorted({s.split(":")[0] for s in squad.log.values_list("step", flat=True)})
     return render(

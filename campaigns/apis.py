@@ -19,7 +19,6 @@ from django.urls import path
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -28,10 +27,13 @@ from campaigns import crew_services, selectors, services, turn_services
 from campaigns.documents import ROW_FIELDS
 from campaigns.engine.slots import SLOTS
 from campaigns.models import Campaign, CampaignJob, Character, LogEntry, Patron, Rival, Ship, Turn, TurnStep, World
-from campaigns.permissions import ROLE_NAMES, campaign_for
+from campaigns.permissions import ROLE_NAMES, CampaignAccess, campaign_for
 from live.engine.tracker import Role
 from live.models import Membership
+from rules import bounds
+from rules.bounds import int_field
 from rules.errors import DropshipError, NotFound
+from rules.query import choice_filter, query_filters, text_filter
 
 # -- output serializers ------------------------------------------------------------------------
 
@@ -296,7 +298,7 @@ def _job(job: CampaignJob) -> dict[str, Any]:
 
 
 class CampaignVersionSerializer(serializers.Serializer[Any]):
-    version = serializers.IntegerField(min_value=1, help_text="The campaign version this write was made against.")
+    version = int_field(1, bounds.VERSION_MAX, help_text="The campaign version this write was made against.")
 
 
 def _valid(serializer_class: type[serializers.Serializer[Any]], request: Request) -> dict[str, Any]:
@@ -311,7 +313,7 @@ def _version_checked(user: Any, campaign_id: int, version: int, at_least: Role) 
 
 
 def _faces() -> serializers.ListField:
-    return serializers.ListField(child=serializers.IntegerField(), required=False, allow_null=True, default=None)
+    return serializers.ListField(child=int_field(0, bounds.FACE_MAX), required=False, allow_null=True, default=None)
 
 
 # -- campaigns -------------------------------------------------------------------------------------
@@ -320,7 +322,10 @@ def _faces() -> serializers.ListField:
 class CampaignListApi(APIView):
     """Your campaigns and the ones shared with you; or start a new one."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CampaignAccess]
+
+    class CampaignFilterSerializer(serializers.Serializer[Any]):
+        q = text_filter()
 
     class CampaignCreateInputSerializer(serializers.Serializer[Any]):
         name = serializers.CharField(max_length=80)
@@ -335,7 +340,8 @@ class CampaignListApi(APIView):
         responses=CampaignSerializer(many=True),
     )
     def get(self, request: Request) -> Response:
-        campaigns = selectors.campaign_list(user=request.user, search=request.query_params.get("q", "")).select_related("owner")
+        search = query_filters(self.CampaignFilterSerializer, request)["q"]
+        campaigns = selectors.campaign_list(user=request.user, search=search).select_related("owner")
         return Response(CampaignSerializer(campaigns, many=True).data)
 
     @extend_schema(request=CampaignCreateInputSerializer, responses={201: CampaignDetailSerializer})
@@ -347,7 +353,8 @@ class CampaignListApi(APIView):
 class CampaignDetailApi(APIView):
     """One campaign: read it, rename it or change its options (owner), or delete it (owner)."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CampaignAccess]
+    write_role = Role.OWNER
 
     class CampaignUpdateInputSerializer(CampaignVersionSerializer):
         name = serializers.CharField(max_length=80, required=False)
@@ -385,14 +392,14 @@ class CharacterListApi(APIView):
     """The crew; or add a crew member (Krag and Skulker by the Compendium, other species from
     the starting profiles slot or a typed ``profile``; ``psionic`` rolls two powers)."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CampaignAccess]
 
     class CampaignCharacterCreateInputSerializer(CampaignVersionSerializer):
         name = serializers.CharField(max_length=60)
         species = serializers.CharField(max_length=40, required=False, default="human")
         kind = serializers.CharField(required=False, allow_null=True, default=None, help_text="biological, bot or soulless.")
         profile = serializers.DictField(
-            child=serializers.IntegerField(),
+            child=int_field(-bounds.STAT, bounds.STAT),
             required=False,
             allow_null=True,
             default=None,
@@ -431,7 +438,7 @@ def _character(user: Any, campaign_id: int, character_id: int) -> Character:
 class CharacterDetailApi(APIView):
     """A crew member: read, or edit by hand (name, notes, captain, stats and XP in ``values``)."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CampaignAccess]
 
     class CampaignCharacterUpdateInputSerializer(CampaignVersionSerializer):
         name = serializers.CharField(max_length=60, required=False)
@@ -442,6 +449,13 @@ class CharacterDetailApi(APIView):
             required=False,
             help_text="reactions, speed, combat_skill, toughness, savvy, luck or xp -> the new number.",
         )
+
+        def validate_values(self, values: dict[str, int]) -> dict[str, int]:
+            for key, value in values.items():
+                low, high = (0, bounds.XP) if key == "xp" else (-bounds.STAT, bounds.STAT)
+                if not low <= value <= high:
+                    raise serializers.ValidationError(f"{key} {bounds.range_message(low, high)}; got {value}.")
+            return values
 
     @extend_schema(responses=CampaignCharacterSerializer)
     def get(self, request: Request, campaign_id: int, character_id: int) -> Response:
@@ -467,7 +481,7 @@ class _CharacterActionApi(APIView):
     """Base for ``characters/<id>/<action>/``: validate ``Input``, call ``service`` with the
     fields, answer with the crew member (and the campaign's new version)."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CampaignAccess]
     Input: type[serializers.Serializer[Any]] = CampaignVersionSerializer
     service: Callable[..., Character]
 
@@ -495,7 +509,7 @@ class CharacterAdvanceApi(_CharacterActionApi):
 class CampaignPowerInputSerializer(CampaignVersionSerializer):
     action = serializers.CharField(help_text="acquire (12 XP, D10) or enhance (6 XP), p.19.")
     power = serializers.CharField(required=False, allow_blank=True, default="", help_text="The power to enhance.")
-    face = serializers.IntegerField(required=False, allow_null=True, default=None, help_text="Your own D10 for acquire.")
+    face = int_field(0, bounds.FACE_MAX, required=False, allow_null=True, default=None, help_text="Your own D10 for acquire.")
     choice = serializers.CharField(required=False, allow_null=True, default=None)
 
 
@@ -512,9 +526,7 @@ class CharacterPowerApi(_CharacterActionApi):
 
 class CampaignTrainingInputSerializer(CampaignVersionSerializer):
     course = serializers.CharField()
-    credits = serializers.IntegerField(
-        required=False, allow_null=True, default=None, min_value=0, help_text="The price of a core course."
-    )
+    credits = int_field(0, bounds.MONEY, required=False, allow_null=True, default=None, help_text="The price of a core course.")
 
 
 class CharacterTrainingApi(_CharacterActionApi):
@@ -530,9 +542,9 @@ class CharacterTrainingApi(_CharacterActionApi):
 
 class CampaignBotUpgradeInputSerializer(CampaignVersionSerializer):
     upgrade = serializers.CharField()
-    shots = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
-    damage = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
-    cost_reduction = serializers.IntegerField(required=False, default=0, min_value=0)
+    shots = int_field(0, bounds.STAT, required=False, allow_null=True, default=None)
+    damage = int_field(0, bounds.STAT, required=False, allow_null=True, default=None)
+    cost_reduction = int_field(0, bounds.MONEY, required=False, default=0)
 
 
 class CharacterBotUpgradeApi(_CharacterActionApi):
@@ -580,7 +592,7 @@ class CharacterEquipApi(_CharacterActionApi):
 
 class CampaignInjuryInputSerializer(CampaignVersionSerializer):
     injury = serializers.CharField(required=False, allow_blank=True, default="")
-    sick_bay = serializers.IntegerField(required=False, default=0, min_value=0, help_text="Campaign turns in Sick Bay.")
+    sick_bay = int_field(0, bounds.TURNS, required=False, default=0, help_text="Campaign turns in Sick Bay.")
     status = serializers.CharField(required=False, allow_blank=True, default="", help_text="active, sick_bay, dead or gone.")
 
 
@@ -596,13 +608,13 @@ class CharacterInjuryApi(_CharacterActionApi):
 
 
 class CampaignCreationResultsInputSerializer(CampaignVersionSerializer):
-    stat_changes = serializers.DictField(child=serializers.IntegerField(), required=False, default=dict)
-    credits_results = serializers.IntegerField(
-        required=False, default=0, min_value=0, help_text='How many "1D6 credits" results the creation tables gave.'
+    stat_changes = serializers.DictField(child=int_field(-bounds.STAT, bounds.STAT), required=False, default=dict)
+    credits_results = int_field(
+        0, bounds.STAT, required=False, default=0, help_text='How many "1D6 credits" results the creation tables gave.'
     )
     credits_faces = _faces()
-    patrons = serializers.IntegerField(required=False, default=0, min_value=0)
-    rivals = serializers.IntegerField(required=False, default=0, min_value=0)
+    patrons = int_field(0, bounds.STAT, required=False, default=0)
+    rivals = int_field(0, bounds.STAT, required=False, default=0)
 
 
 class CharacterCreationResultsApi(_CharacterActionApi):
@@ -623,13 +635,13 @@ class CharacterCreationResultsApi(_CharacterActionApi):
 class ShipApi(APIView):
     """The crew's ship: read it, or set its name, hull points and debt (or get one)."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CampaignAccess]
 
     class CampaignShipInputSerializer(CampaignVersionSerializer):
         name = serializers.CharField(max_length=80)
-        hull = serializers.IntegerField(min_value=0)
-        max_hull = serializers.IntegerField(min_value=0)
-        debt = serializers.IntegerField(required=False, default=0, min_value=0, help_text="Credits.")
+        hull = int_field(0, bounds.SMALL_MAX)
+        max_hull = int_field(0, bounds.SMALL_MAX)
+        debt = int_field(0, bounds.MONEY, required=False, default=0, help_text="Credits.")
 
     @extend_schema(responses=CampaignShipSerializer)
     def get(self, request: Request, campaign_id: int) -> Response:
@@ -651,11 +663,11 @@ class ShipComponentApi(APIView):
     """Buy a ship component (p.27 parts at their price, core parts at ``core_cost``), or
     ``retrofit`` the miniaturized mod on one the ship has."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CampaignAccess]
 
     class CampaignComponentInputSerializer(CampaignVersionSerializer):
         name = serializers.CharField(max_length=80)
-        core_cost = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
+        core_cost = int_field(0, bounds.MONEY, required=False, allow_null=True, default=None)
         miniaturized = serializers.BooleanField(default=False)
         retrofit = serializers.BooleanField(default=False)
 
@@ -673,7 +685,7 @@ class ShipComponentApi(APIView):
 class TurnListApi(APIView):
     """The campaign's turns with their steps, newest first; or start the next turn (p.9)."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CampaignAccess]
 
     @extend_schema(responses=CampaignTurnSerializer(many=True))
     def get(self, request: Request, campaign_id: int) -> Response:
@@ -691,7 +703,7 @@ class TurnCurrentApi(APIView):
     """The turn being played: plan, position, facts, steps done and the step to play with its
     inputs. 404 when no turn is being played."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CampaignAccess]
 
     @extend_schema(responses=CampaignTurnStateSerializer)
     def get(self, request: Request, campaign_id: int) -> Response:
@@ -710,15 +722,15 @@ class TurnStepApi(APIView):
     roll in ``value``), ``manual`` (``text``, with any ``credits`` and ``story_points``) or
     ``skip``. ``inputs`` answer the step's inputs by name."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CampaignAccess]
 
     class CampaignStepInputSerializer(CampaignVersionSerializer):
         mode = serializers.CharField(default="roll", help_text="roll, enter, manual or skip.")
-        value = serializers.IntegerField(required=False, allow_null=True, default=None)
+        value = int_field(0, bounds.ROLL_MAX, required=False, allow_null=True, default=None)
         inputs = serializers.DictField(required=False, default=dict)
         text = serializers.CharField(required=False, allow_blank=True, default="")
-        credits = serializers.IntegerField(required=False, default=0)
-        story_points = serializers.IntegerField(required=False, default=0)
+        credits = int_field(-bounds.MONEY, bounds.MONEY, required=False, default=0)
+        story_points = int_field(-bounds.MONEY, bounds.MONEY, required=False, default=0)
 
     @extend_schema(request=CampaignStepInputSerializer, responses=CampaignStepResolvedSerializer)
     def post(self, request: Request, campaign_id: int) -> Response:
@@ -738,7 +750,7 @@ class CampaignUndoneSerializer(serializers.Serializer[Any]):
 class TurnUndoApi(APIView):
     """Take back the last resolved step of the latest turn (or the start of the turn)."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CampaignAccess]
 
     @extend_schema(request=CampaignVersionSerializer, responses=CampaignUndoneSerializer)
     def post(self, request: Request, campaign_id: int) -> Response:
@@ -759,7 +771,7 @@ class UndoApi(APIView):
     """Take back the campaign's last change: a turn step, or a crew, ship, money, contact or
     options edit made outside the turn. Table slots and members are changed on their own."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CampaignAccess]
 
     @extend_schema(request=CampaignVersionSerializer, responses=CampaignChangeUndoneSerializer)
     def post(self, request: Request, campaign_id: int) -> Response:
@@ -775,13 +787,13 @@ class CampaignRolledSerializer(serializers.Serializer[Any]):
 
 
 class CampaignSpeciesRollInputSerializer(CampaignVersionSerializer):
-    value = serializers.IntegerField(required=False, allow_null=True, help_text="Your own D100 (1-100); omit to roll.")
+    value = int_field(1, 100, required=False, allow_null=True, help_text="Your own D100 (1-100); omit to roll.")
 
 
 class SpeciesRollApi(APIView):
     """Roll the Primary Alien table (p.16) for a recruit's species; the roll is logged."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CampaignAccess]
 
     @extend_schema(request=CampaignSpeciesRollInputSerializer, responses=CampaignRolledSerializer)
     def post(self, request: Request, campaign_id: int) -> Response:
@@ -803,7 +815,7 @@ class NameRollApi(APIView):
     """Roll a world, colony, ship or Corporate Patron name (pp.157-160) and give it to the
     current world, the ship or a new Patron."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CampaignAccess]
 
     @extend_schema(request=CampaignNameRollInputSerializer, responses=CampaignRolledSerializer)
     def post(self, request: Request, campaign_id: int) -> Response:
@@ -813,13 +825,13 @@ class NameRollApi(APIView):
 
 
 class CampaignFightPickInputSerializer(CampaignVersionSerializer):
-    face = serializers.IntegerField(required=False, allow_null=True, help_text="Your own pick, 1 to the candidates.")
+    face = int_field(1, bounds.STAT, required=False, allow_null=True, help_text="Your own pick, 1 to the candidates.")
 
 
 class FightPickApi(APIView):
     """Pick the crew member a character event puts in a fight (a Krag when there is one, p.12)."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CampaignAccess]
 
     @extend_schema(request=CampaignFightPickInputSerializer, responses=CampaignRolledSerializer)
     def post(self, request: Request, campaign_id: int) -> Response:
@@ -836,7 +848,12 @@ class FightPickApi(APIView):
 class LogApi(APIView):
     """The campaign log, oldest first."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CampaignAccess]
+
+    class CampaignLogFilterSerializer(serializers.Serializer[Any]):
+        kind = choice_filter(selectors.LOG_KINDS)
+        turn = int_field(0, bounds.VERSION_MAX, required=False, allow_null=True, default=None)
+        q = text_filter()
 
     @extend_schema(
         parameters=[
@@ -848,15 +865,8 @@ class LogApi(APIView):
     )
     def get(self, request: Request, campaign_id: int) -> Response:
         campaign, _ = campaign_for(request.user, campaign_id)
-        raw = request.query_params.get("turn", "").strip()
-        if raw and not raw.isdigit():
-            raise DropshipError(f"turn must be a whole number; got {raw!r}.", field="turn")
-        entries = selectors.log_list(
-            campaign=campaign,
-            kind=request.query_params.get("kind", ""),
-            turn=int(raw) if raw else None,
-            search=request.query_params.get("q", ""),
-        )
+        filters = query_filters(self.CampaignLogFilterSerializer, request)
+        entries = selectors.log_list(campaign=campaign, kind=filters["kind"], turn=filters["turn"], search=filters["q"])
         return Response(CampaignLogLineSerializer(entries, many=True).data)
 
 
@@ -864,7 +874,8 @@ class SlotApi(APIView):
     """Map a core-rulebook slot to a table (yours or a shipped one); an empty ``table`` clears
     it. Owner only."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CampaignAccess]
+    write_role = Role.OWNER
 
     class CampaignSlotInputSerializer(CampaignVersionSerializer):
         table = serializers.CharField(allow_blank=True, help_text="The table's slug; empty: results by hand.")
@@ -879,7 +890,8 @@ class SlotApi(APIView):
 class MemberListApi(APIView):
     """Invite another user as ``editor`` or ``reader`` (again: change their role). Owner only."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CampaignAccess]
+    write_role = Role.OWNER
 
     class CampaignMemberInputSerializer(CampaignVersionSerializer):
         username = serializers.CharField(max_length=150)
@@ -897,7 +909,8 @@ class MemberListApi(APIView):
 class MemberDetailApi(APIView):
     """Remove a member (the owner removes anyone; a member may leave)."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CampaignAccess]
+    write_role = Role.VIEWER
 
     @extend_schema(request=CampaignVersionSerializer, responses={204: None})
     def delete(self, request: Request, campaign_id: int, member_id: int) -> Response:
@@ -914,7 +927,8 @@ class MemberDetailApi(APIView):
 class ExportApi(APIView):
     """Start exporting the campaign (any member may); poll the job for the document."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CampaignAccess]
+    write_role = Role.VIEWER
 
     @extend_schema(request=None, responses={202: CampaignJobSerializer})
     def post(self, request: Request, campaign_id: int) -> Response:
@@ -927,7 +941,7 @@ class ImportApi(APIView):
     """Import a campaign export (the JSON document itself as the body, or ``{"text": "<JSON>"}``)
     as a new campaign of yours; poll the job for the new campaign's id."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CampaignAccess]
 
     @extend_schema(request=OpenApiTypes.OBJECT, responses={202: CampaignJobSerializer})
     def post(self, request: Request) -> Response:
@@ -950,7 +964,7 @@ class ImportApi(APIView):
 class JobApi(APIView):
     """An export or import job of yours: state, progress, message, and the result when done."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CampaignAccess]
 
     @extend_schema(responses=CampaignJobSerializer)
     def get(self, request: Request, job_id: int) -> Response:

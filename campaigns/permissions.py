@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rest_framework.permissions import SAFE_METHODS, IsAuthenticated
+
 from campaigns.models import Campaign
 from live.engine.tracker import Role
 from live.permissions import room_for
@@ -32,3 +34,23 @@ def campaign_for(user: Any, campaign_id: int, *, at_least: Role = Role.VIEWER, l
         raise NotFound("No such campaign, or it is not shared with you.", field="campaign") from None
     campaigns = Campaign.objects.select_for_update() if lock else Campaign.objects
     return campaigns.get(pk=campaign_id), role
+
+
+class CampaignAccess(IsAuthenticated):
+    """API permission: a signed-in user who may touch the campaign named in the URL
+    (``campaign_id``) with the view's role, checked before the view validates anything.
+
+    Reads need a reader; writes need the view's ``write_role`` (editor unless it says owner, or
+    reader for what any member may do). Raises :class:`rules.errors.NotFound` (404) for an
+    outsider and :class:`rules.errors.NotAllowed` (403) for a role too low, so neither learns
+    anything from a validation error. Views without ``campaign_id`` only need a signed-in user.
+    """
+
+    def has_permission(self, request: Any, view: Any) -> bool:
+        if not super().has_permission(request, view):
+            return False
+        campaign_id = view.kwargs.get("campaign_id")
+        if campaign_id is not None:
+            at_least = READER if request.method in SAFE_METHODS else getattr(view, "write_role", EDITOR)
+            campaign_for(request.user, campaign_id, at_least=at_least)
+        return True

@@ -46,6 +46,10 @@ def slot_tables(campaign: Campaign) -> dict[str, RuleTable]:
     return {s.slot: s.table for s in slots}
 
 
+#: The kinds of campaign log lines (``LogEntry.kind``), for the log's filter.
+LOG_KINDS = ("setup", "step", "crew", "ship", "table", "member", "battle", "undo", "import")
+
+
 def log_list(*, campaign: Campaign, kind: str = "", turn: int | None = None, search: str = "") -> QuerySet[LogEntry]:
     """The campaign log, oldest first; filter by ``kind``, ``turn`` number or words in the text."""
     entries = campaign.log.all()

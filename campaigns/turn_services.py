@@ -26,6 +26,7 @@ from campaigns.engine.view import BattleView, CampaignView, Change, FactionView,
 from campaigns.models import Campaign, Ship, Turn, TurnStep
 from campaigns.selectors import current_turn, fiveparsecs_tables, slot_tables
 from campaigns.services import apply_changes, current_world, engine_call, load, log, options_of, touch
+from rules import bounds
 from rules.engine.dice import Dice, RollRecord
 from rules.errors import DropshipError
 
@@ -138,8 +139,8 @@ def turn_start(*, user: Any, campaign_id: int, version: int | None) -> Turn:
 def _crew_fielded(view: CampaignView, inputs: Mapping[str, Any]) -> int:
     raw = str(inputs.get("crew_fielded") or "").strip()
     if raw:
-        if not raw.isdigit():
-            raise DropshipError(f"crew_fielded must be a whole number; got {raw!r}.", field="crew_fielded")
+        if not (raw.isdecimal() and int(raw) <= bounds.STAT):
+            raise DropshipError(f"crew_fielded {bounds.range_message(0, bounds.STAT)}; got {raw!r}.", field="crew_fielded")
         return int(raw)
     return len([c for c in view.crew if c.status == "active"])
 
@@ -150,7 +151,9 @@ def _rule_upkeep(campaign: Campaign, view: CampaignView, spec: StepSpec, inputs:
     options = view.options
     crew = len([c for c in view.crew if c.status in ("active", "sick_bay")])
     raw = str(inputs.get("core_upkeep") or "").strip()
-    core = int(raw) if raw.lstrip("-").isdigit() else None
+    core = int(raw) if raw.removeprefix("-").isdecimal() else None
+    if core is not None and not 0 <= core <= bounds.MONEY:
+        raise DropshipError(f"core_upkeep {bounds.range_message(0, bounds.MONEY)}; got {raw!r}.", field="core_upkeep")
     cost = _engine(lambda: difficulty.upkeep(options, max(crew, 1), core, tables=fiveparsecs_tables()))
     if cost is None:
         raise DropshipError("core_upkeep: type the upkeep your core rulebook gives for this crew.", field="core_upkeep")
@@ -279,9 +282,10 @@ def _rule_xp(campaign: Campaign, inputs: Mapping[str, Any]) -> StepResult:
         raw = str(inputs.get(f"xp_{member.pk}") or "").strip()
         if not raw:
             continue
-        if not raw.isdigit():
+        if not (raw.isdecimal() and int(raw) <= bounds.XP):
             raise DropshipError(
-                f"xp_{member.pk}: {member.name}'s XP must be a whole number; got {raw!r}.", field=f"xp_{member.pk}"
+                f"xp_{member.pk}: {member.name}'s XP {bounds.range_message(0, bounds.XP)}; got {raw!r}.",
+                field=f"xp_{member.pk}",
             )
         if int(raw):
             changes.append(Change("character", {"id": str(member.pk), "xp": int(raw)}))

@@ -17,6 +17,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import content_disposition_header
+from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns import crew_services, selectors, services, turn_services
@@ -26,12 +28,14 @@ from campaigns.engine import ship as ship_engine
 from campaigns.engine.options import BOOL_OPTIONS, CREW_SIZES, ELITE_MODES, PSIONICS_MODES, TOGGLES
 from campaigns.engine.slots import SLOTS
 from campaigns.models import Campaign, CampaignJob
-from campaigns.permissions import ROLE_NAMES, campaign_for
+from campaigns.permissions import EDITOR, ROLE_NAMES, campaign_for
 from live.engine.tracker import Role
 from live.models import Membership
+from rules import bounds
 from rules.errors import DropshipError, NotFound
 from rules.forms import posted_faces as _faces
 from rules.forms import posted_flag as _flag
+from rules.forms import posted_int
 from rules.jobs import QueueUnavailable
 from rules.models import RuleTable
 
@@ -56,17 +60,28 @@ def _campaign(request: HttpRequest, campaign_id: int) -> tuple[Campaign, Role]:
 
 def _version(request: HttpRequest) -> int | None:
     raw = request.POST.get("version", "")
-    return int(raw) if raw.isdigit() else None
+    return int(raw) if raw.isdecimal() else None
+
+
+STATS = ("reactions", "speed", "combat_skill", "toughness", "savvy", "luck")
+#: The range of each number field of the campaign forms (by the rules and the column it is
+#: stored in); any other number is an id or a count within an integer column.
+RANGES: dict[str, tuple[int, int]] = {
+    **{key: (-bounds.MONEY, bounds.MONEY) for key in ("credits", "story_points", "step_credits", "step_story_points")},
+    **{key: (0, bounds.MONEY) for key in ("debt", "core_cost", "course_credits", "cost_reduction")},
+    **{key: (0, bounds.SMALL_MAX) for key in ("hull", "max_hull")},
+    **{f"{prefix}{key}": (-bounds.STAT, bounds.STAT) for key in STATS for prefix in ("", "stat_", "profile_")},
+    "xp": (0, bounds.XP),
+    "sick_bay": (0, bounds.TURNS),
+    "value": (0, bounds.ROLL_MAX),
+    "face": (0, bounds.FACE_MAX),
+    **{key: (0, bounds.STAT) for key in ("shots", "damage", "credits_results", "patrons", "rivals", "predict_swap")},
+}
 
 
 def _int(request: HttpRequest, key: str, default: int | None = 0) -> int | None:
-    raw = request.POST.get(key, "").strip()
-    if not raw:
-        return default
-    try:
-        return int(raw)
-    except ValueError:
-        raise DropshipError(f"{key} must be a whole number; got {raw!r}.", field=key) from None
+    low, high = RANGES.get(key, (0, bounds.ID_MAX))
+    return posted_int(request, key, default, low=low, high=high)
 
 
 def _toggle_rows() -> list[dict[str, str]]:
@@ -248,7 +263,7 @@ def log_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
     kind = request.GET.get("kind", "")
     search = request.GET.get("q", "").strip()
     raw_turn = request.GET.get("turn", "")
-    turn = int(raw_turn) if raw_turn.isdigit() else None
+    turn = int(raw_turn) if raw_turn.isdecimal() else None
     entries = selectors.log_list(campaign=campaign, kind=kind, turn=turn, search=search)
     kinds = sorted(set(campaign.log.values_list("kind", flat=True)))
     context = {
@@ -298,11 +313,11 @@ def _character(request: HttpRequest) -> int:
 
 
 def _stat_changes(request: HttpRequest) -> dict[str, int]:
-    return {s: _int(request, f"stat_{s}") or 0 for s in ("reactions", "speed", "combat_skill", "toughness", "savvy", "luck")}
+    return {s: _int(request, f"stat_{s}") or 0 for s in STATS}
 
 
 def _profile(request: HttpRequest) -> dict[str, int] | None:
-    keys = ("reactions", "speed", "combat_skill", "toughness", "savvy", "luck")
+    keys = STATS
     if not any(request.POST.get(f"profile_{k}", "").strip() for k in keys):
         return None
     return {k: _int(request, f"profile_{k}") or 0 for k in keys if request.POST.get(f"profile_{k}", "").strip() or k != "luck"}
@@ -432,6 +447,8 @@ ACTIONS: dict[str, ActionFn] = {
     "name_roll": lambda r, c: services.name_roll(**_common(r, c), recipe=r.POST.get("recipe", ""), use=r.POST.get("use", "")),
     "fight_pick": lambda r, c: crew_services.fight_pick(**_common(r, c), face=_int(r, "face", None)),
 }
+#: The role each action needs when it is not an editor's (the services check it again).
+ACTION_ROLES = {"options": Role.OWNER, "slot": Role.OWNER, "member_invite": Role.OWNER, "member_remove": Role.VIEWER}
 PAGES = {"detail", "character", "turn", "settings"}
 
 
@@ -445,6 +462,8 @@ def act(request: HttpRequest, campaign_id: int, action: str) -> HttpResponse:
     if action not in ACTIONS:
         raise Http404(f"No campaign action {action!r}.")
     try:
+        # the role first: someone who may not do this learns that, not what was wrong with the form
+        campaign_for(request.user, campaign_id, at_least=ACTION_ROLES.get(action, EDITOR))
         result = ACTIONS[action](request, campaign)
     except DropshipError as exc:
         campaign.refresh_from_db()
@@ -457,7 +476,7 @@ def act(request: HttpRequest, campaign_id: int, action: str) -> HttpResponse:
 
 
 def _page_url(request: HttpRequest, campaign: Campaign, page: str) -> str:
-    if page == "character" and request.POST.get("character", "").isdigit():
+    if page == "character" and request.POST.get("character", "").isdecimal():
         return reverse("campaigns:character", args=[campaign.pk, int(request.POST["character"])])
     if page == "turn":
         return reverse("campaigns:turn", args=[campaign.pk])
@@ -467,7 +486,7 @@ def _page_url(request: HttpRequest, campaign: Campaign, page: str) -> str:
 
 
 def _error_page(request: HttpRequest, campaign: Campaign, role: Role, page: str, exc: DropshipError) -> HttpResponse:
-    if page == "character" and request.POST.get("character", "").isdigit():
+    if page == "character" and request.POST.get("character", "").isdecimal():
         member = campaign.characters.filter(pk=int(request.POST["character"])).first()
         if member is not None:
             context = _character_context(request, campaign, role, member, error=exc)
@@ -579,7 +598,9 @@ def job_download(request: HttpRequest, job_id: int) -> HttpResponse:
     job = CampaignJob.objects.filter(pk=job_id, owner_id=request.user.pk, kind="export", state="done").first()
     if job is None or job.document is None:
         raise Http404("No finished export of yours.")
-    name = (job.document.get("campaign", {}).get("name") or "campaign").replace(" ", "-").lower()
+    # the name is user text (quotes, line breaks, any script): only its slug reaches the header
+    stem = slugify(job.document.get("campaign", {}).get("name") or "", allow_unicode=True) or "campaign"
+    filename = f"{stem}-{job.campaign_id or job.pk}.dropship.json"
     response = JsonResponse(job.document, json_dumps_params={"indent": 1, "sort_keys": True})
-    response["Content-Disposition"] = f'attachment; filename="{name}.dropship.json"'
+    response["Content-Disposition"] = content_disposition_header(as_attachment=True, filename=filename)
     return response

@@ -17,6 +17,8 @@ from live import registry, selectors, services
 from live.engine.tracker import Role
 from live.models import Membership, Room, RoomAction
 from live.permissions import room_for
+from rules import bounds
+from rules.bounds import int_field
 
 
 class MemberSerializer(serializers.ModelSerializer[Membership]):
@@ -115,7 +117,7 @@ class ActionApi(APIView):
     class ActionInputSerializer(serializers.Serializer[Any]):
         type = serializers.CharField(max_length=60)
         payload = serializers.DictField(required=False, default=dict)
-        version = serializers.IntegerField(min_value=0)
+        version = int_field(0, bounds.VERSION_MAX)
 
     @extend_schema(
         request=ActionInputSerializer,
@@ -141,7 +143,7 @@ class UndoApi(APIView):
     permission_classes = [IsAuthenticated]
 
     class UndoInputSerializer(serializers.Serializer[Any]):
-        version = serializers.IntegerField(min_value=0)
+        version = int_field(0, bounds.VERSION_MAX)
 
     @extend_schema(
         request=UndoInputSerializer,

@@ -20,12 +20,14 @@ from live.permissions import room_for
 from rules import selectors as rule_tables
 from rules.engine.dice import Dice
 from rules.errors import DropshipError, NotAllowed, NotFound, StaleVersion
+from rules.payloads import check_json
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no I, L, O, 0 or 1
 CODE_LENGTH = 8
 CODE_LIFETIME = timedelta(hours=24)
 JOIN_FAILURES_ALLOWED = 10
 JOIN_FAILURE_WINDOW = 600  # seconds
+PAYLOAD_LIMIT = 16 * 1024  # bytes of serialized JSON; a real action's payload is a few hundred
 
 
 class Throttled(DropshipError):
@@ -89,9 +91,11 @@ def room_create(
 
     ``unlisted`` lets an app's service open a kind that is not offered on the rooms page.
     Raises :class:`DropshipError` for an unknown kind (naming the known ones), a blank title, a
-    bad option (naming it), or a ``table`` option that is neither a book table nor ``user``'s.
+    bad option (naming it), a ``table`` option that is neither a book table nor ``user``'s, or
+    options holding NUL characters or non-finite numbers.
     """
     tracker = registry.get(kind)
+    check_json(options or {}, field="options")
     if not tracker.listed and not unlisted:
         listed = ", ".join(k.kind for k in registry.kinds())
         raise DropshipError(f"Tables of kind {kind!r} open from their own pages; choose one of {listed}.", field="kind")
@@ -218,9 +222,11 @@ def room_act(
 
     Raises :class:`StaleVersion` (409, with the current version and state) when ``version`` is
     not the room's, :class:`NotAllowed` when the role does not allow it, and
-    :class:`DropshipError` when the rules refuse it; nothing is written then.
+    :class:`DropshipError` when the rules refuse it or the payload is larger than
+    :data:`PAYLOAD_LIMIT` or holds NUL characters or non-finite numbers; nothing is written then.
     """
     room, role = room_for(user, room_id, at_least=Role.PLAYER, lock=True)
+    check_json(payload, field="payload", max_bytes=PAYLOAD_LIMIT)
     _check_version(room, version)
     tracker = registry.get(room.kind)
     dice = Dice(seed=seed)

@@ -9,6 +9,7 @@ from typing import Any
 import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -33,10 +34,14 @@ class HtmxHttpRequest(HttpRequest):
 
 
 def _load(request: HttpRequest, room_id: int, at_least: Role = Role.VIEWER) -> tuple[Room, Role]:
+    """The room and the user's role in it; 404 for outsiders, 403 (with the reason) for a
+    member or guest whose role is too low."""
     try:
         return room_for(request.user, room_id, at_least=at_least)
     except NotFound as exc:
         raise Http404(exc.message) from exc
+    except NotAllowed as exc:
+        raise PermissionDenied(exc.message) from exc
 
 
 def _context(request: HttpRequest, room: Room, role: Role, **extra: Any) -> dict[str, Any]:
@@ -137,6 +142,9 @@ def _write(request: HtmxHttpRequest, room_id: int, write: Any) -> HttpResponse:
         notice, status = exc.message, exc.status if exc.status in (400, 403) else 400
     room, role = _load(request, room_id)
     if not request.htmx:
+        if status == 403:
+            # a refused role is an answer, not a detour: the page says why, with its status
+            raise PermissionDenied(notice)
         if notice:
             messages.error(request, notice)
         return redirect("live:room", room_id=room_id)

@@ -22,10 +22,12 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from rules import selectors, services
+from rules import bounds, selectors, services
+from rules.bounds import int_field
 from rules.engine.tables import TableRoll
 from rules.errors import DropshipError
-from rules.models import RuleTable, TableEntry
+from rules.models import RuleSystem, RuleTable, TableEntry
+from rules.query import choice_filter, query_filters, text_filter
 
 
 class EntrySerializer(serializers.ModelSerializer[TableEntry]):
@@ -79,6 +81,15 @@ def _entry(outcome: TableRoll) -> dict[str, Any]:
 class TableListApi(APIView):
     permission_classes = [AllowAny]
 
+    class TableFilterSerializer(serializers.Serializer[Any]):
+        system = serializers.CharField(required=False, allow_blank=True, default="")
+        search = text_filter()
+        kind = choice_filter(["random", "reference"])
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.fields["system"] = choice_filter(RuleSystem.objects.order_by("position").values_list("slug", flat=True))
+
     @extend_schema(
         parameters=[
             OpenApiParameter("system", str, description="Rule system slug, e.g. fiveparsecs or bughunt."),
@@ -88,12 +99,8 @@ class TableListApi(APIView):
         responses=TableListSerializer(many=True),
     )
     def get(self, request: Request) -> Response:
-        tables = selectors.table_list(
-            system=request.query_params.get("system", ""),
-            search=request.query_params.get("search", ""),
-            kind=request.query_params.get("kind", ""),
-            user=request.user,
-        )
+        filters = query_filters(self.TableFilterSerializer, request)
+        tables = selectors.table_list(system=filters["system"], search=filters["search"], kind=filters["kind"], user=request.user)
         return Response(TableListSerializer(tables, many=True).data)
 
 
@@ -122,9 +129,9 @@ class TableLookupApi(APIView):
         responses=inline_serializer("TableLookup", {"roll": RollRecordSerializer(), "entry": EntryOutSerializer()}),
     )
     def get(self, request: Request, slug: str) -> Response:
+        table = selectors.table_get_for(slug=slug, user=request.user)
         params = self.TableLookupInputSerializer(data=request.query_params)
         params.is_valid(raise_exception=True)
-        table = selectors.table_get_for(slug=slug, user=request.user)
         outcome = selectors.table_lookup(table=table, value=params.validated_data["roll"], column=params.validated_data["column"])
         return Response({"roll": outcome.record.as_dict(), "entry": _entry(outcome)})
 
@@ -184,17 +191,18 @@ class TokenApi(ObtainAuthToken):
 
 
 class UserTableEntryInputSerializer(serializers.Serializer[Any]):
-    low = serializers.IntegerField(required=False, allow_null=True, default=None)
-    high = serializers.IntegerField(required=False, allow_null=True, default=None)
+    low = int_field(bounds.INT_MIN, bounds.INT_MAX, required=False, allow_null=True, default=None)
+    high = int_field(bounds.INT_MIN, bounds.INT_MAX, required=False, allow_null=True, default=None)
     result = serializers.CharField(max_length=200)
     effect = serializers.CharField(required=False, allow_blank=True, default="", trim_whitespace=False)
     data = serializers.DictField(required=False, default=dict)  # type: ignore[assignment]
     column = serializers.CharField(required=False, allow_blank=True, default="", max_length=80)
-    position = serializers.IntegerField(
+    position = int_field(
+        0,
+        bounds.INT_MAX,
         required=False,
         allow_null=True,
         default=None,
-        min_value=0,
         help_text="Print order per column; numbered in order when absent.",
     )
 
@@ -254,6 +262,7 @@ class MyTableDetailApi(APIView):
 
     @extend_schema(request=UserTableInputSerializer, responses=TableDetailSerializer)
     def put(self, request: Request, slug: str) -> Response:
+        selectors.user_table_editable(user=request.user, slug=slug)  # 404 or 403 before the body's faults
         fields = _user_table_body(request)
         fields["new_slug"] = fields.pop("slug")
         table = services.user_table_update(user=request.user, slug=slug, **fields)

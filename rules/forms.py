@@ -9,6 +9,7 @@ from typing import Any, cast
 from django import forms
 from django.http import HttpRequest
 
+from rules.bounds import FACE_MAX, INT_MAX, INT_MIN, range_message
 from rules.errors import DropshipError
 from rules.models import RuleTable
 
@@ -93,8 +94,12 @@ class UserTableForm(forms.Form):
 class EntryForm(forms.Form):
     """One row of a table: its range (empty for a reference table), result, effect and data."""
 
-    low = forms.IntegerField(required=False, widget=forms.NumberInput(attrs={"aria-label": "Low"}))
-    high = forms.IntegerField(required=False, widget=forms.NumberInput(attrs={"aria-label": "High"}))
+    low = forms.IntegerField(
+        required=False, min_value=INT_MIN, max_value=INT_MAX, widget=forms.NumberInput(attrs={"aria-label": "Low"})
+    )
+    high = forms.IntegerField(
+        required=False, min_value=INT_MIN, max_value=INT_MAX, widget=forms.NumberInput(attrs={"aria-label": "High"})
+    )
     result = forms.CharField(max_length=200, widget=forms.TextInput(attrs={"aria-label": "Result"}))
     effect = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2, "aria-label": "Effect"}))
     data_json = forms.CharField(
@@ -171,11 +176,33 @@ def posted_flag(request: HttpRequest, key: str) -> bool:
 
 def posted_faces(request: HttpRequest, key: str = "faces") -> list[int] | None:
     """Dice faces typed as "3, 5" or "3 5"; ``None`` when empty. Raises :class:`DropshipError`
-    naming ``key`` for anything but numbers."""
+    naming ``key`` for anything but numbers from 0 to :data:`rules.bounds.FACE_MAX`."""
     raw = request.POST.get(key, "").replace(",", " ").split()
     if not raw:
         return None
     try:
-        return [int(x) for x in raw]
+        faces = [int(x) for x in raw]
     except ValueError:
         raise DropshipError(f"{key}: type the dice faces as numbers, e.g. 3, 5.", field=key) from None
+    if any(not 0 <= face <= FACE_MAX for face in faces):
+        raise DropshipError(f"{key}: each face {range_message(0, FACE_MAX)}.", field=key)
+    return faces
+
+
+def posted_int(
+    request: HttpRequest, key: str, default: int | None = 0, *, low: int = INT_MIN, high: int = INT_MAX, field: str | None = None
+) -> int | None:
+    """The whole number typed in ``key`` (a leading ``+`` allowed), ``default`` when empty.
+
+    Raises :class:`DropshipError` naming ``field`` (default ``key``) and the range for anything
+    else or a number outside ``low..high`` (by default the range of an integer column)."""
+    raw = request.POST.get(key, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw.removeprefix("+"))
+    except ValueError:
+        raise DropshipError(f"{key} {range_message(low, high)}; got {raw!r}.", field=field or key) from None
+    if not low <= value <= high:
+        raise DropshipError(f"{key} {range_message(low, high)}; got {value}.", field=field or key)
+    return value

@@ -14,7 +14,7 @@ from django.db.models import Count, F, Q, QuerySet
 from rules.display import slugs_in, slugs_in_text
 from rules.engine.dice import Dice
 from rules.engine.tables import RangeTable, TableError, TableRoll
-from rules.errors import DropshipError, NotFound
+from rules.errors import DropshipError, NotAllowed, NotFound
 from rules.models import Roll, RuleSystem, RuleTable
 
 HISTORY_LENGTH = 50
@@ -122,6 +122,18 @@ def user_table_get(*, user: Any, slug: str) -> RuleTable:
         return RuleTable.objects.select_related("system").prefetch_related("entries").get(slug=slug, owner_id=owner_id)
     except RuleTable.DoesNotExist:
         raise NotFound(f"You have no table called {slug!r}.", field="slug") from None
+
+
+def user_table_editable(*, user: Any, slug: str) -> RuleTable:
+    """The table ``slug`` if ``user`` may change it (their own). Raises :class:`NotFound` for a
+    missing table or another user's, and :class:`NotAllowed` (403) for a book table."""
+    table = RuleTable.objects.filter(slug=slug).first()
+    owner_id = _owner_id(user)
+    if table is None or (table.owner_id is not None and table.owner_id != owner_id):
+        raise NotFound(f"You have no table called {slug!r}.", field="slug")
+    if table.owner_id is None:
+        raise NotAllowed(f"{table.title} is a book table; only your own tables can be changed.", field="slug")
+    return table
 
 
 def roll_history(*, user_id: int | None, session_key: str = "", limit: int = HISTORY_LENGTH) -> QuerySet[Roll]:

@@ -430,3 +430,22 @@ def test_the_rival_roll_answer_rolls_gang_feuds_for_criminal_elements(client: Cl
         battle.refresh_from_db()
         lines[answer] = " ".join(_res(battle)["elite_rewards"]["lines"])
     assert "Gang feuds" in lines["on"] and "Gang feuds" not in lines[""]
+
+
+def test_a_campaign_reader_posting_a_bad_battle_form_is_told_their_role_not_the_form_error(client: Client, player: Any) -> None:
+    campaign = campaign_services.campaign_create(user=player, name="Long Haul", options={})
+    campaign.refresh_from_db()
+    crew_services.character_create(user=player, campaign_id=campaign.pk, version=campaign.version, name="Dorn", species="krag")
+    response = client.post(
+        reverse("battles:create"),
+        {**{k: v for k, v in STANDALONE.items() if not k.startswith("crew-")}, "campaign": str(campaign.pk)},
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    battle = Battle.objects.get(campaign=campaign)
+    reader = UserFactory.create(username="stranger")
+    campaign_services.member_invite(user=player, campaign_id=campaign.pk, username="stranger", role="reader")
+    stranger = Client()
+    stranger.force_login(reader)
+    refused = stranger.post(reverse("battles:act", args=[battle.pk, "odds"]), {"version": battle.version, "runs": "lots"})
+    assert refused.status_code == 403
+    assert "must be a whole number" not in refused.content.decode()

@@ -67,7 +67,7 @@ def test_other_users_cannot_see_a_squad(api: APIClient, other) -> None:  # type:
     outsider = APIClient()
     outsider.force_authenticate(other)
     assert outsider.get(f"/api/v1/bughunt/squads/{squad['id']}/").status_code == 404
-    assert APIClient().get(f"/api/v1/bughunt/squads/{squad['id']}/").status_code in (401, 403)
+    assert APIClient().get(f"/api/v1/bughunt/squads/{squad['id']}/").status_code == 401
 
 
 def test_the_schema_lists_the_bughunt_endpoints(api: APIClient) -> None:
@@ -79,3 +79,30 @@ def test_the_schema_lists_the_bughunt_endpoints(api: APIClient) -> None:
         "/api/v1/bughunt/missions/{mission_id}/finish/",
     ):
         assert route in paths
+
+
+def test_an_outsider_sending_bad_input_to_a_squad_or_mission_gets_404_not_400(api: APIClient, other) -> None:  # type: ignore[no-untyped-def]
+    squad = create(api)
+    mission = api.post(f"/api/v1/bughunt/squads/{squad['id']}/missions/", {"version": squad["version"]}, format="json")
+    assert mission.status_code == 201, mission.content
+    outsider = APIClient()
+    outsider.force_authenticate(other)
+    bad = {"version": "x", "trooper": "y", "index": -1, "loadout": 3}
+    for path in ("assignments", "advance", "offers", "missions"):
+        response = outsider.post(f"/api/v1/bughunt/squads/{squad['id']}/{path}/", bad, format="json")
+        assert response.status_code == 404, (path, response.content)
+    for path in ("support", "loadout", "start", "finish"):
+        response = outsider.post(f"/api/v1/bughunt/missions/{mission.json()['id']}/{path}/", bad, format="json")
+        assert response.status_code == 404, (path, response.content)
+
+
+def test_an_out_of_range_trooper_or_face_is_refused_naming_the_field(api: APIClient) -> None:
+    squad = create(api)
+    url = f"/api/v1/bughunt/squads/{squad['id']}/assignments/"
+    body = {"version": squad["version"], "assignment": "Training", "trooper": 2**70}
+    response = api.post(url, body, format="json")
+    assert response.status_code == 400 and "from 1 to" in str(response.json()["trooper"])
+    body = {**body, "trooper": squad["troopers"][0]["id"], "faces": [40000]}
+    response = api.post(url, body, format="json")
+    assert response.status_code == 400 and "from 0 to 100" in str(response.json()["faces"])
+    assert api.get(f"/api/v1/bughunt/squads/{squad['id']}/").json()["version"] == squad["version"]

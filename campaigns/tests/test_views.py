@@ -10,6 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from campaigns import crew_services, services, turn_services
+from campaigns.models import CampaignJob
 
 pytestmark = pytest.mark.django_db
 
@@ -111,3 +112,98 @@ def test_a_battle_step_links_to_the_battle_set_up_for_this_campaign(campaign: An
     assert f'href="/battles/fp/?campaign={campaign.pk}"' in page
     form = client.get(f"/battles/fp/?campaign={campaign.pk}").content.decode()
     assert f'<option value="{campaign.pk}" selected' in form
+
+
+@pytest.mark.parametrize(
+    ("name", "header"),
+    [
+        ("Sulaco\r\nSet-Cookie: x=1", 'attachment; filename="sulaco-set-cookie-x1-{id}.dropship.json"'),
+        ('The "Bad" Crew', 'attachment; filename="the-bad-crew-{id}.dropship.json"'),
+        ("Ñostromo Ωmega", "attachment; filename*=utf-8''%C3%B1ostromo-%CF%89mega-{id}.dropship.json"),
+        ("", 'attachment; filename="campaign-{id}.dropship.json"'),
+    ],
+)
+def test_an_export_download_names_its_file_safely_whatever_the_campaign_name(
+    campaign: Any, player: Any, name: str, header: str
+) -> None:
+    job = CampaignJob.objects.create(
+        owner=player, kind="export", campaign=campaign, state="done", document={"campaign": {"name": name}}
+    )
+    client = Client()
+    client.force_login(player)
+    response = client.get(reverse("campaigns:job_download", args=[job.pk]))
+    assert response.status_code == 200
+    assert response["Content-Disposition"] == header.format(id=campaign.pk)
+    assert response.json() == {"campaign": {"name": name}}
+
+
+@pytest.mark.parametrize(
+    ("action", "fields", "named"),
+    [
+        ("character_update", {"xp": "2147483648"}, "xp must be a whole number from 0 to 1000000"),
+        ("injury", {"injury": "Cut", "sick_bay": "40000"}, "sick_bay must be a whole number from 0 to 32767"),
+        ("ship", {"ship_name": "Tin Can", "hull": "2147483648", "max_hull": "10"}, "hull must be a whole number from 0 to 32767"),
+        ("adjust", {"credits": "99999999999999999999"}, "credits must be a whole number from -1000000 to 1000000"),
+        ("creation_results", {"stat_savvy": "-40000"}, "stat_savvy must be a whole number from -99 to 99"),
+    ],
+)
+def test_an_out_of_range_number_in_a_campaign_form_is_refused_naming_the_field_and_range(
+    campaign: Any, player: Any, action: str, fields: dict[str, str], named: str
+) -> None:
+    client = Client()
+    client.force_login(player)
+    member = campaign.characters.get()
+    body = {"version": campaign.version, "page": "detail", "character": member.pk, **fields}
+    response = client.post(reverse("campaigns:act", args=[campaign.pk, action]), body)
+    assert response.status_code == 400
+    assert named in response.content.decode()
+    before = campaign.version
+    campaign.refresh_from_db()
+    assert campaign.version == before
+
+
+def test_a_reader_posting_a_bad_campaign_form_is_told_their_role_not_the_form_error(
+    campaign: Any, player: Any, other: Any
+) -> None:
+    services.member_invite(user=player, campaign_id=campaign.pk, username=other.username, role="reader")
+    client = Client()
+    client.force_login(other)
+    response = client.post(
+        reverse("campaigns:act", args=[campaign.pk, "ship"]),
+        {"version": campaign.version, "page": "detail", "hull": "lots"},
+    )
+    assert response.status_code == 403
+    assert "this needs" in response.content.decode() and "must be a whole number" not in response.content.decode()
+
+
+def test_an_outsider_posting_a_bad_campaign_form_gets_404(campaign: Any, other: Any) -> None:
+    client = Client()
+    client.force_login(other)
+    response = client.post(reverse("campaigns:act", args=[campaign.pk, "ship"]), {"hull": "lots"})
+    assert response.status_code == 404
+
+
+def test_xp_awarded_at_the_turn_step_is_bounded_naming_the_crew_member(campaign: Any) -> None:
+    from campaigns.turn_services import _rule_xp
+    from rules.errors import DropshipError
+
+    member = campaign.characters.get()
+    for raw in ("99999999999999999999", "²", "-3"):
+        with pytest.raises(DropshipError) as refused:
+            _rule_xp(campaign, {f"xp_{member.pk}": raw})
+        assert refused.value.field == f"xp_{member.pk}" and "from 0 to 1000000" in refused.value.message
+    assert _rule_xp(campaign, {f"xp_{member.pk}": "3"}).changes[0].data["xp"] == 3
+
+
+def test_a_superscript_digit_in_a_number_field_is_refused_not_a_server_error(campaign: Any, player: Any) -> None:
+    client = Client()
+    client.force_login(player)
+    log = client.get(reverse("campaigns:log", args=[campaign.pk]) + "?turn=%C2%B2")
+    assert log.status_code == 200
+    stale = client.post(reverse("campaigns:act", args=[campaign.pk, "adjust"]), {"version": "²", "credits": "1"})
+    assert stale.status_code == 400 and "version is required" in stale.content.decode()
+    wrong = client.post(
+        reverse("campaigns:act", args=[campaign.pk, "injury"]),
+        {"version": campaign.version, "page": "character", "character": "²"},
+    )
+    assert wrong.status_code == 400

@@ -89,3 +89,49 @@ def test_guests_may_watch_only_when_allowed(room: Room) -> None:
     room.save()
     page = Client().get(f"/rooms/{room.pk}/")
     assert page.status_code == 200 and b"Undo last action" not in page.content
+
+
+@pytest.fixture
+def member(room: Room, player) -> Client:  # type: ignore[no-untyped-def]
+    services.room_share(room, {player.pk: "player"})
+    client = Client()
+    client.force_login(player)
+    return client
+
+
+@pytest.mark.parametrize(("method", "path"), [("get", "qr.svg"), ("post", "code/rotate/"), ("post", "code/revoke/")])
+def test_a_member_who_is_not_the_owner_cannot_see_or_change_the_join_code(
+    member: Client, room: Room, method: str, path: str
+) -> None:
+    code = services.room_code(room)
+    response = getattr(member, method)(f"/rooms/{room.pk}/{path}")
+    assert response.status_code == 403
+    assert b"this needs owner" in response.content
+    assert services.room_code(room) == code
+
+
+@pytest.mark.parametrize(("method", "path"), [("get", "qr.svg"), ("post", "code/rotate/"), ("post", "code/revoke/")])
+def test_a_watching_guest_cannot_see_or_change_the_join_code(room: Room, method: str, path: str) -> None:
+    room.guests_can_watch = True
+    room.save()
+    response = getattr(Client(), method)(f"/rooms/{room.pk}/{path}")
+    assert response.status_code == 403
+    assert services.room_code(room) is not None
+
+
+def test_a_viewer_refused_an_action_gets_403_with_the_reason_not_a_redirect(room: Room, player) -> None:  # type: ignore[no-untyped-def]
+    services.room_share(room, {player.pk: "viewer"})
+    client = Client()
+    client.force_login(player)
+    response = client.post(f"/rooms/{room.pk}/act/", {"type": "add_character", "version": "0", "name": "Ripley"})
+    assert response.status_code == 403
+    assert b"You are a viewer in Sulaco; this needs player" in response.content
+    room.refresh_from_db()
+    assert room.version == 0
+
+
+def test_an_anonymous_visitor_of_a_private_room_form_is_refused(room: Room) -> None:
+    response = Client().post(f"/rooms/{room.pk}/act/", {"type": "add_character", "version": "0", "name": "Ripley"})
+    assert response.status_code in (302, 403, 404)
+    room.refresh_from_db()
+    assert room.version == 0
