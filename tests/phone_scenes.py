@@ -39,7 +39,7 @@ def bughunt_mission(owner: Any, player: Any) -> tuple[Room, list[str]]:
     units = room.state["units"]
     for unit in units[2:4]:
         _act(owner, room, "set_player", unit=unit["id"], player=str(player.pk))
-    # Contacts are revealed until five enemies stand on the table (the faces pick CONTACT!).
+    # Contacts are Detected until five enemies stand on the table (each face of the Contact table in turn).
     for where in ("north door", "east corridor", "south vent", "west hatch"):
         _act(owner, room, "add_contact", where=where)
     for face in (6, 5, 4, 3, 2, 1) * 3:
@@ -47,10 +47,7 @@ def bughunt_mission(owner: Any, player: Any) -> tuple[Room, list[str]]:
         enemies = sum(len(g["figures"]) for g in room.state["groups"])
         if enemies >= 5 or not room.state["contacts"]:
             break
-        try:
-            _act(owner, room, "detect", contact=room.state["contacts"][0]["id"], band="open", faces=str(face))
-        except Exception:  # noqa: BLE001 - a face the table refuses: try the next one
-            continue
+        _act(owner, room, "detect", contact=room.state["contacts"][0]["id"], band="open", faces=str(face))
     room.refresh_from_db()
     if not room.state["beep_done"]:
         _act(owner, room, "beep_sir", faces="1, 1, 1, 1, 1, 1")
