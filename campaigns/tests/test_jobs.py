@@ -19,8 +19,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from django.test import Client
 from django.urls import reverse
-from django.utils.html import escape
 from django.utils import timezone
+from django.utils.html import escape
 from kombu.exceptions import OperationalError
 from rest_framework.test import APIClient
 
