@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import path
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import extend_schema, extend_schema_field, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
@@ -19,14 +19,17 @@ from live.models import Membership, Room, RoomAction
 from live.permissions import room_for
 from rules import bounds
 from rules.bounds import int_field
+from rules.pagination import LogCursorPagination
 
 
-class MemberSerializer(serializers.ModelSerializer[Membership]):
-    username = serializers.CharField(source="user.username")
+class MemberSerializer(serializers.Serializer[Any]):
+    """A :class:`live.selectors.Seat`: the membership's id, the username, the role and when the
+    member's device was last seen (from the presence cache; null when not lately)."""
 
-    class Meta:
-        model = Membership
-        fields = ["id", "username", "role", "last_seen"]
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    role = serializers.ChoiceField(choices=Membership.ROLE_CHOICES)
+    last_seen = serializers.DateTimeField(allow_null=True)
 
 
 class LogEntrySerializer(serializers.ModelSerializer[RoomAction]):
@@ -52,10 +55,14 @@ class RoomSerializer(serializers.ModelSerializer[Room]):
 
 
 class RoomDetailSerializer(RoomSerializer):
-    members = MemberSerializer(many=True, read_only=True)
+    members = serializers.SerializerMethodField()
 
     class Meta(RoomSerializer.Meta):
         fields = [*RoomSerializer.Meta.fields, "members"]
+
+    @extend_schema_field(MemberSerializer(many=True))
+    def get_members(self, room: Room) -> list[dict[str, Any]]:
+        return list(MemberSerializer(selectors.room_seats(room), many=True).data)
 
 
 StaleSerializer = inline_serializer(
@@ -165,13 +172,22 @@ class UndoApi(APIView):
         )
 
 
+class RoomLogPagination(LogCursorPagination):
+    ordering = "-version"
+
+
 class LogApi(APIView):
+    """The room's log, newest first, a page at a time: follow ``next`` (``?cursor=``)."""
+
     permission_classes = [AllowAny]
+    pagination_class = RoomLogPagination
 
     @extend_schema(responses=LogEntrySerializer(many=True))
     def get(self, request: Request, room_id: int) -> Response:
         room, _ = room_for(request.user, room_id)
-        return Response(LogEntrySerializer(selectors.room_log(room), many=True).data)
+        paginator = self.pagination_class()
+        page = paginator.paginate_queryset(selectors.room_log(room, limit=None), request, view=self)
+        return paginator.get_paginated_response(LogEntrySerializer(page, many=True).data)
 
 
 class JoinApi(APIView):

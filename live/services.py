@@ -12,7 +12,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
-from live import registry
+from live import presence, registry
 from live.engine.tracker import Action, Role, TrackerError, replay
 from live.events import publish_room
 from live.models import JoinCode, Membership, Room, RoomAction
@@ -291,6 +291,8 @@ def room_undo(*, user: Any, room_id: int, version: int | None) -> ActResult:
 
 
 def room_seen(*, user: Any, room: Room) -> None:
-    """Mark the member as watching now (for the presence list)."""
+    """Mark the user as watching now (for the presence list). Writes the cache, never the
+    database, and at most once per :data:`live.presence.THROTTLE` seconds: a polling device
+    costs one cache round trip."""
     if getattr(user, "is_authenticated", False):
-        Membership.objects.filter(room=room, user=user).update(last_seen=timezone.now())
+        presence.mark_seen(room.pk, user.pk)

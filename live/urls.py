@@ -9,6 +9,7 @@ urlpatterns = [
     path("join/", views.join, name="join"),
     path("<int:room_id>/", views.room_detail, name="room"),
     path("<int:room_id>/tracker/", views.room_tracker, name="tracker"),
+    path("<int:room_id>/log/", views.room_log, name="log"),
     path("<int:room_id>/act/", views.room_act, name="act"),
     path("<int:room_id>/undo/", views.room_undo, name="undo"),
     path("<int:room_id>/qr.svg", views.room_qr, name="qr"),

@@ -26,6 +26,7 @@ from rules.errors import DropshipError, NotAllowed, NotFound, StaleVersion
 from rules.refusals import htmx_refusal
 
 LIST_FIELDS = {"characters", "faces"}
+LOG_PAGE = 12  # log lines on the room's page, and per "Older entries" step
 NOT_PAYLOAD = {"csrfmiddlewaretoken", "type", "version"}
 
 
@@ -54,7 +55,12 @@ def _context(request: HttpRequest, room: Room, role: Role, **extra: Any) -> dict
         "tracker_template": f"{tracker.template}#tracker",
         "tracker_controls": f"{tracker.template}#controls",
         "me": str(request.user.pk) if request.user.is_authenticated else "",
-        "log": selectors.room_log(room, limit=12),
+        "log": selectors.room_log(room, limit=LOG_PAGE),
+        # One action per version: older lines exist exactly when the version passed a page.
+        "log_more": room.version > LOG_PAGE,
+        "log_before": max(room.version - LOG_PAGE + 1, 1),
+        # Members load once per render: the figure loops read this list, not the database.
+        "seats": selectors.room_seats(room),
         **extra,
     }
 
@@ -102,6 +108,20 @@ def room_tracker(request: HtmxHttpRequest, room_id: int) -> HttpResponse:
     if request.GET.get("version") == str(room.version):
         return HttpResponse(status=304)
     return render(request, "live/room.html#tracker-frame", _context(request, room, role))
+
+
+@require_GET
+def room_log(request: HtmxHttpRequest, room_id: int) -> HttpResponse:
+    """Older log lines, newest first: the :data:`LOG_PAGE` lines before version ``?before=``
+    (all the newest when absent or not a number). htmx gets the lines to append (with the next
+    "Older entries" link); a plain GET gets a page of them."""
+    room, role = _load(request, room_id)
+    raw = request.GET.get("before", "")
+    before = int(raw) if raw.isascii() and raw.isdecimal() else room.version + 1
+    entries = list(selectors.room_log(room, limit=None).filter(version__lt=before)[:LOG_PAGE])
+    oldest = entries[-1].version if entries else 0
+    context = {"room": room, "role": role.value, "log": entries, "log_more": oldest > 1, "log_before": oldest}
+    return render(request, "live/room_log.html#lines" if request.htmx else "live/room_log.html", context)
 
 
 @require_POST

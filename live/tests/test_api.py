@@ -75,7 +75,7 @@ def test_undo_and_log(api_owner: APIClient, room: dict) -> None:  # type: ignore
     )
     undone = api_owner.post(f"/api/v1/rooms/{room['id']}/undo/", {"version": 1}, format="json")
     assert undone.status_code == 200 and undone.json()["state"]["characters"] == []
-    log = api_owner.get(f"/api/v1/rooms/{room['id']}/log/").json()
+    log = api_owner.get(f"/api/v1/rooms/{room['id']}/log/").json()["results"]
     assert [e["type"] for e in log] == ["undo", "add_character"] and log[1]["undone"] is True
 
 
@@ -110,7 +110,7 @@ def test_an_action_payload_over_the_limit_is_refused_and_not_stored(api_owner: A
     )
     assert response.status_code == 400
     assert response.json()["field"] == "payload" and "16384 bytes" in response.json()["detail"]
-    assert api_owner.get(f"/api/v1/rooms/{room['id']}/log/").json() == []
+    assert api_owner.get(f"/api/v1/rooms/{room['id']}/log/").json()["results"] == []
 
 
 def test_a_nul_character_in_an_action_payload_is_refused_naming_it(api_owner: APIClient, room: dict) -> None:  # type: ignore[type-arg]
