@@ -20,6 +20,7 @@ from bughunt import selectors, services
 from bughunt.models import LogEntry, Mission, Squad, Trooper
 from rules import bounds
 from rules.bounds import int_field
+from rules.pagination import LogCursorPagination
 from rules.query import query_filters, text_filter
 
 
@@ -144,7 +145,10 @@ class SquadDetailApi(APIView):
 
 
 class SquadLogApi(APIView):
+    """The squad's campaign log, oldest first, a page at a time: follow ``next`` (``?cursor=``)."""
+
     permission_classes = [SquadAccess]
+    pagination_class = LogCursorPagination
 
     class SquadLogFilterSerializer(serializers.Serializer[Any]):
         step = text_filter(help_text="A step name or its beginning.")
@@ -155,7 +159,9 @@ class SquadLogApi(APIView):
         squad = selectors.squad_get(user=request.user, squad_id=squad_id)
         filters = query_filters(self.SquadLogFilterSerializer, request)
         entries = selectors.log_list(squad=squad, step=filters["step"], mission=filters["mission"])
-        return Response(CampaignLogEntrySerializer(entries, many=True).data)
+        paginator = self.pagination_class()
+        page = paginator.paginate_queryset(entries, request, view=self)
+        return paginator.get_paginated_response(CampaignLogEntrySerializer(page, many=True).data)
 
 
 class AssignmentApi(APIView):

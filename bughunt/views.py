@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
@@ -17,6 +18,8 @@ from bughunt.models import Mission, Squad
 from rules.errors import DropshipError, NotFound
 from rules.forms import posted_flag as _flag
 from rules.forms import posted_int
+
+LOG_PAGE = 100  # log lines per page: a long campaign's log stays a quick page
 
 
 def _squad_or_404(request: HttpRequest, squad_id: int) -> Squad:
@@ -218,11 +221,12 @@ def squad_log(request: HttpRequest, squad_id: int) -> HttpResponse:
     raw_mission = request.GET.get("mission", "").strip()
     mission = int(raw_mission) if raw_mission.isdecimal() else None
     entries = selectors.log_list(squad=squad, step=step, mission=mission)
-    steps = sorted({s.split(":")[0] for s in squad.log.values_list("step", flat=True)})
+    page = Paginator(entries, LOG_PAGE).get_page(request.GET.get("page"))  # a bad ?page= shows the first or last page
+    steps = sorted({s.split(":")[0] for s in squad.log.values_list("step", flat=True).distinct()})
     return render(
         request,
         "bughunt/squad_log.html",
-        {"squad": squad, "entries": entries, "step": step, "mission_filter": raw_mission, "steps": steps},
+        {"squad": squad, "entries": page, "page": page, "step": step, "mission_filter": raw_mission, "steps": steps},
     )
 
 

@@ -33,6 +33,7 @@ from live.models import Membership
 from rules import bounds
 from rules.bounds import int_field
 from rules.errors import DropshipError, NotFound
+from rules.pagination import LogCursorPagination
 from rules.query import choice_filter, query_filters, text_filter
 
 # -- output serializers ------------------------------------------------------------------------
@@ -846,9 +847,10 @@ class FightPickApi(APIView):
 
 
 class LogApi(APIView):
-    """The campaign log, oldest first."""
+    """The campaign log, oldest first, a page at a time: follow ``next`` (``?cursor=``)."""
 
     permission_classes = [CampaignAccess]
+    pagination_class = LogCursorPagination
 
     class CampaignLogFilterSerializer(serializers.Serializer[Any]):
         kind = choice_filter(selectors.LOG_KINDS)
@@ -867,7 +869,9 @@ class LogApi(APIView):
         campaign, _ = campaign_for(request.user, campaign_id)
         filters = query_filters(self.CampaignLogFilterSerializer, request)
         entries = selectors.log_list(campaign=campaign, kind=filters["kind"], turn=filters["turn"], search=filters["q"])
-        return Response(CampaignLogLineSerializer(entries, many=True).data)
+        paginator = self.pagination_class()
+        page = paginator.paginate_queryset(entries, request, view=self)
+        return paginator.get_paginated_response(CampaignLogLineSerializer(page, many=True).data)
 
 
 class SlotApi(APIView):

@@ -51,7 +51,8 @@ LOG_KINDS = ("setup", "step", "crew", "ship", "table", "member", "battle", "undo
 
 
 def log_list(*, campaign: Campaign, kind: str = "", turn: int | None = None, search: str = "") -> QuerySet[LogEntry]:
-    """The campaign log, oldest first; filter by ``kind``, ``turn`` number or words in the text."""
+    """The campaign log, oldest first; filter by ``kind``, ``turn`` number or words in the text.
+    Leaves out ``before`` (an undo snapshot of the whole campaign): lists never show it."""
     entries = campaign.log.all()
     if kind:
         entries = entries.filter(kind=kind)
@@ -59,7 +60,7 @@ def log_list(*, campaign: Campaign, kind: str = "", turn: int | None = None, sea
         entries = entries.filter(turn=turn)
     if search:
         entries = entries.filter(text__icontains=search)
-    return entries.order_by("id")
+    return entries.defer("before").order_by("id")
 
 
 def last_change(campaign: Campaign) -> LogEntry | None:

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -64,6 +65,7 @@ def _version(request: HttpRequest) -> int | None:
 
 
 STATS = ("reactions", "speed", "combat_skill", "toughness", "savvy", "luck")
+LOG_PAGE = 100  # log lines per page: a long campaign's log stays a quick page
 #: The range of each number field of the campaign forms (by the rules and the column it is
 #: stored in); any other number is an id or a count within an integer column.
 RANGES: dict[str, tuple[int, int]] = {
@@ -265,15 +267,17 @@ def log_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
     raw_turn = request.GET.get("turn", "")
     turn = int(raw_turn) if raw_turn.isdecimal() else None
     entries = selectors.log_list(campaign=campaign, kind=kind, turn=turn, search=search)
-    kinds = sorted(set(campaign.log.values_list("kind", flat=True)))
+    page = Paginator(entries, LOG_PAGE).get_page(request.GET.get("page"))  # a bad ?page= shows the first or last page
+    kinds = sorted(set(campaign.log.values_list("kind", flat=True).distinct()))
     context = {
         "campaign": campaign,
-        "entries": entries,
+        "entries": page,
+        "page": page,
         "kind": kind,
         "kinds": kinds,
         "turn": raw_turn,
         "query": search,
-        "turns": sorted(set(campaign.log.values_list("turn", flat=True))),
+        "turns": sorted(set(campaign.log.values_list("turn", flat=True).distinct())),
         "role": role.value,
     }
     return render(request, "campaigns/log.html", context)

@@ -30,7 +30,7 @@ def test_create_list_and_read_a_squad(api: APIClient) -> None:
     listed = api.get("/api/v1/bughunt/squads/?q=kil").json()
     assert [s["id"] for s in listed] == [squad["id"]]
     assert api.get("/api/v1/bughunt/squads/?q=zulu").json() == []
-    log = api.get(f"/api/v1/bughunt/squads/{squad['id']}/log/?step=creation").json()
+    log = api.get(f"/api/v1/bughunt/squads/{squad['id']}/log/?step=creation").json()["results"]
     assert len(log) == 4 and all(entry["rolls"] for entry in log)
 
 

@@ -59,7 +59,7 @@ def test_create_list_and_read_a_campaign_with_its_options(api: APIClient, other:
     assert api.get("/api/v1/campaigns/?q=nomatch").json() == []
     detail = api.get(f"/api/v1/campaigns/{campaign['id']}/").json()
     assert detail["name"] == "Drift" and detail["world"] is None and detail["loan"] == {}
-    log = api.get(f"/api/v1/campaigns/{campaign['id']}/log/?kind=setup").json()
+    log = api.get(f"/api/v1/campaigns/{campaign['id']}/log/?kind=setup").json()["results"]
     assert len(log) == 1 and "money_is_tight" in log[0]["text"]
 
 
@@ -189,10 +189,12 @@ def test_a_turn_rolled_and_manual_steps_undo_and_stale_version(api: APIClient) -
     assert undone.json()["step"]["spec"]["key"] == "travel.event"
     assert api.get(f"/api/v1/campaigns/{campaign['id']}/").json()["credits"] == 0
 
-    log = api.get(f"/api/v1/campaigns/{campaign['id']}/log/?turn=1").json()
+    log = api.get(f"/api/v1/campaigns/{campaign['id']}/log/?turn=1").json()["results"]
     assert any(e["undone"] and "drifting pod" in e["text"] for e in log)
-    assert [e["kind"] for e in api.get(f"/api/v1/campaigns/{campaign['id']}/log/?kind=undo").json()] == ["undo", "undo"]
-    assert [e["kind"] for e in api.get(f"/api/v1/campaigns/{campaign['id']}/log/?q=pod").json()] == ["step", "undo"]
+    undos = api.get(f"/api/v1/campaigns/{campaign['id']}/log/?kind=undo").json()["results"]
+    assert [e["kind"] for e in undos] == ["undo", "undo"]
+    pods = api.get(f"/api/v1/campaigns/{campaign['id']}/log/?q=pod").json()["results"]
+    assert [e["kind"] for e in pods] == ["step", "undo"]
     assert api.get(f"/api/v1/campaigns/{campaign['id']}/log/?turn=one").json()["field"] == "turn"
     listed = api.get(turns).json()
     assert [t["number"] for t in listed] == [1]
