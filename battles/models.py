@@ -19,7 +19,9 @@ class Battle(models.Model):
     - ``setup``: ``{"battle": BattleSetup.as_dict(), "enemy": EnemyForce.as_dict(), "crew":
       [figure dicts; "ref" is the campaign Character pk as text], "options": {flags},
       "hit_numbers": {"open", "cover", "source"}, "seed": int}`` (see :mod:`battles.services`).
-    - ``nominis``: ``{"mode", "initial", "actions": [{"action", "seed"}], "state", "events"}``.
+    - ``nominis``: ``{"mode", "initial", "actions": [{"action", "seed"}], "state", "events",
+      "checkpoints": [{"at", "state", "events"}]}`` (the state and event count after every
+      ``NOMINIS_CHECKPOINT_EVERY``-th action, so undo replays a few actions, not the log).
     - ``result``: the outcome dict plus ``source`` (``nominis``, ``tracker`` or ``manual``).
     - ``reported``: the result went to the campaign turn's "Record the battle" step.
     """

@@ -82,6 +82,9 @@ from rules.errors import DropshipError, StaleVersion
 #: Faster Combat, p.71 Battle flow events) and the tracker's Critical Hits and Escalation (p.46).
 BATTLE_FLAGS: tuple[str, ...] = ("hectic", "faster", "battle_flow", "critical_hits", "escalating_battles", "escalation_variation")
 NOMINIS_MODES = nominis.MODES
+# A no-minis state is a few kB: one kept every ten actions bounds undo to ten steps of replay
+# while the stored battle grows by a tenth of a state per action.
+NOMINIS_CHECKPOINT_EVERY = 10
 ENEMY_RANKS = {
     "basic": "regular",
     "specialist": "specialist",
@@ -884,6 +887,9 @@ def _step(data: dict[str, Any], action: Mapping[str, Any], seed: int, tables: Ma
     data["state"] = state
     data["actions"].append({"action": dict(action), "seed": seed})
     data["events"].extend(events)
+    if len(data["actions"]) % NOMINIS_CHECKPOINT_EVERY == 0:
+        checkpoints = data.setdefault("checkpoints", [])
+        checkpoints.append({"at": len(data["actions"]), "state": state, "events": len(data["events"])})
 
 
 @transaction.atomic
@@ -938,14 +944,20 @@ def nominis_replay(
 
 @transaction.atomic
 def nominis_undo(*, user: Any, battle_id: int, version: int | None) -> Battle:
-    """Take back the last no-minis action by replaying the others from the start."""
+    """Take back the last no-minis action: replay the actions after the last checkpoint before
+    it (at most :data:`NOMINIS_CHECKPOINT_EVERY`, whatever the log's length; from the start for
+    a battle stored before checkpoints). Raises :class:`DropshipError` when there is nothing to
+    undo, :class:`StaleVersion` for a stale ``version``."""
     battle = _load(user, battle_id, version)
     data = dict(_playing(battle))
     if not data["actions"]:
         raise DropshipError("Nothing to undo.", field="action")
     actions = data["actions"][:-1]
-    state, events = nominis_replay(data["initial"], actions)
-    battle.nominis = {**data, "actions": actions, "state": state, "events": events}
+    checkpoints = [c for c in data.get("checkpoints", []) if c["at"] <= len(actions)]
+    start = checkpoints[-1] if checkpoints else {"at": 0, "state": data["initial"], "events": 0}
+    state, events = nominis_replay(start["state"], actions[start["at"] :])
+    events = data["events"][: start["events"]] + events
+    battle.nominis = {**data, "actions": actions, "state": state, "events": events, "checkpoints": checkpoints}
     _touch(battle)
     return battle
 

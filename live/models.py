@@ -72,7 +72,11 @@ class JoinCode(models.Model):
 
 class RoomAction(models.Model):
     """One accepted action (or an undo), append-only. ``seed`` replays its dice; ``rolls`` are
-    the roll records it made; ``undone`` is set when a later undo took it back."""
+    the roll records it made; ``undone`` is set when a later undo took it back.
+
+    ``state_before`` is the room's state just before this action, so undo restores it in one
+    step whatever the log's length. Actions logged before it existed (and undo entries) hold
+    ``None``: undo replays the log for those."""
 
     room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="actions")
     version = models.PositiveIntegerField(help_text="The room's version after this action.")
@@ -84,6 +88,7 @@ class RoomAction(models.Model):
     rolls = models.JSONField(default=list)
     events = models.JSONField(default=list)
     undone = models.BooleanField(default=False)
+    state_before = models.JSONField(null=True, blank=True, editable=False)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -8,7 +8,8 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
-from live import presence
+from live import presence, registry
+from live.engine.tracker import Action, Role, replay
 from live.models import Room, RoomAction
 
 
@@ -41,5 +42,27 @@ def room_seats(room: Room) -> list[Seat]:
 def room_log(room: Room, *, limit: int | None = 200) -> QuerySet[RoomAction]:
     """The room's action log, newest first, with each actor's username in the same query;
     ``limit=None`` leaves the slicing to a paginator."""
-    entries = room.actions.select_related("actor").order_by("-version")
+    entries = room.actions.select_related("actor").defer("state_before").order_by("-version")
     return entries if limit is None else entries[:limit]
+
+
+def room_replayed_state(room: Room, *, before_version: int | None = None) -> dict[str, Any]:
+    """The state the room's log gives: its actions still in force (not undone, not undo
+    entries), older than ``before_version`` when given, replayed from ``initial_state`` with
+    their stored seeds.
+
+    Undo of an action logged without its state before uses it; otherwise it is the audit
+    check that the stored state is what the log says (see :func:`room_replay_matches`). Raises
+    :class:`live.engine.tracker.TrackerError` when a logged action no longer applies."""
+    actions = room.actions.filter(undone=False).exclude(type="undo").order_by("version")
+    if before_version is not None:
+        actions = actions.filter(version__lt=before_version)
+    rows = actions.values_list("type", "payload", "actor_id", "role", "seed")
+    log = [(Action(kind, payload, actor=str(actor or ""), role=Role(role)), seed) for kind, payload, actor, role, seed in rows]
+    return replay(room.initial_state, log, registry.get(room.kind).reducer)
+
+
+def room_replay_matches(room: Room) -> bool:
+    """Whether replaying the room's log from its initial state gives its stored state (an
+    audit: a ``False`` means the stored state and the log disagree)."""
+    return room_replayed_state(room) == room.state

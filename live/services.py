@@ -13,10 +13,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from live import presence, registry
-from live.engine.tracker import Action, Role, TrackerError, replay
+from live.engine.tracker import Action, Role, TrackerError
 from live.events import publish_room
 from live.models import JoinCode, Membership, Room, RoomAction
 from live.permissions import room_for
+from live.selectors import room_replayed_state
 from rules import selectors as rule_tables
 from rules.engine.dice import Dice
 from rules.errors import DropshipError, NotAllowed, NotFound, StaleVersion
@@ -232,6 +233,8 @@ def room_act(
     dice = Dice(seed=seed)
     assert dice.seed is not None
     action = Action(type=type, payload=payload, actor=str(user.pk), role=role)
+    # Reducers return a new state and never change the one they are given, so this stays as it was.
+    before = room.state
     try:
         state, events = tracker.reducer(room.state, action, dice)
     except TrackerError as exc:
@@ -250,6 +253,7 @@ def room_act(
         seed=dice.seed,
         rolls=[e.data["roll"] for e in events if "roll" in e.data],
         events=[e.as_dict() for e in events],
+        state_before=before,
     )
     transaction.on_commit(lambda: publish_room(room.pk, room.version))
     return ActResult(room=room, entry=entry)
@@ -257,20 +261,23 @@ def room_act(
 
 @transaction.atomic
 def room_undo(*, user: Any, room_id: int, version: int | None) -> ActResult:
-    """Take back the last action still in force (its actor or the owner may), by replaying the
-    log without it. The undo is itself logged. Raises :class:`StaleVersion`,
-    :class:`NotAllowed` or :class:`DropshipError` (nothing to undo)."""
+    """Take back the last action still in force (its actor or the owner may): the room's state
+    becomes the state stored with that action from before it, so undo costs one step whatever the
+    log's length (an action logged before states were stored is taken back by replaying the log
+    without it). An undo is itself logged and is never undone: the next undo takes back the
+    action before. Raises :class:`StaleVersion`, :class:`NotAllowed` or :class:`DropshipError`
+    (nothing to undo)."""
     room, role = room_for(user, room_id, at_least=Role.PLAYER, lock=True)
     _check_version(room, version)
-    live_actions = list(room.actions.filter(undone=False).exclude(type="undo").order_by("version"))
-    if not live_actions:
+    last = room.actions.filter(undone=False).exclude(type="undo").order_by("-version").first()
+    if last is None:
         raise DropshipError("Nothing to undo.", field="version")
-    last = live_actions[-1]
     if role != Role.OWNER and last.actor_id != user.pk:
         raise NotAllowed("Only the owner or whoever made the last action can undo it.")
-    tracker = registry.get(room.kind)
-    log = [(Action(a.type, a.payload, actor=str(a.actor_id or ""), role=Role(a.role)), a.seed) for a in live_actions[:-1]]
-    room.state = replay(room.initial_state, log, tracker.reducer)
+    if last.state_before is not None:
+        room.state = last.state_before
+    else:
+        room.state = room_replayed_state(room, before_version=last.version)
     room.version += 1
     room.save(update_fields=["state", "version", "updated"])
     last.undone = True

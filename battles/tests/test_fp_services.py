@@ -324,6 +324,49 @@ def test_assisted_play_stores_each_action_and_undo_replays_the_rest(player: Any)
     assert nm(again)["state"] == nm(battle)["state"]  # same action, same seed: same state
 
 
+def _count_applies(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the no-minis engine's ``apply`` calls made through the services."""
+    calls: list[int] = []
+    apply = services.nominis.apply
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return apply(*args, **kwargs)
+
+    monkeypatch.setattr(services.nominis, "apply", counting)
+    return calls
+
+
+def test_no_minis_undo_replays_only_the_actions_since_the_last_checkpoint(player: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    battle = standalone(player)
+    battle = services.nominis_start(user=player, battle_id=battle.pk, version=battle.version, mode="automatic")
+    battle = services.nominis_auto(user=player, battle_id=battle.pk, version=battle.version, dice=Dice(seed=5))
+    played = nm(battle)["actions"]
+    assert len(played) > 2 * services.NOMINIS_CHECKPOINT_EVERY
+    calls = _count_applies(monkeypatch)
+    # Undo back across a checkpoint: each undo agrees with a replay of the whole log.
+    for _ in range(services.NOMINIS_CHECKPOINT_EVERY + 2):
+        calls.clear()
+        battle = services.nominis_undo(user=player, battle_id=battle.pk, version=battle.version)
+        assert len(calls) < services.NOMINIS_CHECKPOINT_EVERY
+        kept = nm(fresh(battle))["actions"]
+        replayed, events = services.nominis_replay(nm(battle)["initial"], kept)
+        assert kept == played[: len(kept)]
+        assert nm(battle)["state"] == replayed and nm(battle)["events"] == events
+        assert all(c["at"] <= len(kept) for c in nm(battle)["checkpoints"])
+
+
+def test_no_minis_undo_of_a_battle_stored_before_checkpoints_replays_from_the_start(player: Any) -> None:
+    battle = standalone(player)
+    battle = services.nominis_start(user=player, battle_id=battle.pk, version=battle.version, mode="automatic")
+    battle = services.nominis_auto(user=player, battle_id=battle.pk, version=battle.version, dice=Dice(seed=5))
+    old = {k: v for k, v in nm(battle).items() if k != "checkpoints"}
+    Battle.objects.filter(pk=battle.pk).update(nominis=old)
+    undone = services.nominis_undo(user=player, battle_id=battle.pk, version=battle.version)
+    replayed, events = services.nominis_replay(old["initial"], old["actions"][:-1])
+    assert nm(undone)["state"] == replayed and nm(undone)["events"] == events
+
+
 def test_automatic_play_runs_to_the_end_and_the_replay_agrees(player: Any) -> None:
     battle = standalone(player)
     battle = services.nominis_start(user=player, battle_id=battle.pk, version=battle.version, mode="automatic")

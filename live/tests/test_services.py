@@ -118,6 +118,66 @@ def test_undo_replays_without_the_last_action(room, owner, player) -> None:  # t
     assert [c["name"] for c in again.room.state["characters"]] == ["Ripley"]
 
 
+def _counting_reducer(monkeypatch, kind: str) -> list[str]:  # type: ignore[no-untyped-def]
+    """Swap ``kind``'s registered reducer for one that records each action type it applies."""
+    from dataclasses import replace
+
+    from live import registry
+
+    applied: list[str] = []
+    tracker = registry.get(kind)
+
+    def counting(state, action, dice):  # type: ignore[no-untyped-def]
+        applied.append(action.type)
+        return tracker.reducer(state, action, dice)
+
+    monkeypatch.setitem(registry._KINDS, kind, replace(tracker, reducer=counting))
+    return applied
+
+
+def test_an_action_keeps_the_state_from_before_it(room, owner) -> None:  # type: ignore[no-untyped-def]
+    before = services.room_act(user=owner, room_id=room.pk, type="add_character", payload={"name": "Ripley"}, version=0)
+    result = services.room_act(user=owner, room_id=room.pk, type="add_character", payload={"name": "Hicks"}, version=1)
+    assert result.entry.state_before == before.room.state
+    assert RoomAction.objects.get(version=1).state_before == room.initial_state
+
+
+def test_undo_restores_the_state_before_without_replaying_the_log(room, owner, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    for version, name in enumerate(["Ripley", "Hicks", "Vasquez", "Hudson"]):
+        services.room_act(user=owner, room_id=room.pk, type="add_character", payload={"name": name}, version=version)
+    expected = RoomAction.objects.get(version=4).state_before
+    applied = _counting_reducer(monkeypatch, "threat")
+    undone = services.room_undo(user=owner, room_id=room.pk, version=4)
+    again = services.room_undo(user=owner, room_id=room.pk, version=5)
+    assert applied == []
+    assert undone.room.state == expected
+    assert [c["name"] for c in again.room.state["characters"]] == ["Ripley", "Hicks"]
+
+
+def test_undo_of_an_action_logged_without_its_state_before_replays_the_log(room, owner, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    services.room_act(user=owner, room_id=room.pk, type="add_character", payload={"name": "Ripley"}, version=0)
+    after_one = services.room_act(user=owner, room_id=room.pk, type="set_threat", payload={"level": 5}, version=1).room.state
+    services.room_act(user=owner, room_id=room.pk, type="add_character", payload={"name": "Hicks"}, version=2)
+    # Rooms played before states were stored with each action have none.
+    RoomAction.objects.filter(room=room).update(state_before=None)
+    applied = _counting_reducer(monkeypatch, "threat")
+    undone = services.room_undo(user=owner, room_id=room.pk, version=3)
+    assert undone.room.state == after_one
+    assert applied == ["add_character", "set_threat"]
+
+
+def test_the_log_replays_to_the_stored_state_after_acts_and_undos(room, owner) -> None:  # type: ignore[no-untyped-def]
+    from live.selectors import room_replay_matches
+
+    services.room_act(user=owner, room_id=room.pk, type="add_character", payload={"name": "Ripley"}, version=0)
+    services.room_act(user=owner, room_id=room.pk, type="combat_action", payload={"characters": ["c1"]}, version=1, seed=3)
+    services.room_undo(user=owner, room_id=room.pk, version=2)
+    result = services.room_act(user=owner, room_id=room.pk, type="combat_action", payload={"characters": ["c1"]}, version=3)
+    assert room_replay_matches(result.room)
+    result.room.state = {**result.room.state, "actions_left": 99}
+    assert not room_replay_matches(result.room)
+
+
 def test_only_the_actor_or_owner_may_undo(room, owner, player) -> None:  # type: ignore[no-untyped-def]
     code = services.room_code(room)
     assert code is not None

@@ -1,0 +1,354 @@
+"""Invariants of every tracker kind as properties: random sequences of actions with random dice
+(seeded by hypothesis) played through the live services, checking after each accepted action
+that the bounds the rules state hold, that undo gives back the exact previous state, that the
+same action with the same seed gives the same state again, and that replaying the room's log
+gives its stored state. A refused action must change nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from battles import fiveparsecs_kind
+from battles.engine import fp_tracker
+from bughunt import tracker_kind as bughunt_kind
+from bughunt.engine import tracker as bughunt_tracker
+from live import services
+from live.models import Room
+from live.selectors import room_replay_matches
+from rules.errors import DropshipError
+from tests.factories import UserFactory
+from tests.tables import load_system_tables
+
+pytestmark = pytest.mark.django_db
+
+Move = tuple[str, dict[str, Any]]
+SEEDS = st.integers(min_value=0, max_value=2**32)
+
+
+def ids(items: list[dict[str, Any]]) -> list[str]:
+    return [str(i["id"]) for i in items] or ["x1"]
+
+
+def numbers(state: Any, path: str = "") -> Iterator[tuple[str, Any]]:
+    """Every (key path, value) of a JSON state, depth first."""
+    if isinstance(state, dict):
+        for key, value in state.items():
+            yield from numbers(value, f"{path}.{key}")
+    elif isinstance(state, list):
+        for value in state:
+            yield from numbers(value, f"{path}[]")
+    else:
+        yield path, state
+
+
+# Counts the rules never take below zero, whatever the kind.
+COUNTS = {
+    "round", "turn", "next_id", "next_item", "actions_left", "stun", "wounds", "stress", "load", "surges",
+    "engines_fired", "successes", "checks", "spawn_rating", "priority", "encounter",
+}  # fmt: skip
+
+
+def no_negative_counts(state: dict[str, Any]) -> None:
+    for path, value in numbers(state):
+        if path.rsplit(".", 1)[-1] in COUNTS and isinstance(value, int) and not isinstance(value, bool):
+            assert value >= 0, f"{path} = {value}"
+
+
+def held_once(units: list[dict[str, Any]]) -> None:
+    """Each Reaction die is held by one figure at most."""
+    held = [u["die"] for u in units if u.get("die") is not None]
+    assert len(held) == len(set(held)), held
+
+
+# -- the kinds --------------------------------------------------------------------------------
+
+
+def threat_moves(state: dict[str, Any]) -> list[Move]:
+    chars = ids(state["characters"])
+    offer = state["offer"]
+    choices = (state["complications"] if offer and offer["kind"] == "complication" else state["ultra_successes"])[:3]
+    if offer:
+        return [("choose", {"name": name}) for name in choices]
+    if not state["characters"]:
+        return [("add_character", {"name": "Ripley"}), ("set_threat", {"level": 4})]
+    return [
+        ("add_character", {"name": "Ripley"}),
+        ("remove_character", {"id": chars[-1]}),
+        ("set_threat", {"level": 1 + len(chars) % 5}),
+        ("set_threat", {"level": 5}),
+        ("set_mapping", {"threat": 2, "offense": 1, "defence": 3}),
+        *[("combat_action", {"characters": [c]}) for c in chars],
+        ("combat_action", {"characters": chars[:2], "modifier": 2}),
+        ("combat_action", {"characters": chars[:1], "faces": [6, 6]}),
+        ("end_phase", {}),
+    ]
+
+
+def threat_check(state: dict[str, Any]) -> None:
+    assert 1 <= state["threat"] <= 5
+    assert state["phase"] in ("offense", "defence")
+    assert state["round"] >= 1 and state["actions_left"] >= 0
+    assert len(ids(state["characters"])) == len(set(ids(state["characters"])))
+
+
+def stack_moves(state: dict[str, Any]) -> list[Move]:
+    stacks, targets = ids(state["stacks"]), ids(state["targets"])
+    members = [m["id"] for s in state["stacks"] for m in s["members"]] or ["m0"]
+    if not state["stacks"]:
+        return [("add_stack", {"name": "Ripley's team", "kind": "party"}), ("add_target", {"name": "Warrior", "health": 12})]
+    if state["pending"]:
+        return [("roll_damage", {"characters": members[:2]}), ("roll_damage", {})]
+    return [
+        ("add_stack", {"name": "Ripley's team", "kind": "party"}),
+        ("add_stack", {"name": "Drones", "kind": "creatures", "damage": "1D6"}),
+        ("add_member", {"stack": stacks[-1], "name": "Ripley", "role": "pc", "health": 8, "save": 40}),
+        ("add_member", {"stack": stacks[-1], "name": "Merc", "role": "contractor", "loyalty": 30, "max_wounds": 2}),
+        ("add_member", {"stack": stacks[0], "name": "Drone", "role": "creature", "count": 2, "health": 4}),
+        ("add_target", {"name": "Warrior", "health": 12, "max_wounds": 1}),
+        ("remove", {"id": targets[0]}),
+        ("new_turn", {}),
+        *[("loyalty_check", {"stack": s}) for s in stacks],
+        *[("combat_check", {"stack": s, "target": t}) for s in stacks for t in targets[:2] + stacks[:1]],
+        *[("stacked_save", {"stack": s, "damage": "1D6"}) for s in stacks],
+        *[("take_hit", {"target": s, "damage": 5}) for s in stacks],
+        ("roll_damage", {"characters": members[:2]}),
+        ("roll_damage", {}),
+    ]
+
+
+def stack_check(state: dict[str, Any]) -> None:
+    assert state["turn"] >= 1
+    for entity in [m for s in state["stacks"] for m in s["members"]] + state["targets"]:
+        assert 0 <= entity["health"] <= entity["max_health"], entity
+        assert 0 <= entity["wounds"] <= max(entity["max_wounds"], 0) or entity["down"], entity
+    for stack in state["stacks"]:
+        live = [m for m in stack["members"] if not m["down"]]
+        assert stack["sums"]["size"] == len(live) and 0 <= stack["sums"]["acting"] <= stack["sums"]["size"]
+
+
+def stress_moves(state: dict[str, Any]) -> list[Move]:
+    chars = ids(state["characters"])
+    c = chars[-1]
+    sheet = {"strength": 3, "agility": 4, "wits": 4, "empathy": 3}
+    adds = [("add_character", {"name": "Ripley", **sheet}), ("add_character", {"name": "Bishop", "android": True, **sheet})]
+    if not state["characters"]:
+        return adds
+    return [
+        *adds,
+        ("new_round", {}),
+        ("turn_passes", {}),
+        *[("check", {"id": x, "skill": "ranged_combat"}) for x in chars],
+        ("check", {"id": c, "skill": "close_combat", "modifier": 2}),
+        *[("push", {"id": x}) for x in chars],
+        *[("panic_roll", {"id": x, "trigger": "pinned"}) for x in chars],
+        ("help", {"id": chars[0], "target": c}),
+        ("withdraw_help", {"id": chars[0]}),
+        ("aim", {"id": c}),
+        ("take_action", {"id": c, "action": "slow"}),
+        ("stress_up", {"id": c, "amount": 2}),
+        ("stress_down", {"id": c, "reason": "rest"}),
+        ("add_condition", {"id": c, "name": "Starving", "modifier": -1}),
+        ("add_item", {"id": c, "name": "Pulse rifle", "slots": 2}),
+        ("set_broken", {"id": c, "broken": "on"}),
+        ("set_broken", {"id": c, "broken": "off"}),
+    ]
+
+
+def stress_check(state: dict[str, Any]) -> None:
+    assert state["round"] >= 1
+    for char in state["characters"]:
+        assert char["stress"] >= 0 and char["load"] >= 0
+        assert char["load"] == sum(i["slots"] for i in char["items"]), char
+        assert len(char["helpers"]) <= 3
+        if char["android"]:
+            assert char["stress"] == 0, char
+
+
+def mass_moves(state: dict[str, Any]) -> list[Move]:
+    squads, heroes = ids(state["squads"]), ids(state["heroes"])
+    a = [s["id"] for s in state["squads"] if s["side"] == "a"] or ["s0"]
+    b = [s["id"] for s in state["squads"] if s["side"] == "b"] or ["s0"]
+    combat = state.get("combat") or {}
+    return [
+        ("add_squad", {"side": "a", "name": "Iron Guard", "squad_type": "soldiers", "level": 3, "position": "C4"}),
+        ("add_squad", {"side": "b", "name": "Horde", "squad_type": "casters", "level": 2, "position": "C6"}),
+        ("add_squad", {"side": "b", "name": "Skulls", "squad_type": "paladins", "level": 1, "undead": True}),
+        ("add_hero", {"side": "a", "name": "Aria", "at": a[0], "surges": 2}),
+        ("advance", {}),
+        *[("priority_check", {"hero": h, "skill": "History", "result": r}) for h in heroes for r in ("success", "failure")],
+        ("choose_priority", {"side": "a"}),
+        ("choose_priority", {"side": "b"}),
+        *[("move", {"squad": s, "position": "D5"}) for s in squads],
+        *[("start_combat", {"squads": [x, y]}) for x in a[:2] for y in b[:2]],
+        *[("combat_roll", {"squad": s}) for s in combat.get("to_roll", [])],
+        ("press", {}),
+        ("retreat", {}),
+        *[("set_surges", {"hero": h, "surges": 0}) for h in heroes],
+    ]
+
+
+def mass_check(state: dict[str, Any]) -> None:
+    assert state["phase"] in ("setup", "priority", "action", "reposition")
+    assert state["round"] >= 0
+    assert state["priority"]["successes"] <= state["priority"]["checks"]
+    for squad in state["squads"]:
+        assert 1 <= squad["level"] <= 20 and squad["engines_fired"] >= 0
+    for hero in state["heroes"]:
+        assert hero["surges"] >= 0
+
+
+def bughunt_moves(state: dict[str, Any]) -> list[Move]:
+    units = ids(state["units"])
+    figures = [f["id"] for u in state["units"] for f in u["figures"]] or ["f0"]
+    enemies = [f["id"] for e in state.get("enemies", []) for f in e.get("figures", [e])] or ["e0"]
+    contacts = ids(state.get("contacts", []))
+    if state["phase"] == "start" and not state["reaction_dice"]:
+        return [("roll_reactions", {})]
+    if state["phase"] == "start":
+        return [("assign_reaction", {"unit": u, "die": d}) for u in units for d in (1, 2, 3)] + [("next_phase", {})]
+    return [
+        ("next_phase", {}),
+        ("roll_reactions", {}),
+        *[("assign_reaction", {"unit": u, "die": d}) for u in units for d in (1, 2, 3)],
+        *[("act", {"unit": u}) for u in units],
+        *[("hold", {"unit": u}) for u in units],
+        ("move_contacts", {}),
+        *[("detect", {"contact": c, "band": "open"}) for c in contacts[:2]],
+        *[("adjust", {"figure": f, "stun": 1}) for f in figures[:2]],
+        ("adjust", {"figure": figures[0], "stun": 0}),
+        *[("shoot", {"figure": f, "enemy": e}) for f in figures[:2] for e in enemies[:2]],
+        *[("brawl", {"figure": f, "enemy": e}) for f in figures[:1] for e in enemies[:2]],
+        *[("adjust_enemy", {"enemy": e, "stun": 2}) for e in enemies[:1]],
+    ]
+
+
+def bughunt_check(state: dict[str, Any]) -> None:
+    assert state["phase"] in bughunt_tracker.PHASES and state["round"] >= 1
+    held_once(state["units"])
+    for unit in state["units"]:
+        for fig in unit["figures"]:
+            assert fig["status"] in bughunt_tracker.STATUSES, fig
+            assert 0 <= fig["stun"] <= bughunt_tracker.KNOCKOUT_STUN, fig
+
+
+def fp_moves(state: dict[str, Any]) -> list[Move]:
+    crew, enemies = ids(state["crew"]), ids(state["enemies"])
+    if state["phase"] == "setup" and state["seize"]["result"] is None:
+        return [("seize", {})]
+    if state["phase"] == "setup":
+        return [("next_phase", {})]
+    if state["phase"] == "start" and not state["reaction_dice"]:
+        return [("roll_reactions", {})]
+    if state["phase"] == "start":
+        return [("assign_reaction", {"figure": f, "die": d}) for f in crew for d in (1, 2)] + [("next_phase", {})]
+    return [
+        ("next_phase", {}),
+        *[("assign_reaction", {"figure": f, "die": d}) for f in crew for d in (1, 2)],
+        *[("act", {"figure": f}) for f in crew],
+        *[("enemy_act", {"enemy": e}) for e in enemies[:2]],
+        *[("resolve", {"attacker": f, "target": e, "range": 8}) for f in crew for e in enemies[:2]],
+        *[("adjust", {"enemy": e, "stun_change": d}) for e in enemies[:1] for d in (1, -1)],
+        ("adjust", {"figure": crew[0], "wounded": "on"}),
+    ]
+
+
+def fp_check(state: dict[str, Any]) -> None:
+    assert state["phase"] in fp_tracker.PHASES
+    held_once(state["crew"])
+    for fig in state["crew"] + state["enemies"]:
+        assert fig["status"] in fp_tracker.STATUSES, fig
+        assert 0 <= fig["stun"] <= 9, fig
+
+
+FP_SETUP = {
+    "crew": [
+        {"name": "Ria", "reactions": 2, "speed": 5, "combat_skill": 1, "toughness": 4, "weapons": ["Military rifle"]},
+        {"name": "Bo", "reactions": 1, "speed": 4, "combat_skill": 0, "toughness": 3, "weapons": ["Hand gun"]},
+    ],
+    "enemies": [
+        {"name": "Punks", "count": 3, "profile": {"speed": 4, "combat_skill": 0, "toughness": 3}, "weapons": ["Scrap pistol"]}
+    ],
+    "options": {"dramatic_combat": True},
+    "seize_dice": "2D6",
+    "seize_target": 10,
+    "ai": "tactical",
+}
+
+
+@dataclass(frozen=True)
+class Kind:
+    kind: str
+    options: dict[str, Any]
+    moves: Callable[[dict[str, Any]], list[Move]]
+    check: Callable[[dict[str, Any]], None]
+
+
+KINDS = {
+    "threat": Kind("threat", {"threat": 3}, threat_moves, threat_check),
+    "stack": Kind("stack", {}, stack_moves, stack_check),
+    "stress": Kind("stress", {}, stress_moves, stress_check),
+    "mass": Kind("mass", {}, mass_moves, mass_check),
+    "bughunt-mission": Kind("bughunt-mission", {"main_characters": "Alpha, Bravo"}, bughunt_moves, bughunt_check),
+    "fiveparsecs-battle": Kind("fiveparsecs-battle", {"setup": FP_SETUP}, fp_moves, fp_check),
+}
+
+
+@pytest.fixture
+def tables(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every system's tables in the test database; the Five Parsecs and Bug Hunt kinds read them
+    once per test instead of once per action (the replay after every action would be slow)."""
+    for system in ("threat-tracker", "fiveparsecs", "bughunt"):
+        load_system_tables(system)
+    fiveparsecs_kind.register()
+    bughunt_kind.register()
+    for module in (fiveparsecs_kind, bughunt_kind):
+        once = module._tables()
+        monkeypatch.setattr(module, "_tables", lambda once=once: once)
+
+
+def play(kind: Kind, data: st.DataObject, owner: Any) -> int:
+    """Play up to 25 drawn actions on a new room of ``kind``; returns how many were accepted."""
+    room = services.room_create(user=owner, kind=kind.kind, title="Property", options=dict(kind.options), unlisted=True)
+    kind.check(room.state)
+    accepted = 0
+    for _ in range(data.draw(st.integers(min_value=5, max_value=25), label="steps")):
+        room.refresh_from_db()
+        before, version = room.state, room.version
+        type_, payload = data.draw(st.sampled_from(kind.moves(before)), label="action")
+        seed = data.draw(SEEDS, label="seed")
+        try:
+            result = services.room_act(user=owner, room_id=room.pk, type=type_, payload=payload, version=version, seed=seed)
+        except DropshipError:
+            room.refresh_from_db()
+            assert (room.state, room.version) == (before, version), "a refused action changed the room"
+            continue
+        accepted += 1
+        after = result.room.state
+        kind.check(after)
+        assert room_replay_matches(result.room)
+        if data.draw(st.integers(min_value=0, max_value=3), label="undo") == 0:
+            undone = services.room_undo(user=owner, room_id=room.pk, version=result.room.version)
+            assert undone.room.state == before
+            assert room_replay_matches(undone.room)
+            again = services.room_act(
+                user=owner, room_id=room.pk, type=type_, payload=payload, version=undone.room.version, seed=seed
+            )
+            assert again.room.state == after
+    room = Room.objects.get(pk=room.pk)
+    assert room_replay_matches(room)
+    return accepted
+
+
+@pytest.mark.usefixtures("tables")
+@pytest.mark.parametrize("kind", list(KINDS))
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=st.data())
+def test_every_tracker_kind_keeps_its_bounds_undoes_exactly_and_replays_to_its_state(kind: str, data: st.DataObject) -> None:
+    owner = UserFactory()
+    play(KINDS[kind], data, owner)
