@@ -14,10 +14,11 @@ from django.utils import timezone
 
 from live import registry
 from live.engine.tracker import Action, Role, TrackerError, replay
-from live.events import publish_room
+from live.events import publish_members, publish_room
 from live.models import JoinCode, Membership, Room, RoomAction
 from live.permissions import room_for
 from rules import selectors as rule_tables
+from rules.bounds import ID_MAX
 from rules.engine.dice import Dice
 from rules.errors import DropshipError, NotAllowed, NotFound, StaleVersion
 from rules.payloads import check_json
@@ -133,7 +134,7 @@ def room_share(room: Room, members: dict[int, str]) -> int:
         _, made = Membership.objects.get_or_create(room=room, user_id=user_id, defaults={"role": role})
         joined += int(made)
     if joined:
-        transaction.on_commit(lambda: publish_room(room.pk, room.version))
+        transaction.on_commit(lambda: publish_members(room.pk))
     return joined
 
 
@@ -190,21 +191,21 @@ def room_join(*, user: Any, code: str) -> Membership:
     if registry.invite_only(found.room.kind) and not Membership.objects.filter(room=found.room, user=user).exists():
         cache.set(key, (cache.get(key) or 0) + 1, JOIN_FAILURE_WINDOW)
         raise DropshipError(INVITE_ONLY, field="code")
-    room = Room.objects.select_for_update().get(pk=found.room_id)
     membership, made = Membership.objects.get_or_create(
-        room=room, user=user, defaults={"role": Role.OWNER.value if room.owner_id == user.pk else Role.PLAYER.value}
+        room=found.room, user=user, defaults={"role": Role.OWNER.value if found.room.owner_id == user.pk else Role.PLAYER.value}
     )
     if made:
-        text = f"{_name(user)} joins as {membership.role}."
-        data = {"user": user.pk, "role": membership.role}
-        _log_member_change(room, actor=user, role=membership.role, type="member_join", text=text, data=data)
+        # A join does not move the room's version (it must not make a write in flight stale):
+        # devices hear a ``members`` event and redraw the member list and the Played-by choices.
+        transaction.on_commit(lambda: publish_members(found.room_id))
     return membership
 
 
-# Membership changes are changes of the room: each bumps its version, is a line of its log and
-# reaches every device as the usual ``version`` event, whose tracker refetch also redraws the
-# member list and the "Played by" choices. They are not tracker actions: undo and replay skip them.
-MEMBER_TYPES = frozenset({"member_join", "member_role", "member_leave", "member_remove"})
+# A role change, a removal and a leave are changes of the room, made against its version: each
+# bumps it, is a line of its log and reaches every device as the usual ``version`` event, whose
+# tracker refetch also redraws the member list and the "Played by" choices. They are not
+# tracker actions: undo and replay skip them.
+MEMBER_TYPES = frozenset({"member_role", "member_leave", "member_remove"})
 MEMBER_ROLES = (Role.PLAYER.value, Role.VIEWER.value)
 
 
@@ -232,6 +233,9 @@ def _log_member_change(room: Room, *, actor: Any, role: str, type: str, text: st
 
 
 def _member(room: Room, user_id: int) -> Membership:
+    # An id past the column's range names nobody (and would overflow the query on some databases).
+    if not 0 < user_id <= ID_MAX:
+        raise NotFound("No such member at this table (the owner's place cannot change).", field="user_id")
     membership = (
         Membership.objects.select_related("user").filter(room=room, user_id=user_id).exclude(user_id=room.owner_id).first()
     )

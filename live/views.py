@@ -10,11 +10,13 @@ import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_eventstream.views import events as eventstream_events
 from django_htmx.middleware import HtmxDetails
+from rest_framework.authentication import TokenAuthentication
+from rest_framework.exceptions import AuthenticationFailed
 
 from live import registry, selectors, services
 from live.engine.tracker import Role
@@ -55,6 +57,7 @@ def _context(request: HttpRequest, room: Room, role: Role, **extra: Any) -> dict
         "tracker_controls": f"{tracker.template}#controls",
         "me": str(request.user.pk) if request.user.is_authenticated else "",
         "log": selectors.room_log(room, limit=12),
+        "members_stamp": selectors.members_stamp(room.pk),
         **extra,
     }
 
@@ -96,10 +99,11 @@ def room_detail(request: HtmxHttpRequest, room_id: int) -> HttpResponse:
 
 @require_GET
 def room_tracker(request: HtmxHttpRequest, room_id: int) -> HttpResponse:
-    """The tracker fragment; 304 when the caller already has ``?version=``."""
+    """The tracker fragment (with the member list and the log out of band); 304 when the caller
+    already has ``?version=`` and, when it sends one, ``?members=`` (the members' stamp)."""
     room, role = _load(request, room_id)
     services.room_seen(user=request.user, room=room)  # polling devices count as present
-    if request.GET.get("version") == str(room.version):
+    if request.GET.get("version") == str(room.version) and request.GET.get("members") in (None, selectors.members_stamp(room.pk)):
         return HttpResponse(status=304)
     return render(request, "live/room.html#tracker-frame", _context(request, room, role))
 
@@ -124,13 +128,47 @@ def room_undo(request: HtmxHttpRequest, room_id: int) -> HttpResponse:
     return _write(request, room_id, lambda version: services.room_undo(user=request.user, room_id=room_id, version=version))
 
 
+@require_POST
+def member_role(request: HtmxHttpRequest, room_id: int, user_id: int) -> HttpResponse:
+    """Make a member a player or a viewer (owner only); answers like an action: the tracker with
+    the member list out of band, or the refusal beside the button."""
+    return _write(request, room_id, lambda version: services.membership_set_role(
+        user=request.user, room_id=room_id, user_id=user_id, role=request.POST.get("role", ""), version=version
+    ))  # fmt: skip
+
+
+@require_POST
+def member_remove(request: HtmxHttpRequest, room_id: int, user_id: int) -> HttpResponse:
+    """Remove a member (owner), or leave the table (the member themself: back to the rooms list)."""
+    if request.user.is_authenticated and request.user.pk == user_id:
+        _load(request, room_id)
+        try:
+            services.membership_remove(user=request.user, room_id=room_id, user_id=user_id, version=_version(request))
+        except NotFound as exc:
+            raise Http404(exc.message) from exc
+        except DropshipError as exc:
+            if request.htmx:
+                return htmx_refusal(exc.message, exc.status if exc.status in (400, 403, 409) else 400)
+            messages.error(request, exc.message)
+            return redirect("live:room", room_id=room_id)
+        messages.success(request, "You left the table.")
+        return redirect("live:rooms")
+    return _write(request, room_id, lambda version: services.membership_remove(
+        user=request.user, room_id=room_id, user_id=user_id, version=version
+    ))  # fmt: skip
+
+
+def _version(request: HttpRequest) -> int | None:
+    try:
+        return int(request.POST.get("version", ""))
+    except ValueError:
+        return None
+
+
 def _write(request: HtmxHttpRequest, room_id: int, write: Any) -> HttpResponse:
     if not request.user.is_authenticated:
         return HttpResponseForbidden("Log in to act at this table.")
-    try:
-        version = int(request.POST.get("version", ""))
-    except ValueError:
-        version = None
+    version = _version(request)
     notice, status = None, 200
     try:
         write(version)
@@ -183,7 +221,18 @@ def room_qr(request: HtmxHttpRequest, room_id: int) -> HttpResponse:
 
 
 def room_events(request: HttpRequest, room_id: int) -> HttpResponse:
-    """The room's Server-Sent Event stream (django-eventstream), behind the room check."""
+    """The room's Server-Sent Event stream (django-eventstream), behind the room check.
+
+    Browsers come with their session; API clients send ``Authorization: Token <key>``, checked by
+    DRF's own TokenAuthentication like every API call (a wrong token answers 401). Events are
+    ``version`` with ``{room, version}``: fetch ``/api/v1/rooms/{id}/`` when it moves."""
+    if request.META.get("HTTP_AUTHORIZATION"):
+        try:
+            found = TokenAuthentication().authenticate(request)  # type: ignore[arg-type]
+        except AuthenticationFailed as exc:
+            return JsonResponse({"detail": str(exc.detail)}, status=401, headers={"WWW-Authenticate": "Token"})
+        if found is not None:
+            request.user = found[0]
     _load(request, room_id)
     return eventstream_events(request, channels=[room_channel(room_id)])
 

@@ -56,7 +56,9 @@ def test_the_campaign_rooms_member_roles_change_only_through_the_logged_invitati
 ) -> None:
     reader = services.member_invite(user=player, campaign_id=campaign.pk, username=other.username, role="reader")
     with pytest.raises(DropshipError) as refused:
-        live_services.membership_set_role(user=player, room_id=campaign.room_id, member_id=reader.pk, role="player")
+        live_services.membership_set_role(
+            user=player, room_id=campaign.room_id, user_id=other.pk, role="player", version=reader.room.version
+        )
     assert refused.value.field == "role"
     reader.refresh_from_db()
     assert reader.role == "viewer"

@@ -20,9 +20,33 @@ def room(api_owner: APIClient) -> dict:  # type: ignore[type-arg]
     return response.json()  # type: ignore[no-any-return]
 
 
-def test_kinds_lists_the_threat_tracker() -> None:
-    body = APIClient().get("/api/v1/rooms/kinds/").json()
-    assert {"kind": "threat", "title": "Combat threat and action tracker", "app": "battles"} in body
+def test_kinds_list_each_option_with_its_type_allowed_values_bounds_and_default() -> None:
+    body = {k["kind"]: k for k in APIClient().get("/api/v1/rooms/kinds/").json()}
+    threat = body["threat"]
+    assert (threat["title"], threat["app"]) == ("Combat threat and action tracker", "battles")
+    assert threat["options"] == [
+        {
+            "name": "threat",
+            "label": "Starting combat threat (1-5)",
+            "type": "int",
+            "default": 3,
+            "choices": [],
+            "minimum": 1,
+            "maximum": 5,
+            "help": "",
+        }
+    ]
+    check_die = next(o for o in body["stack"]["options"] if o["name"] == "check_die")
+    assert check_die["type"] == "choice" and check_die["default"] == "D100"
+    assert {"value": "D100", "label": "D100"} in check_die["choices"]
+
+
+def test_the_schema_describes_the_kinds_options() -> None:
+    schema = APIClient().get("/api/schema/", {"format": "json"}).json()
+    option = schema["components"]["schemas"]["OptionField"]["properties"]
+    assert {"type", "choices", "minimum", "maximum", "default"} <= set(option)
+    kinds = schema["paths"]["/api/v1/rooms/kinds/"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    assert kinds["items"]["$ref"].endswith("/TrackerKind")
 
 
 def test_create_returns_id_code_kind_title_version_state(room: dict) -> None:  # type: ignore[type-arg]

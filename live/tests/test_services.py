@@ -81,9 +81,10 @@ def test_viewers_cannot_act(room, owner, player) -> None:  # type: ignore[no-unt
     code = services.room_code(room)
     assert code is not None
     membership = services.room_join(user=player, code=code.code)
-    services.membership_set_role(user=owner, room_id=room.pk, member_id=membership.pk, role="viewer")
+    services.membership_set_role(user=owner, room_id=room.pk, user_id=player.pk, role="viewer", version=0)
+    assert membership.room.version == 0  # the join left the version alone
     with pytest.raises(NotAllowed, match="You are a viewer"):
-        services.room_act(user=player, room_id=room.pk, type="end_phase", payload={}, version=0)
+        services.room_act(user=player, room_id=room.pk, type="end_phase", payload={}, version=1)
 
 
 def test_wrong_and_revoked_codes_are_refused_and_throttled(room, owner, player) -> None:  # type: ignore[no-untyped-def]
