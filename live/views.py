@@ -12,6 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_eventstream.views import events as eventstream_events
 from django_htmx.middleware import HtmxDetails
@@ -130,9 +131,9 @@ def room_undo(request: HtmxHttpRequest, room_id: int) -> HttpResponse:
 
 @require_POST
 def member_role(request: HtmxHttpRequest, room_id: int, user_id: int) -> HttpResponse:
-    """Make a member a player or a viewer (owner only); answers like an action: the tracker with
-    the member list out of band, or the refusal beside the button."""
-    return _write(request, room_id, lambda version: services.membership_set_role(
+    """Make a member a player or a viewer (owner only); answers with the member list, or the
+    refusal beside the button."""
+    return _member_write(request, room_id, lambda version: services.membership_set_role(
         user=request.user, room_id=room_id, user_id=user_id, role=request.POST.get("role", ""), version=version
     ))  # fmt: skip
 
@@ -140,22 +141,44 @@ def member_role(request: HtmxHttpRequest, room_id: int, user_id: int) -> HttpRes
 @require_POST
 def member_remove(request: HtmxHttpRequest, room_id: int, user_id: int) -> HttpResponse:
     """Remove a member (owner), or leave the table (the member themself: back to the rooms list)."""
-    if request.user.is_authenticated and request.user.pk == user_id:
-        _load(request, room_id)
-        try:
-            services.membership_remove(user=request.user, room_id=room_id, user_id=user_id, version=_version(request))
-        except NotFound as exc:
-            raise Http404(exc.message) from exc
-        except DropshipError as exc:
-            if request.htmx:
-                return htmx_refusal(exc.message, exc.status if exc.status in (400, 403, 409) else 400)
-            messages.error(request, exc.message)
-            return redirect("live:room", room_id=room_id)
-        messages.success(request, "You left the table.")
-        return redirect("live:rooms")
-    return _write(request, room_id, lambda version: services.membership_remove(
+    leaving = request.user.is_authenticated and request.user.pk == user_id
+    response = _member_write(request, room_id, lambda version: services.membership_remove(
         user=request.user, room_id=room_id, user_id=user_id, version=version
-    ))  # fmt: skip
+    ), leaving=leaving)  # fmt: skip
+    return response
+
+
+def _member_write(request: HtmxHttpRequest, room_id: int, write: Any, *, leaving: bool = False) -> HttpResponse:
+    """Run a membership change. The member list answers an HTMX request (the request's own form
+    lives in it); every device, this one too, redraws the tracker on the ``version`` event."""
+    if not request.user.is_authenticated:
+        return HttpResponseForbidden("Log in to change who sits at this table.")
+    notice, status = None, 200
+    try:
+        write(_version(request))
+    except NotFound as exc:
+        raise Http404(exc.message) from exc
+    except StaleVersion as exc:
+        notice, status = exc.message, 409
+    except DropshipError as exc:
+        if request.htmx:
+            return htmx_refusal(exc.message, exc.status if exc.status in (400, 403) else 400)
+        if exc.status == 403:
+            raise PermissionDenied(exc.message) from exc
+        messages.error(request, exc.message)
+        return redirect("live:room", room_id=room_id)
+    if leaving and status == 200:
+        messages.success(request, "You left the table.")
+        if request.htmx:
+            return HttpResponse(headers={"HX-Redirect": reverse("live:rooms")})
+        return redirect("live:rooms")
+    room, role = _load(request, room_id)
+    if not request.htmx:
+        if notice:
+            messages.error(request, notice)
+        return redirect("live:room", room_id=room_id)
+    context = _context(request, room, role, members_primary=True, members_notice=notice)
+    return render(request, "live/room.html#members-frame", context, status=status)
 
 
 def _version(request: HttpRequest) -> int | None:
