@@ -37,6 +37,13 @@ def reducer(state: dict[str, Any], action: Action, dice: Dice) -> tuple[dict[str
     return fp_tracker.apply(state, action, dice, _tables())
 
 
+def release(state: dict[str, Any], player: str) -> list[tuple[str, dict[str, Any]]]:
+    """The owner's ``set_player`` actions that hand ``player``'s figures back (see the engine's ``release``)."""
+    from battles.engine import fp_tracker
+
+    return fp_tracker.release(state, player)
+
+
 def initial_state(options: Mapping[str, Any]) -> dict[str, Any]:
     """The tracker's first state from ``options["setup"]``: a mapping, or JSON text of one (crew,
     enemies, options, campaign_turn, ai, seize_dice, seize_target, seize_modifier, hit_numbers).
@@ -66,6 +73,7 @@ def register() -> None:
             app="battles",
             reducer=reducer,
             initial_state=initial_state,
+            release=release,
             template="battles/fiveparsecs_battle.html",
             description="Seize the Initiative, Reaction dice, Quick/Enemy/Slow phases, Stun markers, Morale, "
             "escalation, deployment variables, casualty tables.",

@@ -56,6 +56,7 @@ def register_all() -> None:
             app="battles",
             reducer=threat.apply,
             initial_state=threat_initial_state,
+            release=threat.release,
             template="battles/threat.html",
             description="Offense and Defence phases; the combat threat sets the actions per phase.",
             options=(OptionField("threat", "Starting combat threat (1-5)", "int", 3, minimum=1, maximum=5),),

@@ -35,6 +35,13 @@ def reducer(state: dict[str, Any], action: Action, dice: Dice) -> tuple[dict[str
     return tracker.apply(state, action, dice, _tables())
 
 
+def release(state: dict[str, Any], player: str) -> list[tuple[str, dict[str, Any]]]:
+    """The owner's ``set_player`` actions that hand ``player``'s figures back (see the engine's ``release``)."""
+    from bughunt.engine import tracker
+
+    return tracker.release(state, player)
+
+
 def initial_state(options: Mapping[str, Any]) -> dict[str, Any]:
     """The tracker's first state. ``options["setup"]`` is a generated mission (see
     ``bughunt.services.tracker_setup``); otherwise ``priority`` (1-6), ``difficulty`` (one of the
@@ -65,6 +72,7 @@ def register() -> None:
             app="bughunt",
             reducer=reducer,
             initial_state=initial_state,
+            release=release,
             template="bughunt/mission.html",
             description="Reaction dice, Contact markers, Spawn Points, Tactical Locations, Objectives and Evac.",
             options=(

@@ -19,6 +19,7 @@ from live.models import Membership, Room, RoomAction
 from live.permissions import room_for
 from rules import bounds
 from rules.bounds import int_field
+from rules.errors import NotAllowed
 from rules.pagination import LogCursorPagination
 
 
@@ -27,6 +28,7 @@ class MemberSerializer(serializers.Serializer[Any]):
     member's device was last seen (from the presence cache; null when not lately)."""
 
     id = serializers.IntegerField()
+    user_id = serializers.IntegerField(help_text="The id in /rooms/{id}/members/{user_id}/.")
     username = serializers.CharField()
     role = serializers.ChoiceField(choices=Membership.ROLE_CHOICES)
     last_seen = serializers.DateTimeField(allow_null=True)
@@ -70,18 +72,67 @@ StaleSerializer = inline_serializer(
 )
 
 
+class OptionChoiceSerializer(serializers.Serializer[Any]):
+    value = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # a declared field; DRF takes it off the class
+
+
+class OptionFieldSerializer(serializers.Serializer[Any]):
+    """One option of a tracker kind (:class:`live.registry.OptionField`), sent in ``options``
+    when opening a room of that kind."""
+
+    name = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # a declared field; DRF takes it off the class
+    type = serializers.ChoiceField(
+        choices=["int", "bool", "choice", "text", "table"],
+        help_text="int: a whole number within minimum..maximum; bool: true/false; choice: one of choices' values; "
+        "text: free text; table: the slug of a book table or one of your own.",
+    )
+    default = serializers.JSONField(allow_null=True, help_text="Used when the option is left out.")
+    choices = OptionChoiceSerializer(many=True, help_text="The allowed values of a choice option (empty otherwise).")
+    minimum = serializers.IntegerField(allow_null=True)
+    maximum = serializers.IntegerField(allow_null=True)
+    help = serializers.CharField(allow_blank=True)
+
+
+class TrackerKindSerializer(serializers.Serializer[Any]):
+    kind = serializers.CharField()
+    title = serializers.CharField()
+    app = serializers.CharField()
+    description = serializers.CharField(allow_blank=True)
+    options = OptionFieldSerializer(many=True)
+
+
+def _kind_data(kind: registry.TrackerKind) -> dict[str, Any]:
+    return {
+        "kind": kind.kind,
+        "title": kind.title,
+        "app": kind.app,
+        "description": kind.description,
+        "options": [
+            {
+                "name": o.name,
+                "label": o.label,
+                "type": o.type,
+                "default": o.default,
+                "choices": [{"value": value, "label": label} for value, label in o.choices],
+                "minimum": o.minimum,
+                "maximum": o.maximum,
+                "help": o.help,
+            }
+            for o in kind.options
+        ],
+    }
+
+
 class KindListApi(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(
-        responses=inline_serializer(
-            "TrackerKind",
-            {"kind": serializers.CharField(), "title": serializers.CharField(), "app": serializers.CharField()},
-            many=True,
-        )
-    )
+    @extend_schema(responses=TrackerKindSerializer(many=True))
     def get(self, request: Request) -> Response:
-        return Response([{"kind": k.kind, "title": k.title, "app": k.app} for k in registry.kinds()])
+        """The kinds of table anyone may open, each with its options: type, allowed values,
+        minimum and maximum, and default."""
+        return Response(TrackerKindSerializer([_kind_data(k) for k in registry.kinds()], many=True).data)
 
 
 class RoomListCreateApi(APIView):
@@ -190,6 +241,60 @@ class LogApi(APIView):
         return paginator.get_paginated_response(LogEntrySerializer(page, many=True).data)
 
 
+MembersResultSerializer = inline_serializer(
+    "MembersResult",
+    {"version": serializers.IntegerField(), "state": serializers.DictField(), "members": MemberSerializer(many=True)},
+)
+
+
+def _members_result(room: Room) -> Response:
+    return Response(
+        {"version": room.version, "state": room.state, "members": MemberSerializer(selectors.room_seats(room), many=True).data}
+    )
+
+
+class MemberApi(APIView):
+    """One member of a room, by their user id: the owner changes their role or removes them; a
+    member may remove themself (leave). Each change bumps the room's version and is logged."""
+
+    permission_classes = [IsAuthenticated]
+
+    class RoleInputSerializer(serializers.Serializer[Any]):
+        role = serializers.ChoiceField(
+            choices=list(services.MEMBER_ROLES),
+            error_messages={"invalid_choice": f"role must be one of {', '.join(services.MEMBER_ROLES)}; got {{input!r}}."},
+        )
+        version = int_field(0, bounds.VERSION_MAX)
+
+    class RemoveInputSerializer(serializers.Serializer[Any]):
+        version = int_field(0, bounds.VERSION_MAX)
+
+    @extend_schema(request=RoleInputSerializer, responses={200: MembersResultSerializer, 409: StaleSerializer})
+    def patch(self, request: Request, room_id: int, user_id: int) -> Response:
+        room_for(request.user, room_id, at_least=Role.OWNER)  # others learn nothing from validation errors
+        data = self.RoleInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        membership = services.membership_set_role(user=request.user, room_id=room_id, user_id=user_id, **data.validated_data)
+        return _members_result(Room.objects.get(pk=membership.room_id))
+
+    @extend_schema(
+        request=RemoveInputSerializer,
+        responses={200: MembersResultSerializer, 204: None, 409: StaleSerializer},
+        description="The owner removes a member (200, the room as it is now); a member removes themself "
+        "to leave (204). Their figures go back to the owner through the tracker's own actions, in the log.",
+    )
+    def delete(self, request: Request, room_id: int, user_id: int) -> Response:
+        room, role = room_for(request.user, room_id)
+        if role != Role.OWNER and user_id != request.user.pk:
+            raise NotAllowed("Only the table's owner can remove members.")
+        data = self.RemoveInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        room = services.membership_remove(user=request.user, room_id=room_id, user_id=user_id, **data.validated_data)
+        if role != Role.OWNER:
+            return Response(status=status.HTTP_204_NO_CONTENT)  # they left: the room is no longer theirs to read
+        return _members_result(room)
+
+
 class JoinApi(APIView):
     permission_classes = [IsAuthenticated]
 
@@ -215,4 +320,5 @@ urlpatterns = [
     path("rooms/<int:room_id>/actions/", ActionApi.as_view(), name="api-room-actions"),
     path("rooms/<int:room_id>/undo/", UndoApi.as_view(), name="api-room-undo"),
     path("rooms/<int:room_id>/log/", LogApi.as_view(), name="api-room-log"),
+    path("rooms/<int:room_id>/members/<int:user_id>/", MemberApi.as_view(), name="api-room-member"),
 ]

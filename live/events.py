@@ -1,5 +1,6 @@
 """Live events: after a change commits, every device on the room's channel hears
-``{room, version}`` over Server-Sent Events (django-eventstream) and fetches what changed.
+``version`` ``{room, version}`` (or ``members`` ``{room, members}`` when someone joined) over
+Server-Sent Events (django-eventstream) and fetches what changed.
 
 Without REDIS_URL events fan out inside the one process; with it, through Redis to every
 process (django-eventstream's EVENTSTREAM_REDIS).
@@ -54,6 +55,18 @@ def publish_room(room_id: int, version: int) -> None:
         send_event(room_channel(room_id), "version", {"room": room_id, "version": version})
     except Exception:  # a dead event bus must not fail a committed action; devices also poll
         logger.exception("Could not publish room %s version %s", room_id, version)
+
+
+def publish_members(room_id: int) -> None:
+    """Tell every device on the room's channel that its members changed without a new version
+    (someone joined): ``members`` with ``{room, members}``, the members' stamp
+    (:func:`live.selectors.members_stamp`)."""
+    from live.selectors import members_stamp
+
+    try:
+        send_event(room_channel(room_id), "members", {"room": room_id, "members": members_stamp(room_id)})
+    except Exception:  # a dead event bus must not fail a committed join; devices also poll
+        logger.exception("Could not publish the members of room %s", room_id)
 
 
 class RoomChannelManager(DefaultChannelManager):

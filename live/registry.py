@@ -42,7 +42,10 @@ class TrackerKind:
     the tables its options name among those the user may use).
     An ``invite_only`` kind's room seats only the members its app's services give it (a
     campaign's room is the campaign's membership list): it has no join code, and its members'
-    roles are changed on the app's own pages, which log them."""
+    roles are changed on the app's own pages, which log them.
+    ``release(state, user_id)`` lists the kind's own actions, as ``(type, payload)`` made by the
+    owner, that hand every figure the user (id as text) plays back to the owner: a member who
+    leaves or is removed gets them run, logged and undoable like any other action."""
 
     kind: str
     title: str
@@ -55,6 +58,7 @@ class TrackerKind:
     listed: bool = True
     invite_only: bool = False
     takes_user: bool = False
+    release: Callable[[dict[str, Any], str], list[tuple[str, dict[str, Any]]]] | None = None
 
 
 _KINDS: dict[str, TrackerKind] = {}

@@ -6,11 +6,15 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Max, Q, QuerySet
 
 from live import presence, registry
 from live.engine.tracker import Action, Role, replay
-from live.models import Room, RoomAction
+from live.models import Membership, Room, RoomAction
+
+#: Logged member changes: they bump the version but are not tracker actions (undo and replay
+#: pass them by).
+MEMBER_TYPES = frozenset({"member_role", "member_leave", "member_remove"})
 
 
 @dataclass(frozen=True)
@@ -54,7 +58,7 @@ def room_replayed_state(room: Room, *, before_version: int | None = None) -> dic
     Undo of an action logged without its state before uses it; otherwise it is the audit
     check that the stored state is what the log says (see :func:`room_replay_matches`). Raises
     :class:`live.engine.tracker.TrackerError` when a logged action no longer applies."""
-    actions = room.actions.filter(undone=False).exclude(type="undo").order_by("version")
+    actions = room.actions.filter(undone=False).exclude(type__in=("undo", *MEMBER_TYPES)).order_by("version")
     if before_version is not None:
         actions = actions.filter(version__lt=before_version)
     rows = actions.values_list("type", "payload", "actor_id", "role", "seed")
@@ -66,3 +70,15 @@ def room_replay_matches(room: Room) -> bool:
     """Whether replaying the room's log from its initial state gives its stored state (an
     audit: a ``False`` means the stored state and the log disagree)."""
     return room_replayed_state(room) == room.state
+
+
+def members_stamp_of(seats: list[Seat]) -> str:
+    """:func:`members_stamp` from seats already loaded (no query)."""
+    return f"{len(seats)}.{max((seat.id for seat in seats), default=0)}"
+
+
+def members_stamp(room_id: int) -> str:
+    """A short text that changes whenever someone joins or leaves ``room_id`` (``"count.last id"``):
+    with the version it says whether a device's member list and Played-by choices are current."""
+    found = Membership.objects.filter(room_id=room_id).aggregate(count=Count("id"), last=Max("id"))
+    return f"{found['count']}.{found['last'] or 0}"

@@ -1,5 +1,5 @@
-"""Writes for shared rooms: create, join, act, undo, share. One transaction each; changes are
-published to every device after commit as ``{room, version}``."""
+"""Writes for shared rooms: create, join, members (roles, removal, leaving), act, undo, share.
+One transaction each; changes are published to every device after commit as ``{room, version}``."""
 
 from __future__ import annotations
 
@@ -14,11 +14,12 @@ from django.utils import timezone
 
 from live import presence, registry
 from live.engine.tracker import Action, Role, TrackerError
-from live.events import publish_room
+from live.events import publish_members, publish_room
 from live.models import JoinCode, Membership, Room, RoomAction
 from live.permissions import room_for
-from live.selectors import room_replayed_state
+from live.selectors import MEMBER_TYPES, room_replayed_state
 from rules import selectors as rule_tables
+from rules.bounds import ID_MAX
 from rules.engine.dice import Dice
 from rules.errors import DropshipError, NotAllowed, NotFound, StaleVersion
 from rules.payloads import check_json
@@ -134,7 +135,7 @@ def room_share(room: Room, members: dict[int, str]) -> int:
         _, made = Membership.objects.get_or_create(room=room, user_id=user_id, defaults={"role": role})
         joined += int(made)
     if joined:
-        transaction.on_commit(lambda: publish_room(room.pk, room.version))
+        transaction.on_commit(lambda: publish_members(room.pk))
     return joined
 
 
@@ -191,28 +192,164 @@ def room_join(*, user: Any, code: str) -> Membership:
     if registry.invite_only(found.room.kind) and not Membership.objects.filter(room=found.room, user=user).exists():
         cache.set(key, (cache.get(key) or 0) + 1, JOIN_FAILURE_WINDOW)
         raise DropshipError(INVITE_ONLY, field="code")
-    membership, _ = Membership.objects.get_or_create(
+    membership, made = Membership.objects.get_or_create(
         room=found.room, user=user, defaults={"role": Role.OWNER.value if found.room.owner_id == user.pk else Role.PLAYER.value}
     )
-    transaction.on_commit(lambda: publish_room(found.room.pk, found.room.version))
+    if made:
+        # A join does not move the room's version (it must not make a write in flight stale):
+        # devices hear a ``members`` event and redraw the member list and the Played-by choices.
+        transaction.on_commit(lambda: publish_members(found.room_id))
+    return membership
+
+
+# A role change, a removal and a leave are changes of the room, made against its version: each
+# bumps it, is a line of its log and reaches every device as the usual ``version`` event, whose
+# tracker refetch also redraws the member list and the "Played by" choices. They are not
+# tracker actions: undo and replay skip them.
+MEMBER_ROLES = (Role.PLAYER.value, Role.VIEWER.value)
+
+
+def _name(user: Any) -> str:
+    return str(user.get_username())
+
+
+def _log_member_change(room: Room, *, actor: Any, role: str, type: str, text: str, data: dict[str, Any]) -> RoomAction:
+    """Bump the (locked) room's version and log one membership change, published after commit."""
+    room.version += 1
+    room.save(update_fields=["version", "updated"])
+    entry = RoomAction.objects.create(
+        room=room,
+        version=room.version,
+        actor=actor,
+        role=role,
+        type=type,
+        payload=data,
+        seed=0,
+        events=[{"type": type, "text": text, "data": data}],
+    )
+    room_id, version = room.pk, room.version
+    transaction.on_commit(lambda: publish_room(room_id, version))
+    return entry
+
+
+def _member(room: Room, user_id: int) -> Membership:
+    # An id past the column's range names nobody (and would overflow the query on some databases).
+    if not 0 < user_id <= ID_MAX:
+        raise NotFound("No such member at this table (the owner's place cannot change).", field="user_id")
+    membership = (
+        Membership.objects.select_related("user").filter(room=room, user_id=user_id).exclude(user_id=room.owner_id).first()
+    )
+    if membership is None:
+        raise NotFound("No such member at this table (the owner's place cannot change).", field="user_id")
+    return membership
+
+
+def _release_figures(room: Room, user_id: int) -> list[RoomAction]:
+    """Hand the figures ``user_id`` plays back to the owner through the kind's own actions
+    (:attr:`registry.TrackerKind.release`), each logged as the owner's action so that undo and
+    replay treat them like any other."""
+    tracker = registry.get(room.kind)
+    if tracker.release is None:
+        return []
+    entries = []
+    for type, payload in tracker.release(room.state, str(user_id)):
+        dice = Dice()
+        assert dice.seed is not None
+        action = Action(type=type, payload=payload, actor=str(room.owner_id), role=Role.OWNER)
+        try:
+            room.state, events = tracker.reducer(room.state, action, dice)
+        except TrackerError as exc:  # the kind's release named an action its reducer refuses: a bug
+            raise DropshipError(f"Could not hand the figures back: {exc.message}", field="user_id") from exc
+        room.version += 1
+        room.save(update_fields=["state", "version", "updated"])
+        entries.append(
+            RoomAction.objects.create(
+                room=room,
+                version=room.version,
+                actor_id=room.owner_id,
+                role=Role.OWNER.value,
+                type=type,
+                payload=payload,
+                seed=dice.seed,
+                rolls=[e.data["roll"] for e in events if "roll" in e.data],
+                events=[e.as_dict() for e in events],
+            )
+        )
+    return entries
+
+
+@transaction.atomic
+def membership_set_role(*, user: Any, room_id: int, user_id: int, role: str, version: int | None) -> Membership:
+    """Make the member ``user_id`` a ``player`` or a ``viewer`` (owner only), against ``version``.
+
+    The change is logged (who changed whom, from what to what) and bumps the room's version.
+    Raises :class:`NotFound` for outsiders and for a user who is not a member (the owner
+    included), :class:`NotAllowed` for members who are not the owner, :class:`DropshipError`
+    naming ``role`` and the allowed roles, or for an invite-only room (its app's page changes
+    roles, and logs them), and :class:`StaleVersion` (409, with the current state) when
+    ``version`` is not the room's. Nothing is written then.
+    """
+    room, _ = room_for(user, room_id, at_least=Role.OWNER, lock=True)
+    if registry.invite_only(room.kind):
+        raise DropshipError(INVITE_ONLY, field="role")
+    if role not in MEMBER_ROLES:
+        raise DropshipError(f"role must be one of {', '.join(MEMBER_ROLES)}; got {role!r}.", field="role")
+    _check_version(room, version)
+    membership = _member(room, user_id)
+    was = membership.role
+    if was != role:
+        membership.role = role
+        membership.save(update_fields=["role"])
+        text = f"{_name(user)} made {_name(membership.user)} a {role} (was {was})."
+        _log_member_change(
+            room,
+            actor=user,
+            role=Role.OWNER.value,
+            type="member_role",
+            text=text,
+            data={"user": user_id, "from": was, "to": role},
+        )
     return membership
 
 
 @transaction.atomic
-def membership_set_role(*, user: Any, room_id: int, member_id: int, role: str) -> Membership:
-    """Change a member's role (owner only). Raises :class:`DropshipError` naming the roles, or
-    for an invite-only room (its app's page changes roles, and logs them)."""
-    room, _ = room_for(user, room_id, at_least=Role.OWNER, lock=True)
+def membership_remove(*, user: Any, room_id: int, user_id: int, version: int | None) -> Room:
+    """Take the member ``user_id`` from the table, against ``version``: the owner removes
+    anyone else, a member may leave. Returns the room.
+
+    The member loses access at once; the figures they played go back to the owner through the
+    tracker's own actions (logged, undoable). Raises :class:`NotFound` for outsiders and for a
+    user who is not a member, :class:`NotAllowed` when a member other than the owner removes
+    someone else, :class:`DropshipError` for an invite-only room (the campaign's page removes
+    members) and :class:`StaleVersion` (409) when ``version`` is not the room's.
+    """
+    room, role = room_for(user, room_id, at_least=Role.VIEWER, lock=True)
+    if not getattr(user, "is_authenticated", False):
+        raise NotAllowed("Only the table's owner can remove members.")
+    leaving = user_id == user.pk
+    if role != Role.OWNER and not leaving:
+        raise NotAllowed("Only the table's owner can remove members.")
     if registry.invite_only(room.kind):
-        raise DropshipError(INVITE_ONLY, field="role")
-    if role not in (Role.PLAYER.value, Role.VIEWER.value):
-        raise DropshipError("role must be player or viewer.", field="role")
-    membership = Membership.objects.filter(room=room, pk=member_id).exclude(user_id=room.owner_id).first()
-    if membership is None:
-        raise DropshipError("No such member (the owner's role cannot change).", field="member")
-    membership.role = role
-    membership.save(update_fields=["role"])
-    return membership
+        raise DropshipError(INVITE_ONLY, field="user_id")
+    _check_version(room, version)
+    membership = _member(room, user_id)
+    was = membership.role
+    name = _name(membership.user)
+    membership.delete()
+    if leaving:
+        entry_type, text = "member_leave", f"{name} left the table (was {was})."
+    else:
+        entry_type, text = "member_remove", f"{_name(user)} removed {name} (was {was})."
+    _log_member_change(
+        room,
+        actor=user,
+        role=was if leaving else Role.OWNER.value,
+        type=entry_type,
+        text=text,
+        data={"user": user_id, "from": was},
+    )
+    _release_figures(room, user_id)
+    return room
 
 
 @transaction.atomic
@@ -269,7 +406,8 @@ def room_undo(*, user: Any, room_id: int, version: int | None) -> ActResult:
     (nothing to undo)."""
     room, role = room_for(user, room_id, at_least=Role.PLAYER, lock=True)
     _check_version(room, version)
-    last = room.actions.filter(undone=False).exclude(type="undo").order_by("-version").first()
+    # Member changes (role, removal) are logged but are not tracker actions: undo passes them by.
+    last = room.actions.filter(undone=False).exclude(type__in=("undo", *MEMBER_TYPES)).order_by("-version").first()
     if last is None:
         raise DropshipError("Nothing to undo.", field="version")
     if role != Role.OWNER and last.actor_id != user.pk:

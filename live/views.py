@@ -10,11 +10,14 @@ import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_eventstream.views import events as eventstream_events
 from django_htmx.middleware import HtmxDetails
+from rest_framework.authentication import TokenAuthentication
+from rest_framework.exceptions import AuthenticationFailed
 
 from live import registry, selectors, services
 from live.engine.tracker import Role
@@ -47,6 +50,7 @@ def _load(request: HttpRequest, room_id: int, at_least: Role = Role.VIEWER) -> t
 
 def _context(request: HttpRequest, room: Room, role: Role, **extra: Any) -> dict[str, Any]:
     tracker = registry.get(room.kind)
+    seats = selectors.room_seats(room)
     return {
         "room": room,
         "role": role.value,
@@ -60,7 +64,8 @@ def _context(request: HttpRequest, room: Room, role: Role, **extra: Any) -> dict
         "log_more": room.version > LOG_PAGE,
         "log_before": max(room.version - LOG_PAGE + 1, 1),
         # Members load once per render: the figure loops read this list, not the database.
-        "seats": selectors.room_seats(room),
+        "seats": seats,
+        "members_stamp": selectors.members_stamp_of(seats),
         **extra,
     }
 
@@ -102,10 +107,11 @@ def room_detail(request: HtmxHttpRequest, room_id: int) -> HttpResponse:
 
 @require_GET
 def room_tracker(request: HtmxHttpRequest, room_id: int) -> HttpResponse:
-    """The tracker fragment; 304 when the caller already has ``?version=``."""
+    """The tracker fragment (with the member list and the log out of band); 304 when the caller
+    already has ``?version=`` and, when it sends one, ``?members=`` (the members' stamp)."""
     room, role = _load(request, room_id)
     services.room_seen(user=request.user, room=room)  # polling devices count as present
-    if request.GET.get("version") == str(room.version):
+    if request.GET.get("version") == str(room.version) and request.GET.get("members") in (None, selectors.members_stamp(room.pk)):
         return HttpResponse(status=304)
     return render(request, "live/room.html#tracker-frame", _context(request, room, role))
 
@@ -144,13 +150,69 @@ def room_undo(request: HtmxHttpRequest, room_id: int) -> HttpResponse:
     return _write(request, room_id, lambda version: services.room_undo(user=request.user, room_id=room_id, version=version))
 
 
+@require_POST
+def member_role(request: HtmxHttpRequest, room_id: int, user_id: int) -> HttpResponse:
+    """Make a member a player or a viewer (owner only); answers with the member list, or the
+    refusal beside the button."""
+    return _member_write(request, room_id, lambda version: services.membership_set_role(
+        user=request.user, room_id=room_id, user_id=user_id, role=request.POST.get("role", ""), version=version
+    ))  # fmt: skip
+
+
+@require_POST
+def member_remove(request: HtmxHttpRequest, room_id: int, user_id: int) -> HttpResponse:
+    """Remove a member (owner), or leave the table (the member themself: back to the rooms list)."""
+    leaving = request.user.is_authenticated and request.user.pk == user_id
+    response = _member_write(request, room_id, lambda version: services.membership_remove(
+        user=request.user, room_id=room_id, user_id=user_id, version=version
+    ), leaving=leaving)  # fmt: skip
+    return response
+
+
+def _member_write(request: HtmxHttpRequest, room_id: int, write: Any, *, leaving: bool = False) -> HttpResponse:
+    """Run a membership change. The member list answers an HTMX request (the request's own form
+    lives in it); every device, this one too, redraws the tracker on the ``version`` event."""
+    if not request.user.is_authenticated:
+        return HttpResponseForbidden("Log in to change who sits at this table.")
+    notice, status = None, 200
+    try:
+        write(_version(request))
+    except NotFound as exc:
+        raise Http404(exc.message) from exc
+    except StaleVersion as exc:
+        notice, status = exc.message, 409
+    except DropshipError as exc:
+        if request.htmx:
+            return htmx_refusal(exc.message, exc.status if exc.status in (400, 403) else 400)
+        if exc.status == 403:
+            raise PermissionDenied(exc.message) from exc
+        messages.error(request, exc.message)
+        return redirect("live:room", room_id=room_id)
+    if leaving and status == 200:
+        messages.success(request, "You left the table.")
+        if request.htmx:
+            return HttpResponse(headers={"HX-Redirect": reverse("live:rooms")})
+        return redirect("live:rooms")
+    room, role = _load(request, room_id)
+    if not request.htmx:
+        if notice:
+            messages.error(request, notice)
+        return redirect("live:room", room_id=room_id)
+    context = _context(request, room, role, members_primary=True, members_notice=notice)
+    return render(request, "live/room.html#members-frame", context, status=status)
+
+
+def _version(request: HttpRequest) -> int | None:
+    try:
+        return int(request.POST.get("version", ""))
+    except ValueError:
+        return None
+
+
 def _write(request: HtmxHttpRequest, room_id: int, write: Any) -> HttpResponse:
     if not request.user.is_authenticated:
         return HttpResponseForbidden("Log in to act at this table.")
-    try:
-        version = int(request.POST.get("version", ""))
-    except ValueError:
-        version = None
+    version = _version(request)
     notice, status = None, 200
     try:
         write(version)
@@ -203,7 +265,18 @@ def room_qr(request: HtmxHttpRequest, room_id: int) -> HttpResponse:
 
 
 def room_events(request: HttpRequest, room_id: int) -> HttpResponse:
-    """The room's Server-Sent Event stream (django-eventstream), behind the room check."""
+    """The room's Server-Sent Event stream (django-eventstream), behind the room check.
+
+    Browsers come with their session; API clients send ``Authorization: Token <key>``, checked by
+    DRF's own TokenAuthentication like every API call (a wrong token answers 401). Events are
+    ``version`` with ``{room, version}``: fetch ``/api/v1/rooms/{id}/`` when it moves."""
+    if request.META.get("HTTP_AUTHORIZATION"):
+        try:
+            found = TokenAuthentication().authenticate(request)  # type: ignore[arg-type]
+        except AuthenticationFailed as exc:
+            return JsonResponse({"detail": str(exc.detail)}, status=401, headers={"WWW-Authenticate": "Token"})
+        if found is not None:
+            request.user = found[0]
     _load(request, room_id)
     return eventstream_events(request, channels=[room_channel(room_id)])
 

@@ -95,3 +95,30 @@ def test_events_cross_processes_through_redis(room_and_people) -> None:  # type:
         _next_event(stream, "stream-open")
         _act(second, room.pk, token, 0)
         assert _next_event(stream, "version") == {"room": room.pk, "version": 1}
+
+
+def _open_stream_with(base: str, room_id: int, headers: dict[str, str]) -> http.client.HTTPResponse:
+    url = urlparse(base)
+    conn = http.client.HTTPConnection(url.hostname or "127.0.0.1", url.port, timeout=20)
+    conn.request("GET", f"/events/rooms/{room_id}/", headers={"Accept": "text/event-stream", **headers})
+    return conn.getresponse()
+
+
+def test_an_api_client_follows_the_room_with_its_token_and_hears_a_join(room_and_people) -> None:  # type: ignore[no-untyped-def]
+    room, token, _ = room_and_people
+    newcomer = UserFactory.create(username="frost")
+    code = services.room_code(room)
+    assert code is not None
+    with asgi_server() as base:
+        stream = _open_stream_with(base, room.pk, {"Authorization": f"Token {token}"})
+        assert stream.status == 200
+        _next_event(stream, "stream-open")
+        url = urlparse(base)
+        conn = http.client.HTTPConnection(url.hostname or "127.0.0.1", url.port, timeout=20)
+        headers = {"Content-Type": "application/json", "Authorization": f"Token {Token.objects.create(user=newcomer).key}"}
+        conn.request("POST", "/api/v1/rooms/join/", json.dumps({"code": code.code}), headers)
+        assert conn.getresponse().status == 200
+        assert _next_event(stream, "members")["room"] == room.pk
+        assert _open_stream_with(base, room.pk, {"Authorization": "Token not-a-token"}).status == 401
+        outsider = Token.objects.create(user=UserFactory.create(username="burke")).key
+        assert _open_stream_with(base, room.pk, {"Authorization": f"Token {outsider}"}).status == 404

@@ -907,6 +907,11 @@ def _deployment(state: dict[str, Any], action: Action, dice: Dice, tables: Mappi
     return Event("deployment", " ".join(texts), _rolls(rolled.record))
 
 
+def release(state: dict[str, Any], player: str) -> list[tuple[str, dict[str, Any]]]:
+    """The owner's actions that hand every crew figure ``player`` (a user id as text) plays back to the owner."""
+    return [("set_player", {"figure": f["id"], "player": ""}) for f in state["crew"] if f.get("owner") == player]
+
+
 def _set_player(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
     """Hand a crew figure to a player (their user id as text), or back to the owner with ``""``."""
     require_owner(action)

@@ -61,7 +61,7 @@ State (JSON-ready dict)::
 
 Actions (payload values may be numeric strings; lists may be comma-separated strings):
 owner set-up ``set_side`` {side, name?, owner?}, ``add_squad`` {side, name, squad_type, level,
-position?, undead?, large?}, ``add_hero`` {side, name, at, owner?, surges?}, ``add_engine`` {side,
+position?, undead?, large?}, ``set_hero_owner`` {hero, owner?}, ``add_hero`` {side, name, at, owner?, surges?}, ``add_engine`` {side,
 name, level, position?}, ``add_defence`` {side, kind, name, level?, position?}, ``remove`` {id},
 ``set_setting`` {save_die?, save_target?}, ``place`` {squad, position?, medic?, circle?},
 ``set_surges`` {hero, surges}, ``revive_hero`` {hero, at, surges?}; play ``advance``,
@@ -368,6 +368,23 @@ def _set_side(state: State, action: Action, dice: Dice) -> list[Event]:
     state["sides"][side]["owner"] = owner or None
     who = "the referee" if not owner else f"player {owner}"
     return [Event("side_set", f"{_side_name(state, side)} is commanded by {who}.", {"side": side})]
+
+
+def _set_hero_owner(state: State, action: Action, dice: Dice) -> list[Event]:
+    """``set_hero_owner`` {hero, owner?: user id, blank for the referee}. Owner only."""
+    require_owner(action)
+    hero = _hero(state, _text(action, "hero"))
+    hero["owner"] = _text(action, "owner") or None
+    who = "the referee" if not hero["owner"] else f"player {hero['owner']}"
+    return [Event("hero_owner_set", f"{hero['name']} is played by {who}.", {"hero": hero["id"]})]
+
+
+def release(state: State, player: str) -> list[tuple[str, dict[str, Any]]]:
+    """The owner's actions that hand the sides ``player`` (a user id as text) commands and the
+    heroes they play back to the referee."""
+    sides = [("set_side", {"side": side}) for side in SIDES if state["sides"][side]["owner"] == player]
+    heroes = [("set_hero_owner", {"hero": h["id"]}) for h in state["heroes"] if h.get("owner") == player]
+    return sides + heroes
 
 
 def _add_squad(state: State, action: Action, dice: Dice) -> list[Event]:
@@ -1479,6 +1496,7 @@ def _barrier_save(state: State, action: Action, dice: Dice) -> list[Event]:
 
 _HANDLERS: dict[str, Handler] = {
     "set_side": _set_side,
+    "set_hero_owner": _set_hero_owner,
     "add_squad": _add_squad,
     "add_hero": _add_hero,
     "add_engine": _add_engine,

@@ -308,6 +308,11 @@ def _set_stats(state: dict[str, Any], action: Action, dice: Dice) -> list[Event]
     return [Event("stats_changed", f"{entity['name']}: {listed}.", {"id": entity_id, "changes": changes})]
 
 
+def release(state: dict[str, Any], player: str) -> list[tuple[str, dict[str, Any]]]:
+    """The owner's actions that hand every stack ``player`` (a user id as text) plays back to the referee."""
+    return [("set_stats", {"id": s["id"], "owner": ""}) for s in state["stacks"] if s.get("owner") == player]
+
+
 def _remove(state: dict[str, Any], action: Action, dice: Dice) -> list[Event]:
     require_owner(action)
     if state["pending"] is not None:

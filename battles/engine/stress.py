@@ -417,6 +417,11 @@ def _add_character(state: dict[str, Any], action: Action, dice: Dice) -> list[Ev
     return [Event("character_added", f"{name} joins as a {kind}.", {"id": char["id"]})]
 
 
+def release(state: dict[str, Any], player: str) -> list[tuple[str, dict[str, Any]]]:
+    """The owner's actions that hand every character ``player`` (a user id as text) plays back to the referee."""
+    return [("edit_character", {"id": c["id"], "owner": ""}) for c in state["characters"] if c.get("owner") == player]
+
+
 def _edit_character(state: dict[str, Any], action: Action, dice: Dice) -> list[Event]:
     require_owner(action)
     char = _character(state, action.payload.get("id"))

@@ -19,7 +19,8 @@ State (JSON-ready dict)::
      "offer": None | {"kind": "complication" | "ultra", "characters": [...ids]},
      "last": None | {...the last combat action's outcome}, "next_id": 2}
 
-Actions: ``add_character`` {name, owner?}, ``remove_character`` {id}, ``set_threat`` {level},
+Actions: ``add_character`` {name, owner?}, ``set_owner`` {id, owner?: user id, blank for the
+owner}, ``remove_character`` {id}, ``set_threat`` {level},
 ``set_mapping`` {threat, offense, defence}, ``combat_action`` {characters: [id] or [id, id],
 modifier?, faces?: [d6, d6] for a physical roll}, ``choose`` {name} (a complication or ultra
 success from the offer), ``end_phase``. Only the owner edits the set-up; a player may act only
@@ -118,6 +119,20 @@ def _add_character(state: dict[str, Any], action: Action, dice: Dice) -> list[Ev
         {"id": char_id, "name": name[:60], "owner": None if owner in (None, "") else str(owner), "acted": False}
     )
     return [Event("character_added", f"{name} joins the combat.", {"id": char_id})]
+
+
+def _set_owner(state: dict[str, Any], action: Action, dice: Dice) -> list[Event]:
+    require_owner(action)
+    char = _character(state, str(action.payload.get("id", "")))
+    owner = action.payload.get("owner")
+    char["owner"] = None if owner in (None, "") else str(owner)
+    who = "a player" if char["owner"] else "the owner"
+    return [Event("set_owner", f"{char['name']} is now played by {who}.", {"id": char["id"], "owner": char["owner"]})]
+
+
+def release(state: dict[str, Any], player: str) -> list[tuple[str, dict[str, Any]]]:
+    """The owner's actions that hand every character ``player`` (a user id as text) plays back to the owner."""
+    return [("set_owner", {"id": c["id"], "owner": ""}) for c in state["characters"] if c["owner"] == player]
 
 
 def _remove_character(state: dict[str, Any], action: Action, dice: Dice) -> list[Event]:
@@ -268,6 +283,7 @@ def _character(state: dict[str, Any], char_id: str) -> dict[str, Any]:
 
 _HANDLERS = {
     "add_character": _add_character,
+    "set_owner": _set_owner,
     "remove_character": _remove_character,
     "set_threat": _set_threat,
     "set_mapping": _set_mapping,

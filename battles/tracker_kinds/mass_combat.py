@@ -43,6 +43,7 @@ def register() -> None:
             title="Mass combat",
             app="battles",
             reducer=mass_combat.apply,
+            release=mass_combat.release,
             initial_state=mass_initial_state,
             template="battles/mass.html",
             description="Squads and hero units in rounds of priority, action and reposition; siege engines, barriers and magic circles.",

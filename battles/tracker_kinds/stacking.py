@@ -35,6 +35,7 @@ def register() -> None:
             title="Stacking",
             app="battles",
             reducer=stacking.apply,
+            release=stacking.release,
             initial_state=initial_state,
             template="battles/stack.html",
             description="A PC and contractors, or a group of identical creatures, make one Loyalty, Combat or Save roll together.",

@@ -60,6 +60,7 @@ def register() -> None:
             title="Stress dice skill checks",
             app="battles",
             reducer=stress.apply,
+            release=stress.release,
             initial_state=stress_initial_state,
             template="battles/stress.html",
             takes_user=True,

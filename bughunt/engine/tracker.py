@@ -801,6 +801,11 @@ def _beep_sir(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping
     return [Event("beep_sir", " ".join(texts), {**_rolls(*result.rolls), "placed": result.placed})]
 
 
+def release(state: dict[str, Any], player: str) -> list[tuple[str, dict[str, Any]]]:
+    """The owner's actions that hand every unit ``player`` (a user id as text) plays back to the referee."""
+    return [("set_player", {"unit": u["id"], "player": ""}) for u in state["units"] if u.get("owner") == player]
+
+
 def _set_player(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
     """Hand a unit to a player at the table (their user id as text), or back to the referee with
     ``""`` (co-op: the crew is split between the players, p.166). Only the owner does this."""

@@ -56,7 +56,9 @@ def test_the_campaign_rooms_member_roles_change_only_through_the_logged_invitati
 ) -> None:
     reader = services.member_invite(user=player, campaign_id=campaign.pk, username=other.username, role="reader")
     with pytest.raises(DropshipError) as refused:
-        live_services.membership_set_role(user=player, room_id=campaign.room_id, member_id=reader.pk, role="player")
+        live_services.membership_set_role(
+            user=player, room_id=campaign.room_id, user_id=other.pk, role="player", version=reader.room.version
+        )
     assert refused.value.field == "role"
     reader.refresh_from_db()
     assert reader.role == "viewer"
@@ -77,3 +79,21 @@ def test_asking_for_a_campaign_rooms_code_on_its_page_is_refused_with_a_message(
     response = browser.post(f"/rooms/{campaign.room_id}/code/rotate/", follow=True)
     assert response.status_code == 200 and b"invited by its owner" in response.content
     assert not JoinCode.objects.filter(room=campaign.room).exists()
+
+
+def test_the_campaign_rooms_screen_refuses_role_changes_and_points_to_the_invitation(
+    campaign: Campaign, player: Any, other: Any
+) -> None:
+    from django.test import Client
+
+    services.member_invite(user=player, campaign_id=campaign.pk, username=other.username, role="reader")
+    browser = Client()
+    browser.force_login(player)
+    page = browser.get(f"/rooms/{campaign.room_id}/")
+    assert b'data-testid="members-invite-only"' in page.content and b"make-stranger" not in page.content
+    version = Campaign.objects.get(pk=campaign.pk).room.version
+    refused = browser.post(
+        f"/rooms/{campaign.room_id}/members/{other.pk}/role/", {"role": "player", "version": version}, HTTP_HX_REQUEST="true"
+    )
+    assert refused.status_code == 400 and "invited by its owner" in refused["HX-Trigger"]
+    assert Membership.objects.get(room=campaign.room, user=other).role == "viewer"

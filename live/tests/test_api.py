@@ -20,9 +20,33 @@ def room(api_owner: APIClient) -> dict:  # type: ignore[type-arg]
     return response.json()  # type: ignore[no-any-return]
 
 
-def test_kinds_lists_the_threat_tracker() -> None:
-    body = APIClient().get("/api/v1/rooms/kinds/").json()
-    assert {"kind": "threat", "title": "Combat threat and action tracker", "app": "battles"} in body
+def test_kinds_list_each_option_with_its_type_allowed_values_bounds_and_default() -> None:
+    body = {k["kind"]: k for k in APIClient().get("/api/v1/rooms/kinds/").json()}
+    threat = body["threat"]
+    assert (threat["title"], threat["app"]) == ("Combat threat and action tracker", "battles")
+    assert threat["options"] == [
+        {
+            "name": "threat",
+            "label": "Starting combat threat (1-5)",
+            "type": "int",
+            "default": 3,
+            "choices": [],
+            "minimum": 1,
+            "maximum": 5,
+            "help": "",
+        }
+    ]
+    check_die = next(o for o in body["stack"]["options"] if o["name"] == "check_die")
+    assert check_die["type"] == "choice" and check_die["default"] == "D100"
+    assert {"value": "D100", "label": "D100"} in check_die["choices"]
+
+
+def test_the_schema_describes_the_kinds_options() -> None:
+    schema = APIClient().get("/api/schema/", {"format": "json"}).json()
+    option = schema["components"]["schemas"]["OptionField"]["properties"]
+    assert {"type", "choices", "minimum", "maximum", "default"} <= set(option)
+    kinds = schema["paths"]["/api/v1/rooms/kinds/"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    assert kinds["items"]["$ref"].endswith("/TrackerKind")
 
 
 def test_create_returns_id_code_kind_title_version_state(room: dict) -> None:  # type: ignore[type-arg]
@@ -129,3 +153,69 @@ def test_an_out_of_range_version_is_refused_naming_the_field(api_owner: APIClien
         f"/api/v1/rooms/{room['id']}/actions/", {"type": "end_phase", "payload": {}, "version": 2**40}, format="json"
     )
     assert response.status_code == 400 and "from 0 to 2147483647" in str(response.json()["version"])
+
+
+@pytest.fixture
+def seated_player(room: dict, player) -> APIClient:  # type: ignore[no-untyped-def, type-arg]
+    client = APIClient()
+    client.force_authenticate(player)
+    assert client.post("/api/v1/rooms/join/", {"code": room["code"]}, format="json").status_code == 200
+    return client
+
+
+def test_the_owner_changes_a_members_role_and_the_log_has_it(api_owner: APIClient, room: dict, seated_player, player) -> None:  # type: ignore[no-untyped-def, type-arg]
+    url = f"/api/v1/rooms/{room['id']}/members/{player.pk}/"
+    changed = api_owner.patch(url, {"role": "viewer", "version": 0}, format="json")
+    assert changed.status_code == 200
+    body = changed.json()
+    assert body["version"] == 1 and {"user_id": player.pk, "role": "viewer"}.items() <= body["members"][1].items()
+    log = api_owner.get(f"/api/v1/rooms/{room['id']}/log/").json()
+    assert log[0]["type"] == "member_role" and log[0]["events"][0]["text"] == "referee made hudson a viewer (was player)."
+
+
+def test_a_bad_role_is_a_400_naming_role_and_the_allowed_values(api_owner: APIClient, room: dict, seated_player, player) -> None:  # type: ignore[no-untyped-def, type-arg]
+    bad = api_owner.patch(f"/api/v1/rooms/{room['id']}/members/{player.pk}/", {"role": "admin", "version": 0}, format="json")
+    assert bad.status_code == 400 and "player, viewer" in str(bad.json()["role"])
+
+
+def test_a_stale_member_change_gets_409_with_the_current_state(api_owner: APIClient, room: dict, seated_player, player) -> None:  # type: ignore[no-untyped-def, type-arg]
+    api_owner.post(
+        f"/api/v1/rooms/{room['id']}/actions/",
+        {"type": "add_character", "payload": {"name": "Hicks"}, "version": 0},
+        format="json",
+    )
+    stale = api_owner.delete(f"/api/v1/rooms/{room['id']}/members/{player.pk}/", {"version": 0}, format="json")
+    assert stale.status_code == 409 and stale.json()["version"] == 1 and stale.json()["state"]["characters"][0]["name"] == "Hicks"
+    assert len(api_owner.get(f"/api/v1/rooms/{room['id']}/").json()["members"]) == 2
+
+
+def test_a_player_gets_403_and_an_outsider_404_before_their_input_is_read(room: dict, seated_player, owner, outsider) -> None:  # type: ignore[no-untyped-def, type-arg]
+    url = f"/api/v1/rooms/{room['id']}/members/{owner.pk}/"
+    assert seated_player.patch(url, {"role": "bogus"}, format="json").status_code == 403
+    assert seated_player.delete(url, {}, format="json").status_code == 403
+    stranger = APIClient()
+    stranger.force_authenticate(outsider)
+    assert stranger.patch(url, {"role": "bogus"}, format="json").status_code == 404
+    assert stranger.delete(url, {}, format="json").status_code == 404
+    assert APIClient().delete(url, {"version": 0}, format="json").status_code == 401
+
+
+def test_the_owner_removes_a_member_who_then_gets_404_and_their_figures_return(
+    api_owner: APIClient, room: dict, seated_player, player
+) -> None:  # type: ignore[no-untyped-def, type-arg]
+    api_owner.post(
+        f"/api/v1/rooms/{room['id']}/actions/",
+        {"type": "add_character", "payload": {"name": "Hudson", "owner": player.pk}, "version": 0},
+        format="json",
+    )
+    removed = api_owner.delete(f"/api/v1/rooms/{room['id']}/members/{player.pk}/", {"version": 1}, format="json")
+    assert removed.status_code == 200
+    assert [m["username"] for m in removed.json()["members"]] == ["referee"]
+    assert removed.json()["state"]["characters"][0]["owner"] is None and removed.json()["version"] == 3
+    assert seated_player.get(f"/api/v1/rooms/{room['id']}/").status_code == 404
+
+
+def test_a_member_leaves_with_delete_on_themself(room: dict, seated_player, player) -> None:  # type: ignore[no-untyped-def, type-arg]
+    left = seated_player.delete(f"/api/v1/rooms/{room['id']}/members/{player.pk}/", {"version": 0}, format="json")
+    assert left.status_code == 204
+    assert seated_player.get(f"/api/v1/rooms/{room['id']}/").status_code == 404

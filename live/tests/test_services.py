@@ -81,9 +81,10 @@ def test_viewers_cannot_act(room, owner, player) -> None:  # type: ignore[no-unt
     code = services.room_code(room)
     assert code is not None
     membership = services.room_join(user=player, code=code.code)
-    services.membership_set_role(user=owner, room_id=room.pk, member_id=membership.pk, role="viewer")
+    services.membership_set_role(user=owner, room_id=room.pk, user_id=player.pk, role="viewer", version=0)
+    assert membership.room.version == 0  # the join left the version alone
     with pytest.raises(NotAllowed, match="You are a viewer"):
-        services.room_act(user=player, room_id=room.pk, type="end_phase", payload={}, version=0)
+        services.room_act(user=player, room_id=room.pk, type="end_phase", payload={}, version=1)
 
 
 def test_wrong_and_revoked_codes_are_refused_and_throttled(room, owner, player) -> None:  # type: ignore[no-untyped-def]
@@ -185,3 +186,105 @@ def test_only_the_actor_or_owner_may_undo(room, owner, player) -> None:  # type:
     services.room_act(user=owner, room_id=room.pk, type="add_character", payload={"name": "Ripley"}, version=0)
     with pytest.raises(NotAllowed, match="Only the owner or whoever made the last action"):
         services.room_undo(user=player, room_id=room.pk, version=1)
+
+
+# -- members: roles, removal, leaving ---------------------------------------------------------
+
+
+@pytest.fixture
+def seated(room, owner, player):  # type: ignore[no-untyped-def]
+    """The room with ``player`` joined by code and playing Hudson (c1); Vasquez (c2) is the owner's."""
+    code = services.room_code(room)
+    assert code is not None
+    services.room_join(user=player, code=code.code)
+    services.room_act(
+        user=owner, room_id=room.pk, type="add_character", payload={"name": "Hudson", "owner": player.pk}, version=0
+    )
+    services.room_act(user=owner, room_id=room.pk, type="add_character", payload={"name": "Vasquez"}, version=1)
+    room.refresh_from_db()
+    return room
+
+
+def test_the_owner_makes_a_player_a_viewer_and_the_log_says_who_changed_whom(seated, owner, player) -> None:  # type: ignore[no-untyped-def]
+    membership = services.membership_set_role(user=owner, room_id=seated.pk, user_id=player.pk, role="viewer", version=2)
+    assert membership.role == "viewer"
+    entry = RoomAction.objects.get(room=seated, version=3)
+    assert entry.type == "member_role" and entry.actor == owner
+    assert entry.events[0]["text"] == "referee made hudson a viewer (was player)."
+    with pytest.raises(NotAllowed, match="You are a viewer"):
+        services.room_act(user=player, room_id=seated.pk, type="end_phase", payload={}, version=3)
+
+
+def test_a_stale_role_change_is_refused_with_the_current_state_and_writes_nothing(seated, owner, player) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(StaleVersion) as refused:
+        services.membership_set_role(user=owner, room_id=seated.pk, user_id=player.pk, role="viewer", version=1)
+    assert refused.value.extra["version"] == 2 and len(refused.value.extra["state"]["characters"]) == 2
+    assert seated.members.get(user=player).role == "player"
+    assert not RoomAction.objects.filter(type__startswith="member").exists()
+
+
+def test_a_bad_role_names_the_field_and_the_allowed_roles(seated, owner, player) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(DropshipError) as refused:
+        services.membership_set_role(user=owner, room_id=seated.pk, user_id=player.pk, role="owner", version=2)
+    assert refused.value.field == "role" and "player, viewer" in refused.value.message
+    assert seated.members.get(user=player).role == "player"
+
+
+def test_a_player_cannot_change_roles_or_remove_others_and_an_outsider_sees_no_room(seated, player, outsider) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(NotAllowed):
+        services.membership_set_role(user=player, room_id=seated.pk, user_id=player.pk, role="viewer", version=2)
+    with pytest.raises(NotAllowed):
+        services.membership_remove(user=player, room_id=seated.pk, user_id=seated.owner_id, version=2)
+    with pytest.raises(NotFound):
+        services.membership_remove(user=outsider, room_id=seated.pk, user_id=player.pk, version=2)
+    assert seated.members.count() == 2
+
+
+def test_a_removed_member_loses_access_at_once_and_their_figures_go_back_to_the_owner(seated, owner, player) -> None:  # type: ignore[no-untyped-def]
+    room = services.membership_remove(user=owner, room_id=seated.pk, user_id=player.pk, version=2)
+    assert not room.members.filter(user=player).exists()
+    with pytest.raises(NotFound):
+        services.room_act(user=player, room_id=seated.pk, type="end_phase", payload={}, version=room.version)
+    assert [c["owner"] for c in room.state["characters"]] == [None, None]
+    log = list(room.actions.order_by("version").values_list("type", "actor__username", flat=False))
+    assert log[2:] == [("member_remove", "referee"), ("set_owner", "referee")]
+    assert room.version == 4
+    assert RoomAction.objects.get(room=room, version=3).events[0]["text"] == "referee removed hudson (was player)."
+
+
+def test_undo_after_a_removal_takes_back_tracker_actions_only_and_replays(seated, owner, player) -> None:  # type: ignore[no-untyped-def]
+    room = services.membership_remove(user=owner, room_id=seated.pk, user_id=player.pk, version=2)
+    undone = services.room_undo(user=owner, room_id=room.pk, version=room.version)
+    # The hand-back was the last tracker action: undo gives Hudson his player id back, the removal stays.
+    assert undone.room.state["characters"][0]["owner"] == str(player.pk)
+    assert not undone.room.members.filter(user=player).exists()
+    again = services.room_undo(user=owner, room_id=room.pk, version=undone.room.version)
+    assert [c["name"] for c in again.room.state["characters"]] == ["Hudson"]
+
+
+def test_a_member_may_leave_and_the_owner_cannot_be_removed(seated, owner, player) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(NotFound, match="owner's place"):
+        services.membership_remove(user=owner, room_id=seated.pk, user_id=owner.pk, version=2)
+    room = services.membership_remove(user=player, room_id=seated.pk, user_id=player.pk, version=2)
+    assert list(room.members.values_list("user__username", flat=True)) == ["referee"]
+    assert RoomAction.objects.get(room=room, version=3).events[0]["text"] == "hudson left the table (was player)."
+
+
+def test_a_join_and_a_removal_publish_one_event_each_after_commit(
+    room, owner, player, django_capture_on_commit_callbacks
+) -> None:  # type: ignore[no-untyped-def]
+    from unittest import mock
+
+    code = services.room_code(room)
+    assert code is not None
+    with mock.patch("live.services.publish_members") as members, mock.patch("live.services.publish_room") as version:
+        with django_capture_on_commit_callbacks(execute=True):
+            services.room_join(user=player, code=code.code)
+        members.assert_called_once_with(room.pk)
+        assert not version.called
+        with django_capture_on_commit_callbacks(execute=True):
+            services.room_join(user=player, code=code.code)  # already seated: nothing changed, nothing sent
+        assert members.call_count == 1
+        with django_capture_on_commit_callbacks(execute=True):
+            services.membership_remove(user=owner, room_id=room.pk, user_id=player.pk, version=0)
+        version.assert_called_once_with(room.pk, 1)

@@ -135,3 +135,37 @@ def test_an_anonymous_visitor_of_a_private_room_form_is_refused(room: Room) -> N
     assert response.status_code in (302, 403, 404)
     room.refresh_from_db()
     assert room.version == 0
+
+
+def test_a_polling_device_gets_the_tracker_again_when_someone_joins(referee: Client, room: Room, player) -> None:  # type: ignore[no-untyped-def]
+    page = referee.get(f"/rooms/{room.pk}/").content.decode()
+    stamp = page.split("&amp;members=", 1)[1].split('"', 1)[0]
+    assert referee.get(f"/rooms/{room.pk}/tracker/?version=0&members={stamp}").status_code == 304
+    services.room_share(room, {player.pk: "player"})
+    fresh = referee.get(f"/rooms/{room.pk}/tracker/?version=0&members={stamp}", HTTP_HX_REQUEST="true")
+    assert fresh.status_code == 200
+    # The member list comes out of band; dropship.js fills the set-up forms' Played-by choices from it.
+    assert b'id="members"' in fresh.content and b'hx-swap-oob="outerHTML"' in fresh.content
+    assert f'data-member-id="{player.pk}" data-member-name="hudson" data-member-role="player"'.encode() in fresh.content
+
+
+def test_the_owner_removes_a_member_from_the_screen(referee: Client, room: Room, member: Client, player) -> None:  # type: ignore[no-untyped-def]
+    page = referee.get(f"/rooms/{room.pk}/")
+    assert b'data-testid="remove-hudson"' in page.content and b'data-testid="make-hudson"' in page.content
+    made = referee.post(f"/rooms/{room.pk}/members/{player.pk}/role/", {"role": "viewer", "version": "0"}, HTTP_HX_REQUEST="true")
+    assert made.status_code == 200 and b'data-testid="make-hudson">Make player' in made.content
+    stale = referee.post(f"/rooms/{room.pk}/members/{player.pk}/remove/", {"version": "0"}, HTTP_HX_REQUEST="true")
+    assert stale.status_code == 409 and b"Someone else changed this" in stale.content
+    removed = referee.post(f"/rooms/{room.pk}/members/{player.pk}/remove/", {"version": "1"}, HTTP_HX_REQUEST="true")
+    assert removed.status_code == 200 and b"member-hudson" not in removed.content
+    assert member.get(f"/rooms/{room.pk}/").status_code == 404
+
+
+def test_a_member_cannot_remove_others_from_the_screen_but_may_leave(room: Room, member: Client, player) -> None:  # type: ignore[no-untyped-def]
+    page = member.get(f"/rooms/{room.pk}/")
+    assert b'data-testid="leave"' in page.content and b"remove-" not in page.content
+    refused = member.post(f"/rooms/{room.pk}/members/{room.owner_id}/remove/", {"version": "0"}, HTTP_HX_REQUEST="true")
+    assert refused.status_code == 403 and refused["HX-Reswap"] == "none"
+    left = member.post(f"/rooms/{room.pk}/members/{player.pk}/remove/", {"version": "0"})
+    assert left.status_code == 302 and left["Location"] == "/rooms/"
+    assert member.get(f"/rooms/{room.pk}/").status_code == 404

@@ -87,6 +87,32 @@
   });
 })();
 
+// The Played-by choices of a tracker's set-up forms (select[data-played-by]) follow the member
+// list (#members, [data-member-id] items) when it is redrawn after a join, a leave or a removal,
+// without redrawing the forms themselves (what the owner is typing stays). The first option (the
+// referee) and the current choice stay; data-played-by="players" lists players only.
+(() => {
+  function syncPlayedBy() {
+    const members = document.getElementById("members");
+    if (!members) return;
+    const people = members.querySelectorAll("[data-member-id]");
+    for (const select of document.querySelectorAll("select[data-played-by]")) {
+      const playersOnly = select.dataset.playedBy === "players";
+      const chosen = select.value;
+      while (select.options.length > 1) select.remove(1);
+      for (const li of people) {
+        if (playersOnly && li.dataset.memberRole !== "player") continue;
+        select.add(new Option(li.dataset.memberName, li.dataset.memberId));
+      }
+      select.value = [...select.options].some((o) => o.value === chosen) ? chosen : "";
+    }
+  }
+  document.addEventListener("htmx:oobAfterSwap", (event) => {
+    if (event.detail.target && event.detail.target.id === "members") syncPlayedBy();
+  });
+  document.addEventListener("htmx:afterSettle", syncPlayedBy);
+})();
+
 // A refused request leaves the page whole: nothing is swapped, and the reason appears beside the
 // control that sent it (a form's last line, or just after a lone control), in view.
 //   dropship:refused   the server's own words (rules/refusals.py, through HX-Trigger)
