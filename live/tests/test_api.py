@@ -169,7 +169,7 @@ def test_the_owner_changes_a_members_role_and_the_log_has_it(api_owner: APIClien
     assert changed.status_code == 200
     body = changed.json()
     assert body["version"] == 1 and {"user_id": player.pk, "role": "viewer"}.items() <= body["members"][1].items()
-    log = api_owner.get(f"/api/v1/rooms/{room['id']}/log/").json()
+    log = api_owner.get(f"/api/v1/rooms/{room['id']}/log/").json()["results"]
     assert log[0]["type"] == "member_role" and log[0]["events"][0]["text"] == "referee made hudson a viewer (was player)."
 
 
