@@ -19,6 +19,7 @@ from live.models import JoinCode, Membership, Room, RoomAction
 from live.permissions import room_for
 from rules import selectors as rule_tables
 from rules.engine.dice import Dice
+from rules.engine.tables import RangeTable
 from rules.errors import DropshipError, NotAllowed, NotFound, StaleVersion
 from rules.payloads import check_json
 
@@ -70,6 +71,11 @@ def _check_table_options(tracker: registry.TrackerKind, user: Any, options: dict
         options[field.name] = slug
 
 
+def _kind_tables(tracker: registry.TrackerKind) -> dict[str, RangeTable]:
+    """The kind's rule tables from this process's memory (one query when unchanged)."""
+    return rule_tables.system_tables(system=tracker.system) if tracker.system else {}
+
+
 def _check_version(room: Room, version: int | None) -> None:
     if version is None:
         raise DropshipError(f"version is required: the version you acted on (now {room.version}).", field="version")
@@ -105,7 +111,8 @@ def room_create(
     options = dict(options or {})
     _check_table_options(tracker, user, options)
     try:
-        state = tracker.initial_state(options, user) if tracker.takes_user else tracker.initial_state(options)
+        extra: dict[str, Any] = {"tables": _kind_tables(tracker)} if tracker.system else {}
+        state = tracker.initial_state(options, user, **extra) if tracker.takes_user else tracker.initial_state(options, **extra)
     except TrackerError as exc:
         raise DropshipError(exc.message, field=exc.field) from exc
     room = Room.objects.create(
@@ -233,7 +240,7 @@ def room_act(
     assert dice.seed is not None
     action = Action(type=type, payload=payload, actor=str(user.pk), role=role)
     try:
-        state, events = tracker.reducer(room.state, action, dice)
+        state, events = tracker.reducer(room.state, action, dice, _kind_tables(tracker))
     except TrackerError as exc:
         error = NotAllowed if exc.__class__.__name__ == "NotYours" else DropshipError
         raise error(exc.message, field=exc.field) from exc
@@ -270,7 +277,8 @@ def room_undo(*, user: Any, room_id: int, version: int | None) -> ActResult:
         raise NotAllowed("Only the owner or whoever made the last action can undo it.")
     tracker = registry.get(room.kind)
     log = [(Action(a.type, a.payload, actor=str(a.actor_id or ""), role=Role(a.role)), a.seed) for a in live_actions[:-1]]
-    room.state = replay(room.initial_state, log, tracker.reducer)
+    tables = _kind_tables(tracker)
+    room.state = replay(room.initial_state, log, lambda state, action, dice: tracker.reducer(state, action, dice, tables))
     room.version += 1
     room.save(update_fields=["state", "version", "updated"])
     last.undone = True
