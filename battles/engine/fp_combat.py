@@ -193,12 +193,13 @@ class TraitNumbers:
         they came from and given again while the same (frozen) table objects come in."""
         if tables is None:
             return cls()
+        global _last_trait_numbers
         traits, reactions = tables.get("dramatic-weapon-traits"), tables.get("dramatic-combat-reactions")
-        last = _TRAIT_NUMBERS_READ
-        if last and last[0] is traits and last[1] is reactions:
+        last = _last_trait_numbers  # one read of one tuple: safe beside other threads
+        if last is not None and last[0] is traits and last[1] is reactions:
             return last[2]
         numbers = cls._read(tables)
-        _TRAIT_NUMBERS_READ[:] = [traits, reactions, numbers]
+        _last_trait_numbers = (traits, reactions, numbers)
         return numbers
 
     @classmethod
@@ -247,8 +248,8 @@ class TraitNumbers:
         return replace(base, **values)
 
 
-#: ``[traits table, reactions table, numbers]`` of the last :meth:`TraitNumbers.from_tables`.
-_TRAIT_NUMBERS_READ: list[Any] = []
+#: ``(traits table, reactions table, numbers)`` of the last :meth:`TraitNumbers.from_tables`.
+_last_trait_numbers: tuple[RangeTable | None, RangeTable | None, TraitNumbers] | None = None
 
 
 def _rows(table: RangeTable) -> dict[str, Entry]:
@@ -282,7 +283,7 @@ class Weapon:
 
     def has(self, trait: str) -> bool:
         """True when the weapon has ``trait`` (a key of :data:`TRAITS`, printed names accepted)."""
-        return trait_key(trait) in self.traits
+        return trait in self.traits or trait_key(trait) in self.traits
 
     @property
     def brawl_only(self) -> bool:

@@ -684,7 +684,14 @@ def _weapon(
 def _guns(
     figure: Mapping[str, Any], *, over: int | None = None, reach: int | None = None, no_heavy: bool = False
 ) -> list[dict[str, Any]]:
-    """Ranged weapons usable under the limits: range over ``over``, at least ``reach``, no Heavy."""
+    """Ranged weapons usable under the limits: range over ``over``, at least ``reach``, no Heavy;
+    longest range first."""
+    return sorted(_usable(figure, over=over, reach=reach, no_heavy=no_heavy), key=_gun_rank, reverse=True)
+
+
+def _usable(
+    figure: Mapping[str, Any], *, over: int | None = None, reach: int | None = None, no_heavy: bool = False
+) -> list[dict[str, Any]]:
     guns = []
     for weapon in figure["weapons"]:
         if weapon["range"] <= 0 or weapon["shots"] <= 0:
@@ -696,12 +703,17 @@ def _guns(
         if no_heavy and "heavy" in weapon["traits"]:
             continue
         guns.append(weapon)
-    return sorted(guns, key=lambda w: (w["range"], w["shots"], w["damage"]), reverse=True)
+    return guns
 
 
 def _best_gun(figure: Mapping[str, Any], **limits: Any) -> dict[str, Any] | None:
-    guns = _guns(figure, **limits)
-    return guns[0] if guns else None
+    guns = _usable(figure, **limits)
+    # The first of the longest-ranged: what _guns would list first (its sort is stable).
+    return max(guns, key=_gun_rank) if guns else None
+
+
+def _gun_rank(weapon: Mapping[str, Any]) -> tuple[int, int, int]:
+    return weapon["range"], weapon["shots"], weapon["damage"]
 
 
 def _gun_named(figure: Mapping[str, Any], name: Any) -> dict[str, Any]:
@@ -725,7 +737,7 @@ def _brawl_weapon(figure: Mapping[str, Any]) -> dict[str, Any] | None:
 
 
 def _melee_only(figure: Mapping[str, Any]) -> bool:
-    return not _guns(figure)
+    return not any(w["range"] > 0 and w["shots"] > 0 for w in figure["weapons"])
 
 
 def _fighter(figure: Mapping[str, Any], *, natural_six: bool = False) -> fp_combat.Fighter:
