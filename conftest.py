@@ -63,10 +63,14 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> None:
-    """Each test starts with an empty cache (join throttling counts live there)."""
+    """Each test starts with an empty cache (join throttling counts live there) and no rule
+    tables in memory (a test's rollback removes its tables without a version change)."""
     from django.core.cache import cache
 
+    from rules.selectors import forget_cached_tables
+
     cache.clear()
+    forget_cached_tables()
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -2,7 +2,8 @@
 
 A battle set up on the battle screens passes its whole set-up as ``options["setup"]`` (a mapping,
 see :func:`battles.engine.fp_tracker.initial_state`); the API may send the same set-up as JSON
-text. The kind is unlisted: rooms of it are opened from a battle, not from the rooms page. The reducer reads the shipped Five Parsecs tables on every action.
+text. The kind is unlisted: rooms of it are opened from a battle, not from the rooms page. The
+kernel passes the shipped Five Parsecs tables (from memory) to the reducer and the set-up.
 """
 
 from __future__ import annotations
@@ -16,25 +17,25 @@ from live.engine.tracker import Action, Event, TrackerError
 from live.registry import OptionField, TrackerKind
 from rules.engine.dice import Dice
 from rules.engine.tables import RangeTable
-from rules.errors import DropshipError
 
 KIND = "fiveparsecs-battle"
+SYSTEM = "fiveparsecs"
 
 
-def _tables() -> dict[str, RangeTable]:
-    from campaigns.selectors import fiveparsecs_tables
-
-    try:
-        return fiveparsecs_tables()
-    except DropshipError as exc:
-        raise TrackerError(exc.message, field="tables") from exc
+def _loaded(tables: Mapping[str, RangeTable]) -> Mapping[str, RangeTable]:
+    if "campaign-turn-sequence" not in tables:
+        raise TrackerError("The Five Parsecs tables are not loaded: run `manage.py load_tables`.", field="tables")
+    return tables
 
 
-def reducer(state: dict[str, Any], action: Action, dice: Dice) -> tuple[dict[str, Any], list[Event]]:
-    """The battle tracker's reducer with the Five Parsecs tables read from the database."""
+def reducer(
+    state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]
+) -> tuple[dict[str, Any], list[Event]]:
+    """The battle tracker's reducer, given the Five Parsecs tables. Raises :class:`TrackerError`
+    when the rules refuse the action or the tables are not loaded."""
     from battles.engine import fp_tracker
 
-    return fp_tracker.apply(state, action, dice, _tables())
+    return fp_tracker.apply(state, action, dice, _loaded(tables))
 
 
 def release(state: dict[str, Any], player: str) -> list[tuple[str, dict[str, Any]]]:
@@ -44,7 +45,7 @@ def release(state: dict[str, Any], player: str) -> list[tuple[str, dict[str, Any
     return fp_tracker.release(state, player)
 
 
-def initial_state(options: Mapping[str, Any]) -> dict[str, Any]:
+def initial_state(options: Mapping[str, Any], *, tables: Mapping[str, RangeTable]) -> dict[str, Any]:
     """The tracker's first state from ``options["setup"]``: a mapping, or JSON text of one (crew,
     enemies, options, campaign_turn, ai, seize_dice, seize_target, seize_modifier, hit_numbers).
 
@@ -61,7 +62,7 @@ def initial_state(options: Mapping[str, Any]) -> dict[str, Any]:
             raise TrackerError(f"setup must be JSON: {exc.msg} at line {exc.lineno}.", field="setup") from None
     if not isinstance(setup, Mapping):
         raise TrackerError("setup is required: the battle set-up as JSON (crew, enemies, options).", field="setup")
-    return fp_tracker.initial_state(dict(setup), _tables())
+    return fp_tracker.initial_state(dict(setup), _loaded(tables))
 
 
 def register() -> None:
@@ -75,6 +76,7 @@ def register() -> None:
             initial_state=initial_state,
             release=release,
             template="battles/fiveparsecs_battle.html",
+            system=SYSTEM,
             description="Seize the Initiative, Reaction dice, Quick/Enemy/Slow phases, Stun markers, Morale, "
             "escalation, deployment variables, casualty tables.",
             listed=False,  # opened from a battle's set-up screen, which builds the set-up

@@ -9,16 +9,16 @@ from django.db.models import QuerySet
 from bughunt.models import LogEntry, Mission, Squad
 from rules.engine.tables import RangeTable
 from rules.errors import DropshipError, NotFound
-from rules.models import RuleTable
+from rules.selectors import system_tables
 
 
 def bughunt_tables() -> dict[str, RangeTable]:
-    """Every shipped Bug Hunt table as an engine table, keyed by slug (``bh-origin`` ...).
+    """Every shipped Bug Hunt table as an engine table, keyed by slug (``bh-origin`` ...), from
+    this process's memory (:func:`rules.selectors.system_tables`: one query when unchanged).
 
     Raises :class:`DropshipError` when the tables are not loaded, saying how to load them.
     """
-    tables = RuleTable.objects.filter(system__slug="bughunt", owner__isnull=True).prefetch_related("entries")
-    found = {t.slug: t.to_engine() for t in tables}
+    found = system_tables(system="bughunt")
     if "bh-origin" not in found:
         raise DropshipError("The Bug Hunt tables are not loaded: run `manage.py load_tables`.", field="tables")
     return found

@@ -2,7 +2,8 @@
 
 A mission started from a squad passes its whole generated set-up as ``options["setup"]``; a
 table opened from the rooms page takes a Priority, a difficulty and main character names and
-plays a standalone mission. The reducer reads the Bug Hunt rule tables on every action.
+plays a standalone mission. The kernel passes the Bug Hunt rule tables (from memory) to the
+reducer and the set-up.
 """
 
 from __future__ import annotations
@@ -14,25 +15,26 @@ from live import registry
 from live.engine.tracker import Action, Event, TrackerError
 from live.registry import OptionField, TrackerKind
 from rules.engine.dice import Dice
-from rules.errors import DropshipError
+from rules.engine.tables import RangeTable
 
 KIND = "bughunt-mission"
+SYSTEM = "bughunt"
 
 
-def _tables() -> dict[str, Any]:
-    from bughunt.selectors import bughunt_tables
-
-    try:
-        return bughunt_tables()
-    except DropshipError as exc:
-        raise TrackerError(exc.message, field="tables") from exc
+def _loaded(tables: Mapping[str, RangeTable]) -> Mapping[str, RangeTable]:
+    if "bh-origin" not in tables:
+        raise TrackerError("The Bug Hunt tables are not loaded: run `manage.py load_tables`.", field="tables")
+    return tables
 
 
-def reducer(state: dict[str, Any], action: Action, dice: Dice) -> tuple[dict[str, Any], list[Event]]:
-    """The mission tracker's reducer with the Bug Hunt tables read from the database."""
+def reducer(
+    state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]
+) -> tuple[dict[str, Any], list[Event]]:
+    """The mission tracker's reducer, given the Bug Hunt tables. Raises :class:`TrackerError`
+    when the rules refuse the action or the tables are not loaded."""
     from bughunt.engine import tracker
 
-    return tracker.apply(state, action, dice, _tables())
+    return tracker.apply(state, action, dice, _loaded(tables))
 
 
 def release(state: dict[str, Any], player: str) -> list[tuple[str, dict[str, Any]]]:
@@ -42,7 +44,7 @@ def release(state: dict[str, Any], player: str) -> list[tuple[str, dict[str, Any
     return tracker.release(state, player)
 
 
-def initial_state(options: Mapping[str, Any]) -> dict[str, Any]:
+def initial_state(options: Mapping[str, Any], *, tables: Mapping[str, RangeTable]) -> dict[str, Any]:
     """The tracker's first state. ``options["setup"]`` is a generated mission (see
     ``bughunt.services.tracker_setup``); otherwise ``priority`` (1-6), ``difficulty`` (one of the
     five settings) and ``main_characters`` (names separated by commas) make a standalone one.
@@ -58,7 +60,7 @@ def initial_state(options: Mapping[str, Any]) -> dict[str, Any]:
             "difficulty": options.get("difficulty") or "Mess Me Up",
             "main_characters": [{"name": n} for n in (names or ["Alpha", "Bravo", "Charlie"])[:5]],
         }
-    return tracker.initial_state(dict(setup), _tables())
+    return tracker.initial_state(dict(setup), _loaded(tables))
 
 
 def register() -> None:
@@ -74,6 +76,7 @@ def register() -> None:
             initial_state=initial_state,
             release=release,
             template="bughunt/mission.html",
+            system=SYSTEM,
             description="Reaction dice, Contact markers, Spawn Points, Tactical Locations, Objectives and Evac.",
             options=(
                 OptionField("priority", "Priority (1-6)", "int", 2, minimum=1, maximum=6),

@@ -11,15 +11,16 @@ from live.models import Membership
 from rules.engine.tables import RangeTable
 from rules.errors import DropshipError
 from rules.models import RuleTable
+from rules.selectors import system_tables
 
 
 def fiveparsecs_tables() -> dict[str, RangeTable]:
-    """Every shipped Five Parsecs (Compendium) table as an engine table, keyed by slug.
+    """Every shipped Five Parsecs (Compendium) table as an engine table, keyed by slug, from
+    this process's memory (:func:`rules.selectors.system_tables`: one query when unchanged).
 
     Raises :class:`DropshipError` when the tables are not loaded, saying how to load them.
     """
-    tables = RuleTable.objects.filter(system__slug="fiveparsecs", owner__isnull=True).prefetch_related("entries")
-    found = {t.slug: t.to_engine() for t in tables}
+    found = system_tables(system="fiveparsecs")
     if "campaign-turn-sequence" not in found:
         raise DropshipError("The Five Parsecs tables are not loaded: run `manage.py load_tables`.", field="tables")
     return found

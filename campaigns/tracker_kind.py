@@ -14,13 +14,13 @@ from typing import Any
 
 from live import registry
 from live.engine.tracker import Action, Event, TrackerError
-from live.registry import TrackerKind
+from live.registry import Tables, TrackerKind
 from rules.engine.dice import Dice
 
 KIND = "fiveparsecs-campaign"
 
 
-def reducer(state: dict[str, Any], action: Action, dice: Dice) -> tuple[dict[str, Any], list[Event]]:
+def reducer(state: dict[str, Any], action: Action, dice: Dice, tables: Tables) -> tuple[dict[str, Any], list[Event]]:
     """Refuses every action: campaign changes go through the campaign pages."""
     raise TrackerError("Campaign changes are made on the campaign's pages, not as table actions.", field="type")
 

@@ -1,18 +1,36 @@
 """Tracker kinds that apps register with the live app.
 
 An app registers each kind in its ``AppConfig.ready()``: the engine's reducer, a function that
-builds the initial state from options (it may read rule tables), and the template whose
-``tracker`` partial draws the state.
+builds the initial state from options, the rule system whose tables both get, and the template
+whose ``tracker`` partial draws the state. The kernel (``live.services``) reads a kind's tables
+once per write through the cached :func:`rules.selectors.system_tables` and passes them in;
+neither the reducer nor ``initial_state`` loads tables itself.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from live.engine.tracker import Reducer
+from live.engine.tracker import Action, Event, Reducer
+from rules.engine.dice import Dice
+from rules.engine.tables import RangeTable
 from rules.errors import DropshipError
+
+Tables = Mapping[str, RangeTable]
+KindReducer = Callable[[dict[str, Any], Action, Dice, Tables], tuple[dict[str, Any], list[Event]]]
+"""A kind's reducer: ``apply(state, action, dice, tables) -> (new_state, events)``."""
+
+
+def without_tables(reducer: Reducer) -> KindReducer:
+    """The kind reducer of an engine that reads no rule tables (its ``apply`` takes three
+    arguments): the tables passed in are ignored."""
+
+    def apply(state: dict[str, Any], action: Action, dice: Dice, tables: Tables) -> tuple[dict[str, Any], list[Event]]:
+        return reducer(state, action, dice)
+
+    return apply
 
 
 @dataclass(frozen=True)
@@ -35,8 +53,11 @@ class OptionField:
 
 @dataclass(frozen=True)
 class TrackerKind:
-    """A tracker kind: ``reducer`` is the engine's apply, ``initial_state`` builds the state
-    from options (raising ``TrackerError`` naming a bad option), ``template`` has the
+    """A tracker kind: ``reducer`` is the engine's ``apply(state, action, dice, tables)``,
+    ``initial_state`` builds the state from options (raising ``TrackerError`` naming a bad
+    option); a kind with a ``system`` (a rule system's slug) gets that system's book tables as
+    ``initial_state(options, tables=...)`` and as the reducer's ``tables`` (a kind without one
+    gets none: an empty mapping for the reducer, no keyword for ``initial_state``). ``template`` has the
     ``tracker`` (live state) and ``controls`` (forms) partials. An unlisted kind is opened only by its app's services.
     A ``takes_user`` kind's ``initial_state(options, user)`` also gets the acting user (to read
     the tables its options name among those the user may use).
@@ -50,9 +71,10 @@ class TrackerKind:
     kind: str
     title: str
     app: str
-    reducer: Reducer
+    reducer: KindReducer
     initial_state: Callable[..., dict[str, Any]]
     template: str
+    system: str = ""
     description: str = ""
     options: tuple[OptionField, ...] = ()
     listed: bool = True

@@ -11,6 +11,8 @@ from django.db.models import Count, Max, Q, QuerySet
 from live import presence, registry
 from live.engine.tracker import Action, Role, replay
 from live.models import Membership, Room, RoomAction
+from rules import selectors as rule_tables
+from rules.engine.tables import RangeTable
 
 #: Logged member changes: they bump the version but are not tracker actions (undo and replay
 #: pass them by).
@@ -63,7 +65,15 @@ def room_replayed_state(room: Room, *, before_version: int | None = None) -> dic
         actions = actions.filter(version__lt=before_version)
     rows = actions.values_list("type", "payload", "actor_id", "role", "seed")
     log = [(Action(kind, payload, actor=str(actor or ""), role=Role(role)), seed) for kind, payload, actor, role, seed in rows]
-    return replay(room.initial_state, log, registry.get(room.kind).reducer)
+    tracker = registry.get(room.kind)
+    tables = kind_tables(tracker)
+    return replay(room.initial_state, log, lambda state, action, dice: tracker.reducer(state, action, dice, tables))
+
+
+def kind_tables(tracker: registry.TrackerKind) -> dict[str, RangeTable]:
+    """The rule tables ``tracker``'s reducer gets: its system's book tables, from this process's
+    memory (one query when unchanged); none for a kind without a system."""
+    return rule_tables.system_tables(system=tracker.system) if tracker.system else {}
 
 
 def room_replay_matches(room: Room) -> bool:

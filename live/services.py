@@ -17,7 +17,7 @@ from live.engine.tracker import Action, Role, TrackerError
 from live.events import publish_members, publish_room
 from live.models import JoinCode, Membership, Room, RoomAction
 from live.permissions import room_for
-from live.selectors import MEMBER_TYPES, room_replayed_state
+from live.selectors import MEMBER_TYPES, kind_tables, room_replayed_state
 from rules import selectors as rule_tables
 from rules.bounds import ID_MAX
 from rules.engine.dice import Dice
@@ -107,7 +107,8 @@ def room_create(
     options = dict(options or {})
     _check_table_options(tracker, user, options)
     try:
-        state = tracker.initial_state(options, user) if tracker.takes_user else tracker.initial_state(options)
+        extra: dict[str, Any] = {"tables": kind_tables(tracker)} if tracker.system else {}
+        state = tracker.initial_state(options, user, **extra) if tracker.takes_user else tracker.initial_state(options, **extra)
     except TrackerError as exc:
         raise DropshipError(exc.message, field=exc.field) from exc
     room = Room.objects.create(
@@ -252,12 +253,14 @@ def _release_figures(room: Room, user_id: int) -> list[RoomAction]:
     if tracker.release is None:
         return []
     entries = []
+    tables = kind_tables(tracker)
     for type, payload in tracker.release(room.state, str(user_id)):
         dice = Dice()
         assert dice.seed is not None
         action = Action(type=type, payload=payload, actor=str(room.owner_id), role=Role.OWNER)
+        before = room.state
         try:
-            room.state, events = tracker.reducer(room.state, action, dice)
+            room.state, events = tracker.reducer(room.state, action, dice, tables)
         except TrackerError as exc:  # the kind's release named an action its reducer refuses: a bug
             raise DropshipError(f"Could not hand the figures back: {exc.message}", field="user_id") from exc
         room.version += 1
@@ -273,6 +276,7 @@ def _release_figures(room: Room, user_id: int) -> list[RoomAction]:
                 seed=dice.seed,
                 rolls=[e.data["roll"] for e in events if "roll" in e.data],
                 events=[e.as_dict() for e in events],
+                state_before=before,
             )
         )
     return entries
@@ -373,7 +377,7 @@ def room_act(
     # Reducers return a new state and never change the one they are given, so this stays as it was.
     before = room.state
     try:
-        state, events = tracker.reducer(room.state, action, dice)
+        state, events = tracker.reducer(room.state, action, dice, kind_tables(tracker))
     except TrackerError as exc:
         error = NotAllowed if exc.__class__.__name__ == "NotYours" else DropshipError
         raise error(exc.message, field=exc.field) from exc

@@ -203,3 +203,18 @@ class Roll(models.Model):
 
     def as_dict(self) -> dict[str, Any]:
         return {"id": self.id, "record": self.record, "value": self.value, "result": self.result, "created": self.created}
+
+
+class TablesVersion(models.Model):
+    """The version of the rule tables: one row whose ``token`` changes with every change to a
+    table or its entries (``load_tables``, a user's table made, edited, imported or deleted).
+
+    Every process keeps the tables it read in memory under the token it read them at, and
+    reads them again only when the token differs (one cheap query per read). The token is
+    random rather than counted so that a bump in a rolled-back transaction is never reused
+    for other contents."""
+
+    token = models.CharField(max_length=32)
+
+    def __str__(self) -> str:
+        return self.token

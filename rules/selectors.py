@@ -6,6 +6,8 @@ everyone else gets "not found", as if they did not exist.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable
 from typing import Any
 
@@ -15,7 +17,7 @@ from rules.display import slugs_in, slugs_in_text
 from rules.engine.dice import Dice
 from rules.engine.tables import RangeTable, TableError, TableRoll
 from rules.errors import DropshipError, NotAllowed, NotFound
-from rules.models import Roll, RuleSystem, RuleTable
+from rules.models import Roll, RuleSystem, RuleTable, TablesVersion
 
 HISTORY_LENGTH = 50
 
@@ -34,6 +36,87 @@ def _owner_id(user: Any) -> int | None:
 def _visible(user: Any) -> Q:
     owner_id = _owner_id(user)
     return Q(owner__isnull=True) | Q(owner_id=owner_id) if owner_id is not None else Q(owner__isnull=True)
+
+
+# -- rule tables in memory ---------------------------------------------------------------------
+
+#: How many users' own tables a process keeps in memory at once (least recently read go first).
+OWN_TABLES_KEPT = 256
+
+
+class _TablesCache:
+    """The engine tables this process read, under the :class:`TablesVersion` token it read them
+    at: book tables by system, and users' own tables by (system, user id)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.token: str | None = None
+        self.book: dict[str, dict[str, RangeTable]] = {}
+        self.own: OrderedDict[tuple[str, int], dict[str, RangeTable]] = OrderedDict()
+
+    def clear(self) -> None:
+        with self.lock:
+            self.token = None
+            self.book.clear()
+            self.own.clear()
+
+
+_TABLES = _TablesCache()
+
+
+def tables_version() -> str:
+    """The rule tables' version token (one query); empty before the first change is recorded."""
+    return TablesVersion.objects.filter(pk=1).values_list("token", flat=True).first() or ""
+
+
+def forget_cached_tables() -> None:
+    """Drop this process's tables in memory (the next read loads them again). Other processes
+    notice a change by the version token; see :func:`rules.services.tables_changed`."""
+    _TABLES.clear()
+
+
+def _engine_tables(system: str, owner_id: int | None) -> dict[str, RangeTable]:
+    tables = RuleTable.objects.filter(system__slug=system).prefetch_related("entries")
+    tables = tables.filter(owner_id=owner_id) if owner_id is not None else tables.filter(owner__isnull=True)
+    return {t.slug: t.to_engine() for t in tables}
+
+
+def system_tables(*, system: str, user: Any = None) -> dict[str, RangeTable]:
+    """The rule tables of ``system`` (a :class:`RuleSystem` slug) as engine tables by slug.
+
+    Without ``user`` (or for an anonymous one): the book tables. With a signed-in ``user``:
+    also that user's own tables of ``system``, which shadow a book table of the same slug (as
+    :func:`visible_tables` does). Never another user's.
+
+    Read from this process's memory, keyed by :func:`tables_version`: one query when nothing
+    changed since the last read, the tables again when something did. Returns a new dict each
+    call (callers may add to it); the tables themselves are frozen. An unknown system or one
+    whose tables are not loaded gives an empty dict: callers that need a table say so.
+    """
+    token = tables_version()
+    owner_id = _owner_id(user)
+    with _TABLES.lock:
+        if _TABLES.token != token:
+            _TABLES.token = token
+            _TABLES.book.clear()
+            _TABLES.own.clear()
+        book = _TABLES.book.get(system)
+        own = _TABLES.own.get((system, owner_id)) if owner_id is not None else {}
+        if owner_id is not None and own is not None:
+            _TABLES.own.move_to_end((system, owner_id))
+    if book is None:
+        book = _engine_tables(system, None)
+        with _TABLES.lock:
+            if _TABLES.token == token:  # a newer version read meanwhile keeps its own
+                _TABLES.book[system] = book
+    if own is None:
+        own = _engine_tables(system, owner_id)
+        with _TABLES.lock:
+            if _TABLES.token == token:
+                _TABLES.own[(system, owner_id)] = own  # type: ignore[index]
+                while len(_TABLES.own) > OWN_TABLES_KEPT:
+                    _TABLES.own.popitem(last=False)
+    return {**book, **own}
 
 
 def table_list(*, system: str = "", search: str = "", kind: str = "", user: Any = None) -> QuerySet[RuleTable]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -16,8 +17,8 @@ from rules.engine import names
 from rules.engine.dice import Dice, DiceError, RollRecord, parse
 from rules.engine.tables import TableRoll
 from rules.errors import DropshipError, NotAllowed, NotFound
-from rules.models import Roll, RuleSystem, RuleTable, TableEntry
-from rules.selectors import engine_table, table_get_for
+from rules.models import Roll, RuleSystem, RuleTable, TableEntry, TablesVersion
+from rules.selectors import engine_table, forget_cached_tables, table_get_for
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,18 @@ class TableResult:
     roll: Roll
     outcome: TableRoll
     table: RuleTable
+
+
+def tables_changed() -> str:
+    """Record that rule tables changed: a new :class:`TablesVersion` token, so every process
+    reads the tables again on its next :func:`rules.selectors.system_tables`. Call it in the
+    transaction that changes them (a rollback takes the new token back with the change).
+    Returns the new token."""
+    token = uuid.uuid4().hex
+    if not TablesVersion.objects.filter(pk=1).update(token=token):
+        TablesVersion.objects.update_or_create(pk=1, defaults={"token": token})
+    forget_cached_tables()
+    return token
 
 
 def _log(*, roller: Roller, table: RuleTable, outcome: TableRoll, column: str, seed: int | None) -> Roll:
@@ -286,6 +299,7 @@ def _save(spec: fixturefiles.TableSpec, *, owner_id: int, table: RuleTable | Non
     table.save()
     table.entries.all().delete()
     TableEntry.objects.bulk_create(TableEntry.from_engine(table, replace(e, result=e.result.strip())) for e in spec.entries)
+    tables_changed()
     return table
 
 
@@ -403,6 +417,7 @@ def user_table_delete(*, user: Any, slug: str) -> None:
     without their table. Raises :class:`NotFound` / :class:`NotAllowed` as update does."""
     owner_id = _require_user(user)
     _own_table(user_id=owner_id, slug=slug).delete()
+    tables_changed()
 
 
 @transaction.atomic

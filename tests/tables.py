@@ -9,6 +9,7 @@ from django.core.management import call_command
 
 from rules.fixturefiles import FIXTURES_DIR, TableSpec, read_all
 from rules.models import RuleSystem, RuleTable, TableEntry
+from rules.services import tables_changed
 
 
 @cache
@@ -26,3 +27,4 @@ def load_system_tables(system: str) -> None:
     TableEntry.objects.bulk_create(
         TableEntry.from_engine(table, e) for table, spec in zip(tables, specs, strict=True) for e in spec.entries
     )
+    tables_changed()  # as load_tables does

@@ -83,6 +83,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 from bughunt.engine.combat import Numbers as BugHuntNumbers
@@ -140,7 +141,13 @@ class CombatError(ValueError):
 def trait_key(name: str) -> str:
     """The trait key for a printed trait name: ``"Single-use"`` -> ``"single_use"``,
     ``"Snap Shot"`` -> ``"snap_shot"``."""
-    return re.sub(r"[^a-z0-9]+", "_", str(name).lower()).strip("_")
+    return _trait_key(str(name))
+
+
+@lru_cache(maxsize=1024)
+def _trait_key(name: str) -> str:
+    # Asked on every trait test of every shot: the few names there are, worked out once.
+    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
 
 
 def _name_key(name: str) -> str:
@@ -180,9 +187,23 @@ class TraitNumbers:
     @classmethod
     def from_tables(cls, tables: Mapping[str, RangeTable] | None) -> TraitNumbers:
         """Read the numbers from the tables (``None`` or missing tables give the defaults).
-        Raises :class:`CombatError` (field ``tables``) when a present table lacks a row."""
+        Raises :class:`CombatError` (field ``tables``) when a present table lacks a row.
+
+        Every shot and brawl asks for them: the numbers read last are kept with the two tables
+        they came from and given again while the same (frozen) table objects come in."""
         if tables is None:
             return cls()
+        global _last_trait_numbers
+        traits, reactions = tables.get("dramatic-weapon-traits"), tables.get("dramatic-combat-reactions")
+        last = _last_trait_numbers  # one read of one tuple: safe beside other threads
+        if last is not None and last[0] is traits and last[1] is reactions:
+            return last[2]
+        numbers = cls._read(tables)
+        _last_trait_numbers = (traits, reactions, numbers)
+        return numbers
+
+    @classmethod
+    def _read(cls, tables: Mapping[str, RangeTable]) -> TraitNumbers:
         base = cls()
         values: dict[str, Any] = {}
         if "dramatic-weapon-traits" in tables:
@@ -227,6 +248,10 @@ class TraitNumbers:
         return replace(base, **values)
 
 
+#: ``(traits table, reactions table, numbers)`` of the last :meth:`TraitNumbers.from_tables`.
+_last_trait_numbers: tuple[RangeTable | None, RangeTable | None, TraitNumbers] | None = None
+
+
 def _rows(table: RangeTable) -> dict[str, Entry]:
     return {trait_key(e.result): e for e in table.entries}
 
@@ -258,7 +283,7 @@ class Weapon:
 
     def has(self, trait: str) -> bool:
         """True when the weapon has ``trait`` (a key of :data:`TRAITS`, printed names accepted)."""
-        return trait_key(trait) in self.traits
+        return trait in self.traits or trait_key(trait) in self.traits
 
     @property
     def brawl_only(self) -> bool:

@@ -981,3 +981,44 @@ def test_a_hundred_automatic_battles_all_end() -> None:
         end, _ = nm.play_automatic(st, Dice(seed=seed), TABLES)
         finished += end["finished"]
     assert finished == 100
+
+
+def test_four_hundred_seeded_automatic_battles_keep_their_odds() -> None:
+    # Pinned from the engine before it kept its weapon and trait numbers: speeding it up must
+    # not move a single result.
+    crew = [crew_fig(n, "Military rifle", combat_skill=1, toughness=4, captain=n == "Ada") for n in ("Ada", "Bo", "Cy", "Di")]
+    start = battle(crew, [foe(f"E{i}", "Colony rifle") for i in range(6)], options=nm.NoMinisOptions(battle_flow=True))
+    totals = {"held_field": 0, "crew_casualties": 0, "enemies_killed": 0, "rounds": 0}
+    for seed in range(400):
+        result = nm.outcome(nm.play_automatic(start, Dice(seed=seed), TABLES)[0])
+        totals["held_field"] += int(result["held_field"])
+        totals["crew_casualties"] += len(result["crew_casualties"])
+        totals["enemies_killed"] += result["enemies_killed"]
+        totals["rounds"] += result["rounds"]
+    assert totals == {"held_field": 330, "crew_casualties": 662, "enemies_killed": 1707, "rounds": 3150}
+
+
+def test_an_automatic_battle_builds_its_trait_and_weapon_numbers_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    crew = [crew_fig(n, "Military rifle", combat_skill=1, toughness=4) for n in ("Ada", "Bo", "Cy", "Di")]
+    start = battle(crew, [foe(f"E{i}", "Colony rifle") for i in range(6)])
+    nm._weapon.cache_clear()
+    monkeypatch.setattr(fp_combat, "_last_trait_numbers", None)
+    built = {"traits": 0, "weapons": 0}
+    read = fp_combat.TraitNumbers._read.__func__  # type: ignore[attr-defined]
+    checked = fp_combat.Weapon.__post_init__
+
+    def count_read(cls: type[fp_combat.TraitNumbers], tables: Any) -> fp_combat.TraitNumbers:
+        built["traits"] += 1
+        return read(cls, tables)  # type: ignore[no-any-return]
+
+    def count_weapon(self: fp_combat.Weapon) -> None:
+        built["weapons"] += 1
+        checked(self)
+
+    monkeypatch.setattr(fp_combat.TraitNumbers, "_read", classmethod(count_read))
+    monkeypatch.setattr(fp_combat.Weapon, "__post_init__", count_weapon)
+    final, events = nm.play_automatic(start, Dice(seed=7), TABLES)
+    shots = sum(1 for e in events if e["kind"] == "shot")
+    assert final["finished"] and shots > 10
+    assert built["traits"] == 1
+    assert built["weapons"] <= 4  # two guns, each at most with and without its hit traits

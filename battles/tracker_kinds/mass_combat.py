@@ -13,7 +13,7 @@ from typing import Any
 from battles.engine import mass_combat
 from live import registry
 from live.engine.tracker import TrackerError
-from live.registry import OptionField, TrackerKind
+from live.registry import OptionField, TrackerKind, without_tables
 
 
 def mass_initial_state(options: Mapping[str, Any]) -> dict[str, Any]:
@@ -42,7 +42,7 @@ def register() -> None:
             kind="mass",
             title="Mass combat",
             app="battles",
-            reducer=mass_combat.apply,
+            reducer=without_tables(mass_combat.apply),
             release=mass_combat.release,
             initial_state=mass_initial_state,
             template="battles/mass.html",

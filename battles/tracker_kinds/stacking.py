@@ -8,7 +8,7 @@ from typing import Any
 
 from battles.engine import stacking
 from live.engine.tracker import TrackerError
-from live.registry import OptionField, TrackerKind
+from live.registry import OptionField, TrackerKind, without_tables
 from live.registry import register as register_kind
 
 
@@ -34,7 +34,7 @@ def register() -> None:
             kind="stack",
             title="Stacking",
             app="battles",
-            reducer=stacking.apply,
+            reducer=without_tables(stacking.apply),
             release=stacking.release,
             initial_state=initial_state,
             template="battles/stack.html",

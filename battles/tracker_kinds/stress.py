@@ -14,7 +14,7 @@ from typing import Any
 from battles.engine import stress
 from live import registry
 from live.engine.tracker import TrackerError
-from live.registry import OptionField, TrackerKind
+from live.registry import OptionField, TrackerKind, without_tables
 from rules.selectors import visible_tables
 
 
@@ -59,7 +59,7 @@ def register() -> None:
             kind="stress",
             title="Stress dice skill checks",
             app="battles",
-            reducer=stress.apply,
+            reducer=without_tables(stress.apply),
             release=stress.release,
             initial_state=stress_initial_state,
             template="battles/stress.html",

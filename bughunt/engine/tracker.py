@@ -2,7 +2,7 @@
 
 ``apply(state, action, dice, tables) -> (new_state, events)`` deep-copies the state, dispatches on
 ``action.type`` and refuses with :class:`TrackerError` naming the payload field (changing nothing)
-when the rules say no. ``initial_state(setup)`` builds the state from a generated mission and
+when the rules say no. ``initial_state(setup, tables)`` builds the state from a generated mission and
 ``outcome(state)`` sums it up for the post-battle sequence. Every roll is returned in an event's
 ``data["roll"]`` or ``data["rolls"]``. Directions are a D12 read as a clock face where the book
 uses a direction die (see :mod:`bughunt.engine.contacts`). Pure Python: no Django imports.
@@ -93,7 +93,6 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from functools import cache
 from typing import Any
 
 from bughunt.engine import combat
@@ -142,14 +141,6 @@ SETUP_CARDS: tuple[str, ...] = ("Extra Support",)
 
 
 # -- tables ---------------------------------------------------------------------------------------------
-
-
-@cache
-def _shipped_tables() -> Mapping[str, RangeTable]:
-    """The shipped ``bh-*`` tables read from the fixture files (pure Python, no database)."""
-    from rules.fixturefiles import read_all
-
-    return {s.slug: s.engine() for s in read_all() if s.system == "bughunt"}
 
 
 def _entry_data(tables: Mapping[str, RangeTable], slug: str, result: str) -> Mapping[str, Any]:
@@ -290,7 +281,7 @@ def _save(raw: Mapping[str, Any], default: int | None, key: str) -> int | None:
     return number
 
 
-def initial_state(setup: Mapping[str, Any], tables: Mapping[str, RangeTable] | None = None) -> dict[str, Any]:
+def initial_state(setup: Mapping[str, Any], tables: Mapping[str, RangeTable]) -> dict[str, Any]:
     """A mission ready for round 1 from ``setup`` (the generated mission, see the brief's shape):
     ``priority`` (1-6) is required and ``main_characters`` (names, or dicts with name, reactions,
     speed, combat_skill, toughness, savvy, save, weapons, owner). Missing values come from the
@@ -300,9 +291,9 @@ def initial_state(setup: Mapping[str, Any], tables: Mapping[str, RangeTable] | N
     (bh-difficulty-settings, p.186); six Tactical Locations less Signals; one Contact on each
     Objective and the center Contact(s) adjusted by difficulty (p.190).
 
-    ``tables`` defaults to the shipped fixtures. Raises :class:`TrackerError` naming the bad key.
+    ``tables`` are the ``bh-*`` rule tables by slug (the caller reads them; the engine loads
+    nothing). Raises :class:`TrackerError` naming the bad key.
     """
-    tables = tables if tables is not None else _shipped_tables()
     if not isinstance(setup, Mapping):
         raise TrackerError("setup must be a mapping of mission values.", field="setup")
     settings = {e.result: e.data for e in tables["bh-difficulty-settings"].entries}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 from typing import Any
 
 import pytest
@@ -183,8 +184,14 @@ def test_a_bad_setup_names_the_key(change: dict[str, Any], field: str) -> None:
     assert err.value.field == field
 
 
-def test_initial_state_defaults_to_the_shipped_tables() -> None:
-    assert tracker.initial_state({"priority": 1, "main_characters": ["Hicks"]})["spawn_rating"] == 0
+def test_initial_state_takes_its_numbers_from_the_tables_it_is_given() -> None:
+    base = TABLES["bh-base-profile"]
+    tougher = dataclasses.replace(
+        base, entries=(dataclasses.replace(base.entries[0], data={**base.entries[0].data, "toughness": 5}),)
+    )
+    state = tracker.initial_state({"priority": 1, "main_characters": ["Hicks"]}, {**TABLES, "bh-base-profile": tougher})
+    shipped = tracker.initial_state({"priority": 1, "main_characters": ["Hicks"]}, TABLES)
+    assert state["units"][0]["figures"][0]["toughness"] == 5 != shipped["units"][0]["figures"][0]["toughness"]
 
 
 # -- Reactions and phases (pp.173, 198) ----------------------------------------------------------------------

@@ -128,9 +128,9 @@ def _counting_reducer(monkeypatch, kind: str) -> list[str]:  # type: ignore[no-u
     applied: list[str] = []
     tracker = registry.get(kind)
 
-    def counting(state, action, dice):  # type: ignore[no-untyped-def]
+    def counting(state, action, dice, tables):  # type: ignore[no-untyped-def]
         applied.append(action.type)
-        return tracker.reducer(state, action, dice)
+        return tracker.reducer(state, action, dice, tables)
 
     monkeypatch.setitem(registry._KINDS, kind, replace(tracker, reducer=counting))
     return applied

@@ -21,6 +21,7 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 
 ALLOWED_SIDES: tuple[int, ...] = (3, 6, 10, 12, 20, 100)
 
@@ -83,6 +84,12 @@ def parse(notation: str) -> Notation:
     """
     if not isinstance(notation, str):
         raise DiceError(f"Dice notation must be text: {NOTATION_HELP}.")
+    return _parse_text(notation)
+
+
+@lru_cache(maxsize=256)
+def _parse_text(notation: str) -> Notation:
+    # Every roll names its dice as text ("D6"); the few notations there are parse once.
     constant = _CONSTANT.match(notation)
     if constant:
         return Notation(count=0, sides=0, modifier=int(constant["value"]))

@@ -15,6 +15,7 @@ from django.db import transaction
 
 from rules import fixturefiles
 from rules.models import TableEntry
+from rules.services import tables_changed
 
 
 class Command(BaseCommand):
@@ -39,4 +40,5 @@ class Command(BaseCommand):
                     if (entry.column, entry.position) not in keep:
                         entry.delete()
                         stale += 1
+            tables_changed()
         self.stdout.write(f"Loaded {len(specs)} rule tables from {len(paths)} files ({stale} stale entries removed).")
