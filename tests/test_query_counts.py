@@ -189,6 +189,7 @@ def test_the_campaign_screens_make_as_many_queries_with_fifty_crew_and_five_thou
     Character.objects.bulk_create(Character(campaign=campaign, name=f"Crew {n}", position=n) for n in range(5))
     urls = [f"{base}/", f"{base}/turn/", f"{base}/log/", f"{base}/log/?kind=crew&page=2", f"/api/v1/campaigns/{campaign.pk}/log/"]
     LogEntry.objects.bulk_create(LogEntry(campaign=campaign, kind="crew", text=f"Line {n}") for n in range(10))
+    queries(client, urls[0])  # the rule tables come into this process's memory once
     small = [queries(client, url) for url in urls]
     Character.objects.bulk_create(Character(campaign=campaign, name=f"Crew {n}", position=n) for n in range(5, 50))
     LogEntry.objects.bulk_create(

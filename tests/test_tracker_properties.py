@@ -300,16 +300,13 @@ KINDS = {
 
 
 @pytest.fixture
-def tables(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every system's tables in the test database; the Five Parsecs and Bug Hunt kinds read them
-    once per test instead of once per action (the replay after every action would be slow)."""
+def tables() -> None:
+    """Every system's tables in the test database (the kernel keeps them in memory: the replay
+    after every action reads them once)."""
     for system in ("threat-tracker", "fiveparsecs", "bughunt"):
         load_system_tables(system)
     fiveparsecs_kind.register()
     bughunt_kind.register()
-    for module in (fiveparsecs_kind, bughunt_kind):
-        once = module._tables()
-        monkeypatch.setattr(module, "_tables", lambda once=once: once)
 
 
 def play(kind: Kind, data: st.DataObject, owner: Any) -> int:
