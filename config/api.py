@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import include, path
+from django.views import defaults
 from rest_framework.response import Response
 from rest_framework.routers import DefaultRouter
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -22,6 +24,14 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, DropshipError):
         return Response(exc.as_dict(), status=exc.status)
     return drf_exception_handler(exc, context)
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """The project's 404 page; under ``/api/`` a JSON body like every other API refusal (a path
+    the router does not match, such as a slug with characters a slug cannot have)."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": "Not found."}, status=404)
+    return defaults.page_not_found(request, exception)
 
 
 def urlpatterns() -> list[Any]:

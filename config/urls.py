@@ -8,6 +8,8 @@ from config import api
 from live import views as live_views
 from rules import views as rules_views
 
+handler404 = "config.api.not_found"
+
 urlpatterns = [
     path("", include("rules.urls")),
     path("rooms/", include("live.urls")),
