@@ -33,6 +33,11 @@ from live.engine.tracker import Role
 from live.models import Membership
 from rules.errors import DropshipError, NotFound
 
+# The largest values the columns these inputs land in can hold (PostgreSQL refuses more with a
+# server error; SQLite would store them): a bigger number is a 400 naming the field.
+SMALLINT_MAX = 32767
+INT_MAX = 2**31 - 1
+
 # -- output serializers ------------------------------------------------------------------------
 
 
@@ -513,7 +518,7 @@ class CharacterPowerApi(_CharacterActionApi):
 class CampaignTrainingInputSerializer(CampaignVersionSerializer):
     course = serializers.CharField()
     credits = serializers.IntegerField(
-        required=False, allow_null=True, default=None, min_value=0, help_text="The price of a core course."
+        required=False, allow_null=True, default=None, min_value=0, max_value=INT_MAX, help_text="The price of a core course."
     )
 
 
@@ -530,9 +535,9 @@ class CharacterTrainingApi(_CharacterActionApi):
 
 class CampaignBotUpgradeInputSerializer(CampaignVersionSerializer):
     upgrade = serializers.CharField()
-    shots = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
-    damage = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
-    cost_reduction = serializers.IntegerField(required=False, default=0, min_value=0)
+    shots = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0, max_value=SMALLINT_MAX)
+    damage = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0, max_value=SMALLINT_MAX)
+    cost_reduction = serializers.IntegerField(required=False, default=0, min_value=0, max_value=INT_MAX)
 
 
 class CharacterBotUpgradeApi(_CharacterActionApi):
@@ -580,7 +585,9 @@ class CharacterEquipApi(_CharacterActionApi):
 
 class CampaignInjuryInputSerializer(CampaignVersionSerializer):
     injury = serializers.CharField(required=False, allow_blank=True, default="")
-    sick_bay = serializers.IntegerField(required=False, default=0, min_value=0, help_text="Campaign turns in Sick Bay.")
+    sick_bay = serializers.IntegerField(
+        required=False, default=0, min_value=0, max_value=SMALLINT_MAX, help_text="Campaign turns in Sick Bay."
+    )
     status = serializers.CharField(required=False, allow_blank=True, default="", help_text="active, sick_bay, dead or gone.")
 
 
@@ -596,13 +603,19 @@ class CharacterInjuryApi(_CharacterActionApi):
 
 
 class CampaignCreationResultsInputSerializer(CampaignVersionSerializer):
-    stat_changes = serializers.DictField(child=serializers.IntegerField(), required=False, default=dict)
+    stat_changes = serializers.DictField(
+        child=serializers.IntegerField(min_value=-SMALLINT_MAX, max_value=SMALLINT_MAX), required=False, default=dict
+    )
     credits_results = serializers.IntegerField(
-        required=False, default=0, min_value=0, help_text='How many "1D6 credits" results the creation tables gave.'
+        required=False,
+        default=0,
+        min_value=0,
+        max_value=SMALLINT_MAX,
+        help_text='How many "1D6 credits" results the creation tables gave.',
     )
     credits_faces = _faces()
-    patrons = serializers.IntegerField(required=False, default=0, min_value=0)
-    rivals = serializers.IntegerField(required=False, default=0, min_value=0)
+    patrons = serializers.IntegerField(required=False, default=0, min_value=0, max_value=SMALLINT_MAX)
+    rivals = serializers.IntegerField(required=False, default=0, min_value=0, max_value=SMALLINT_MAX)
 
 
 class CharacterCreationResultsApi(_CharacterActionApi):
@@ -627,9 +640,9 @@ class ShipApi(APIView):
 
     class CampaignShipInputSerializer(CampaignVersionSerializer):
         name = serializers.CharField(max_length=80)
-        hull = serializers.IntegerField(min_value=0)
-        max_hull = serializers.IntegerField(min_value=0)
-        debt = serializers.IntegerField(required=False, default=0, min_value=0, help_text="Credits.")
+        hull = serializers.IntegerField(min_value=0, max_value=SMALLINT_MAX)
+        max_hull = serializers.IntegerField(min_value=0, max_value=SMALLINT_MAX)
+        debt = serializers.IntegerField(required=False, default=0, min_value=0, max_value=INT_MAX, help_text="Credits.")
 
     @extend_schema(responses=CampaignShipSerializer)
     def get(self, request: Request, campaign_id: int) -> Response:
@@ -655,7 +668,7 @@ class ShipComponentApi(APIView):
 
     class CampaignComponentInputSerializer(CampaignVersionSerializer):
         name = serializers.CharField(max_length=80)
-        core_cost = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
+        core_cost = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0, max_value=INT_MAX)
         miniaturized = serializers.BooleanField(default=False)
         retrofit = serializers.BooleanField(default=False)
 

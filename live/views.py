@@ -9,6 +9,7 @@ from typing import Any
 import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -32,10 +33,13 @@ class HtmxHttpRequest(HttpRequest):
 
 
 def _load(request: HttpRequest, room_id: int, at_least: Role = Role.VIEWER) -> tuple[Room, Role]:
+    """The room and the user's role in it; 404 for outsiders, 403 for a member whose role is too low."""
     try:
         return room_for(request.user, room_id, at_least=at_least)
     except NotFound as exc:
         raise Http404(exc.message) from exc
+    except NotAllowed as exc:
+        raise PermissionDenied(exc.message) from exc
 
 
 def _context(request: HttpRequest, room: Room, role: Role, **extra: Any) -> dict[str, Any]:

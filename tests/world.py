@@ -15,6 +15,7 @@ from battles.tests.fp_data import PUNKS
 from bughunt import services as bughunt_services
 from bughunt.models import Mission, Squad
 from campaigns import services as campaign_services
+from campaigns import turn_services
 from campaigns.models import Campaign, CampaignJob, Character
 from live import services as live_services
 from live.models import Membership, Room
@@ -88,7 +89,9 @@ def build_world() -> World:
     )
     editor_membership = campaign_services.member_invite(user=owner, campaign_id=campaign.pk, username="editor", role="editor")
     campaign_services.member_invite(user=owner, campaign_id=campaign.pk, username="reader", role="reader")
+    turn_services.turn_start(user=owner, campaign_id=campaign.pk, version=Campaign.objects.get(pk=campaign.pk).version)
     campaign_job = campaign_services.job_start(user=owner, kind="export", campaign=campaign)
+    campaign_job = campaign_services.job_run(job_id=campaign_job.pk)  # done, so its download exists
 
     battle = battle_services.battle_create(
         user=owner,

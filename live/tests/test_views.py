@@ -89,3 +89,15 @@ def test_guests_may_watch_only_when_allowed(room: Room) -> None:
     room.save()
     page = Client().get(f"/rooms/{room.pk}/")
     assert page.status_code == 200 and b"Undo last action" not in page.content
+
+
+def test_a_player_gets_403_not_a_server_error_on_the_owners_code_and_qr(room: Room, player) -> None:  # type: ignore[no-untyped-def]
+    code = services.room_code(room)
+    assert code is not None
+    services.room_join(user=player, code=code.code)
+    client = Client()
+    client.force_login(player)
+    assert client.get(f"/rooms/{room.pk}/qr.svg").status_code == 403
+    assert client.post(f"/rooms/{room.pk}/code/rotate/").status_code == 403
+    assert client.post(f"/rooms/{room.pk}/code/revoke/").status_code == 403
+    assert services.room_code(room) == code
