@@ -37,6 +37,9 @@ from rules.errors import DropshipError, NotFound
 # server error; SQLite would store them): a bigger number is a 400 naming the field.
 SMALLINT_MAX = 32767
 INT_MAX = 2**31 - 1
+# What one character's creation tables can give (a stat change, Patrons, Rivals, credits rolls)
+# is a handful; each Patron or Rival becomes a row, so a count is capped well before it is work.
+CREATION_MAX = 10
 
 # -- output serializers ------------------------------------------------------------------------
 
@@ -604,18 +607,18 @@ class CharacterInjuryApi(_CharacterActionApi):
 
 class CampaignCreationResultsInputSerializer(CampaignVersionSerializer):
     stat_changes = serializers.DictField(
-        child=serializers.IntegerField(min_value=-SMALLINT_MAX, max_value=SMALLINT_MAX), required=False, default=dict
+        child=serializers.IntegerField(min_value=-CREATION_MAX, max_value=CREATION_MAX), required=False, default=dict
     )
     credits_results = serializers.IntegerField(
         required=False,
         default=0,
         min_value=0,
-        max_value=SMALLINT_MAX,
+        max_value=CREATION_MAX,
         help_text='How many "1D6 credits" results the creation tables gave.',
     )
     credits_faces = _faces()
-    patrons = serializers.IntegerField(required=False, default=0, min_value=0, max_value=SMALLINT_MAX)
-    rivals = serializers.IntegerField(required=False, default=0, min_value=0, max_value=SMALLINT_MAX)
+    patrons = serializers.IntegerField(required=False, default=0, min_value=0, max_value=CREATION_MAX)
+    rivals = serializers.IntegerField(required=False, default=0, min_value=0, max_value=CREATION_MAX)
 
 
 class CharacterCreationResultsApi(_CharacterActionApi):

@@ -70,3 +70,11 @@ def test_non_finite_numbers_in_a_json_body_are_refused(world: World, api: APICli
 )
 def test_nul_path_names_the_first_nul_character(data: Any, where: str | None) -> None:
     assert nul_path(data) == where
+
+
+def test_creation_results_refuse_a_count_no_table_gives(world: World, api: APIClient) -> None:
+    url = f"/api/v1/campaigns/{world.campaign.pk}/characters/{world.character.pk}/creation-results/"
+    for field, value in (("patrons", 20077), ("rivals", 11), ("credits_results", 500), ("stat_changes", {"speed": 32767})):
+        response = api.post(url, {"version": world.campaign.version, field: value}, format="json")
+        assert response.status_code == 400 and field in response.json(), (field, response.content)
+    assert not world.campaign.patrons.exists() and not world.campaign.rivals.exists()
