@@ -40,6 +40,7 @@ class DropshipAutoSchema(AutoSchema):
             # Writes also resolve the ids in their body within what the user may touch.
             codes["404"] = "No such object, or it is not shared with you."
         if self.method not in _SAFE:
+            codes["415"] = "The body is not JSON, a form or multipart, or cannot be read as its content type says."
             codes["409"] = "Stale or conflicting write: made against an old version (the body has the current one)."
         return codes
 
