@@ -84,7 +84,7 @@ class MissionSerializer(serializers.ModelSerializer[Mission]):
 
 
 class CampaignLogEntrySerializer(serializers.ModelSerializer[LogEntry]):
-    mission = serializers.IntegerField(source="mission.number", default=None)
+    mission = serializers.IntegerField(source="mission.number", default=None, allow_null=True)
 
     class Meta:
         model = LogEntry

@@ -36,6 +36,10 @@ from rules.errors import DropshipError, NotFound
 from rules.pagination import LogCursorPagination
 from rules.query import choice_filter, query_filters, text_filter
 
+# What one character's creation tables can give (a stat change, Patrons, Rivals, credits rolls)
+# is a handful; each Patron or Rival becomes a row, so a count is capped well before it is work.
+CREATION_MAX = 10
+
 # -- output serializers ------------------------------------------------------------------------
 
 
@@ -609,13 +613,13 @@ class CharacterInjuryApi(_CharacterActionApi):
 
 
 class CampaignCreationResultsInputSerializer(CampaignVersionSerializer):
-    stat_changes = serializers.DictField(child=int_field(-bounds.STAT, bounds.STAT), required=False, default=dict)
+    stat_changes = serializers.DictField(child=int_field(-CREATION_MAX, CREATION_MAX), required=False, default=dict)
     credits_results = int_field(
-        0, bounds.STAT, required=False, default=0, help_text='How many "1D6 credits" results the creation tables gave.'
+        0, CREATION_MAX, required=False, default=0, help_text='How many "1D6 credits" results the creation tables gave.'
     )
     credits_faces = _faces()
-    patrons = int_field(0, bounds.STAT, required=False, default=0)
-    rivals = int_field(0, bounds.STAT, required=False, default=0)
+    patrons = int_field(0, CREATION_MAX, required=False, default=0)
+    rivals = int_field(0, CREATION_MAX, required=False, default=0)
 
 
 class CharacterCreationResultsApi(_CharacterActionApi):

@@ -288,7 +288,7 @@ def campaign_create(
         owner=user, name=name[:80], crew_name=crew_name.strip()[:80], options=chosen.as_dict(), room=room
     )
     if not chosen.has("gutter_no_ship"):
-        Ship.objects.create(campaign=campaign, name=ship_name.strip()[:80] or f"{campaign.name}'s ship")
+        Ship.objects.create(campaign=campaign, name=(ship_name.strip() or f"{campaign.name}'s ship")[:80])
     picked = [k for k, v in chosen.as_dict().items() if v not in (False, "", [], "off", "never")]
     log(campaign, "setup", "Campaign set up with: " + ", ".join(f"{k} {chosen.as_dict()[k]}" for k in picked))
     if chosen.loans:

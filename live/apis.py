@@ -303,7 +303,10 @@ class JoinApi(APIView):
 
     @extend_schema(
         request=JoinInputSerializer,
-        responses=inline_serializer("Joined", {"room": serializers.IntegerField(), "role": serializers.CharField()}),
+        responses={
+            200: inline_serializer("Joined", {"room": serializers.IntegerField(), "role": serializers.CharField()}),
+            429: inline_serializer("TooManyCodes", {"detail": serializers.CharField(), "field": serializers.CharField()}),
+        },
     )
     def post(self, request: Request) -> Response:
         data = self.JoinInputSerializer(data=request.data)

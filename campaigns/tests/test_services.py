@@ -546,3 +546,9 @@ def test_the_crew_fight_picks_a_krag_when_there_is_one(fiveparsecs_tables: None,
         chosen = crew_services.fight_pick(user=player, campaign_id=campaign.pk, version=_v(campaign), dice=Dice(seed=seed))
         assert chosen.name == "Krok"
     assert "no Story Point" in campaign.log.order_by("-id").first().text  # type: ignore[union-attr]
+
+
+def test_a_long_campaign_name_gives_a_ship_name_that_fits_its_column(player: Any, fiveparsecs_tables: None) -> None:
+    campaign = services.campaign_create(user=player, name="N" * 80, options={"crew_size": 4})
+    name = Ship.objects.get(campaign=campaign).name
+    assert name.startswith("NNN") and len(name) <= Ship._meta.get_field("name").max_length  # type: ignore[operator]
