@@ -32,7 +32,7 @@ from live.engine.tracker import Role
 from live.models import Membership
 from rules import bounds
 from rules.bounds import int_field
-from rules.errors import DropshipError, NotFound
+from rules.errors import DropshipError, NotAllowed, NotFound
 from rules.pagination import LogCursorPagination
 from rules.query import choice_filter, query_filters, text_filter
 
@@ -922,6 +922,12 @@ class MemberDetailApi(APIView):
 
     @extend_schema(request=CampaignVersionSerializer, responses={204: None})
     def delete(self, request: Request, campaign_id: int, member_id: int) -> Response:
+        # Who may remove this member is known before the body is read: the owner, or the member
+        # leaving; anyone else is refused before a missing version could be named.
+        campaign, role = campaign_for(request.user, campaign_id, at_least=Role.VIEWER)
+        leaving = Membership.objects.filter(room=campaign.room, pk=member_id, user=request.user).exists()
+        if role != Role.OWNER and not leaving:
+            raise NotAllowed("Only the owner can remove other members.")
         v = _valid(CampaignVersionSerializer, request)
         with transaction.atomic():
             _version_checked(request.user, campaign_id, v["version"], Role.VIEWER)
