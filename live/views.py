@@ -170,8 +170,8 @@ def member_remove(request: HtmxHttpRequest, room_id: int, user_id: int) -> HttpR
 
 
 def _member_write(request: HtmxHttpRequest, room_id: int, write: Any, *, leaving: bool = False) -> HttpResponse:
-    """Run a membership change. The member list answers an HTMX request (the request's own form
-    lives in it); every device, this one too, redraws the tracker on the ``version`` event."""
+    """Run a membership change. An HTMX request gets the fresh tracker with the member list out of
+    band; the other devices redraw on the ``version`` event."""
     if not request.user.is_authenticated:
         return HttpResponseForbidden("Log in to change who sits at this table.")
     notice, status = None, 200
@@ -198,8 +198,12 @@ def _member_write(request: HtmxHttpRequest, room_id: int, write: Any, *, leaving
         if notice:
             messages.error(request, notice)
         return redirect("live:room", room_id=room_id)
-    context = _context(request, room, role, members_primary=True, members_notice=notice)
-    return render(request, "live/room.html#members-frame", context, status=status)
+    # The answer is the fresh tracker (its member list comes out of band): the change bumped the
+    # version, and forms on this screen must carry the new one at once, not after the event.
+    response = render(request, "live/room.html#tracker-frame", _context(request, room, role, notice=notice), status=status)
+    response["HX-Retarget"] = "#tracker"
+    response["HX-Reswap"] = "outerHTML"
+    return response
 
 
 def _version(request: HttpRequest) -> int | None:
