@@ -178,7 +178,11 @@ class TokenApi(ObtainAuthToken):
 
     @extend_schema(
         request=inline_serializer("TokenRequest", {"username": serializers.CharField(), "password": serializers.CharField()}),
-        responses=inline_serializer("TokenResponse", {"token": serializers.CharField()}),
+        responses={
+            200: inline_serializer("TokenResponse", {"token": serializers.CharField()}),
+            # Too many requests from this address, or too many wrong passwords for this user.
+            429: inline_serializer("TokenThrottled", {"detail": serializers.CharField()}),
+        },
     )
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         try:
