@@ -925,7 +925,7 @@ class MemberDetailApi(APIView):
         # Who may remove this member is known before the body is read: the owner, or the member
         # leaving; anyone else is refused before a missing version could be named.
         campaign, role = campaign_for(request.user, campaign_id, at_least=Role.VIEWER)
-        leaving = Membership.objects.filter(room=campaign.room, pk=member_id, user_id=request.user.pk).exists()
+        leaving = Membership.objects.filter(room=campaign.room, pk=member_id, user_id=int(request.user.pk or 0)).exists()
         if role != Role.OWNER and not leaving:
             raise NotAllowed("Only the owner can remove other members.")
         v = _valid(CampaignVersionSerializer, request)
