@@ -13,7 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from live import presence, registry
-from live.engine.tracker import Action, Role, TrackerError
+from live.engine.tracker import Action, Event, Role, TrackerError
 from live.events import publish_members, publish_room
 from live.models import JoinCode, Membership, Room, RoomAction
 from live.permissions import room_for
@@ -70,6 +70,25 @@ def _check_table_options(tracker: registry.TrackerKind, user: Any, options: dict
                 field=field.name,
             ) from None
         options[field.name] = slug
+
+
+def _record(room: Room, action: Action, seed: int, events: list[Event], *, before: dict[str, Any]) -> RoomAction:
+    """Keep an applied action: bump and save the room (its new state already set) and append the
+    action to the log with its seed, roll records, events and the state before it (for undo)."""
+    room.version += 1
+    room.save(update_fields=["state", "version", "updated"])
+    return RoomAction.objects.create(
+        room=room,
+        version=room.version,
+        actor_id=int(action.actor) if action.actor else None,
+        role=action.role.value,
+        type=action.type,
+        payload=dict(action.payload),
+        seed=seed,
+        rolls=[e.data["roll"] for e in events if "roll" in e.data],
+        events=[e.as_dict() for e in events],
+        state_before=before,
+    )
 
 
 def _check_version(room: Room, version: int | None) -> None:
@@ -263,22 +282,7 @@ def _release_figures(room: Room, user_id: int) -> list[RoomAction]:
             room.state, events = tracker.reducer(room.state, action, dice, tables)
         except TrackerError as exc:  # the kind's release named an action its reducer refuses: a bug
             raise DropshipError(f"Could not hand the figures back: {exc.message}", field="user_id") from exc
-        room.version += 1
-        room.save(update_fields=["state", "version", "updated"])
-        entries.append(
-            RoomAction.objects.create(
-                room=room,
-                version=room.version,
-                actor_id=room.owner_id,
-                role=Role.OWNER.value,
-                type=type,
-                payload=payload,
-                seed=dice.seed,
-                rolls=[e.data["roll"] for e in events if "roll" in e.data],
-                events=[e.as_dict() for e in events],
-                state_before=before,
-            )
-        )
+        entries.append(_record(room, action, dice.seed, events, before=before))
     return entries
 
 
@@ -382,20 +386,7 @@ def room_act(
         error = NotAllowed if exc.__class__.__name__ == "NotYours" else DropshipError
         raise error(exc.message, field=exc.field) from exc
     room.state = state
-    room.version += 1
-    room.save(update_fields=["state", "version", "updated"])
-    entry = RoomAction.objects.create(
-        room=room,
-        version=room.version,
-        actor=user,
-        role=role.value,
-        type=type,
-        payload=payload,
-        seed=dice.seed,
-        rolls=[e.data["roll"] for e in events if "roll" in e.data],
-        events=[e.as_dict() for e in events],
-        state_before=before,
-    )
+    entry = _record(room, action, dice.seed, events, before=before)
     transaction.on_commit(lambda: publish_room(room.pk, room.version))
     return ActResult(room=room, entry=entry)
 
