@@ -22,14 +22,20 @@ KIND = "fiveparsecs-battle"
 SYSTEM = "fiveparsecs"
 
 
+def _loaded(tables: Mapping[str, RangeTable]) -> Mapping[str, RangeTable]:
+    if "campaign-turn-sequence" not in tables:
+        raise TrackerError("The Five Parsecs tables are not loaded: run `manage.py load_tables`.", field="tables")
+    return tables
+
+
 def reducer(
     state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]
 ) -> tuple[dict[str, Any], list[Event]]:
     """The battle tracker's reducer, given the Five Parsecs tables. Raises :class:`TrackerError`
-    when the rules refuse the action (the kernel checks the tables are loaded)."""
+    when the rules refuse the action or the tables are not loaded."""
     from battles.engine import fp_tracker
 
-    return fp_tracker.apply(state, action, dice, tables)
+    return fp_tracker.apply(state, action, dice, _loaded(tables))
 
 
 def release(state: dict[str, Any], player: str) -> list[tuple[str, dict[str, Any]]]:
@@ -56,7 +62,7 @@ def initial_state(options: Mapping[str, Any], *, tables: Mapping[str, RangeTable
             raise TrackerError(f"setup must be JSON: {exc.msg} at line {exc.lineno}.", field="setup") from None
     if not isinstance(setup, Mapping):
         raise TrackerError("setup is required: the battle set-up as JSON (crew, enemies, options).", field="setup")
-    return fp_tracker.initial_state(dict(setup), tables)
+    return fp_tracker.initial_state(dict(setup), _loaded(tables))
 
 
 def register() -> None:

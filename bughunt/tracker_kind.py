@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from live import registry
-from live.engine.tracker import Action, Event
+from live.engine.tracker import Action, Event, TrackerError
 from live.registry import OptionField, TrackerKind
 from rules.engine.dice import Dice
 from rules.engine.tables import RangeTable
@@ -21,14 +21,20 @@ KIND = "bughunt-mission"
 SYSTEM = "bughunt"
 
 
+def _loaded(tables: Mapping[str, RangeTable]) -> Mapping[str, RangeTable]:
+    if "bh-origin" not in tables:
+        raise TrackerError("The Bug Hunt tables are not loaded: run `manage.py load_tables`.", field="tables")
+    return tables
+
+
 def reducer(
     state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]
 ) -> tuple[dict[str, Any], list[Event]]:
     """The mission tracker's reducer, given the Bug Hunt tables. Raises :class:`TrackerError`
-    when the rules refuse the action (the kernel checks the tables are loaded)."""
+    when the rules refuse the action or the tables are not loaded."""
     from bughunt.engine import tracker
 
-    return tracker.apply(state, action, dice, tables)
+    return tracker.apply(state, action, dice, _loaded(tables))
 
 
 def release(state: dict[str, Any], player: str) -> list[tuple[str, dict[str, Any]]]:
@@ -54,7 +60,7 @@ def initial_state(options: Mapping[str, Any], *, tables: Mapping[str, RangeTable
             "difficulty": options.get("difficulty") or "Mess Me Up",
             "main_characters": [{"name": n} for n in (names or ["Alpha", "Bravo", "Charlie"])[:5]],
         }
-    return tracker.initial_state(dict(setup), tables)
+    return tracker.initial_state(dict(setup), _loaded(tables))
 
 
 def register() -> None:

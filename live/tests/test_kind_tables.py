@@ -61,10 +61,3 @@ def test_an_action_after_a_table_change_gets_the_changed_table(owner: Any, threa
     entry.save()
     acted = services.room_act(user=owner, room_id=room.pk, type="step", payload={}, version=1).room
     assert acted.state["first_level"] == "Threat one"
-
-
-def test_a_kind_whose_tables_are_not_loaded_is_refused_saying_how_to_load_them(owner: Any, echo_kind: None) -> None:
-    from rules.errors import DropshipError
-
-    with pytest.raises(DropshipError, match=r"threat-tracker tables are not loaded: run `manage\.py load_tables`"):
-        services.room_create(user=owner, kind=KIND, title="Echo", unlisted=True)
