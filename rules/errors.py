@@ -7,7 +7,11 @@ against an old version is refused with the current state (409).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
+
+from rules.engine.errors import RuleError
 
 
 class DropshipError(Exception):
@@ -43,3 +47,18 @@ class StaleVersion(DropshipError):
     """The write was made against an older version than the stored one."""
 
     status = 409
+
+
+def translate(exc: RuleError) -> DropshipError:
+    """The 400 answer for an engine's refusal: its message, and the field it names."""
+    return DropshipError(exc.message, field=exc.field)
+
+
+@contextmanager
+def rule_errors() -> Iterator[None]:
+    """Turn any engine refusal (:class:`RuleError`) raised inside the block into the
+    :class:`DropshipError` that views and the API answer with (400 naming the field)."""
+    try:
+        yield
+    except RuleError as exc:
+        raise translate(exc) from exc

@@ -88,6 +88,7 @@ from typing import Any
 
 from bughunt.engine.combat import Numbers as BugHuntNumbers
 from rules.engine.dice import Dice, DiceError, Keep, RollRecord
+from rules.engine.errors import RuleError
 from rules.engine.tables import Entry, RangeTable, TableError
 
 TRAITS: frozenset[str] = frozenset(
@@ -129,13 +130,9 @@ LUNGE_RANGE_IN = 6  # p.87
 ADJUSTED_SOURCE = "p.87 adjusted shooting"
 
 
-class CombatError(ValueError):
+class CombatError(RuleError):
     """A combat request the rules do not allow. ``field`` names the bad input; the message says
     what is allowed."""
-
-    def __init__(self, message: str, *, field: str = "") -> None:
-        super().__init__(message)
-        self.field = field
 
 
 def trait_key(name: str) -> str:

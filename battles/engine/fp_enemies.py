@@ -81,6 +81,7 @@ from typing import Any
 from campaigns.engine.difficulty import TurnDifficulty, turn_difficulty
 from campaigns.engine.options import CampaignOptions
 from rules.engine.dice import ALLOWED_SIDES, Dice, DiceError, Keep, RollRecord, parse
+from rules.engine.errors import RuleError
 from rules.engine.tables import Entry, RangeTable, TableError, TableRoll
 
 CATEGORY_TABLE = "elite-enemy-categories"
@@ -155,12 +156,8 @@ _NAME_ALIASES: Mapping[str, str] = {"duelingpistol": "duellingpistol"}
 _ALL = 10**6
 
 
-class EnemyError(ValueError):
+class EnemyError(RuleError):
     """An enemy request the rules cannot build; ``field`` names the input at fault."""
-
-    def __init__(self, message: str, *, field: str = "") -> None:
-        super().__init__(message)
-        self.field = field
 
 
 # -- data -----------------------------------------------------------------------------------

@@ -72,6 +72,7 @@ from typing import Any
 from campaigns.engine.difficulty import Reminder, TurnDifficulty, battle_brief, turn_difficulty
 from campaigns.engine.options import CampaignOptions, OptionError
 from rules.engine.dice import Dice, DiceError, Keep, Notation, RollRecord, parse
+from rules.engine.errors import RuleError
 from rules.engine.tables import Entry, RangeTable, TableError, TableRoll
 
 MISSION_TABLE = "mission-selection"
@@ -143,16 +144,11 @@ CENTRE_SHIFT = "1D6"
 FACE_PARTS: tuple[str, ...] = ("mission", "deployment", "terrain")
 
 
-class SetupError(ValueError):
+class SetupError(RuleError):
     """A set-up request the rules do not allow, or a table missing what a rule reads.
 
     ``field`` names the bad input (``theme``, ``source``, ``ai_type``, ``faces``, ``tables`` ...).
     """
-
-    def __init__(self, message: str, *, field: str) -> None:
-        super().__init__(message)
-        self.message = message
-        self.field = field
 
 
 # -- dice and tables --------------------------------------------------------------------

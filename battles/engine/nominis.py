@@ -138,6 +138,7 @@ from typing import Any
 
 from battles.engine import fp_combat
 from rules.engine.dice import ALLOWED_SIDES, Dice, DiceError, RollRecord, parse
+from rules.engine.errors import RuleError
 from rules.engine.tables import RangeTable, TableError
 
 State = dict[str, Any]
@@ -190,13 +191,8 @@ _HIT_TRAITS = frozenset({"pistol", "snap_shot", "shrapnel", "heavy"})
 _IGNORED_TRAITS = frozenset({"area", "terrifying"})  # p.70
 
 
-class NoMinisError(ValueError):
+class NoMinisError(RuleError):
     """An action or set-up the no-minis rules refuse; ``field`` names the bad key."""
-
-    def __init__(self, message: str, *, field: str = "") -> None:
-        super().__init__(message)
-        self.message = message
-        self.field = field
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from typing import Any
 
 from battles.engine import nominis
 from rules.engine.dice import Dice
+from rules.engine.errors import RuleError
 from rules.engine.tables import RangeTable
 
 #: The fewest and most battles one odds run may play.
@@ -27,13 +28,10 @@ MIN_RUNS = 10
 MAX_RUNS = 2000
 
 
-class OddsError(ValueError):
+class OddsError(RuleError):
     """A run that cannot be played; ``field`` names the input at fault."""
 
-    def __init__(self, message: str, *, field: str = "runs") -> None:
-        super().__init__(message)
-        self.message = message
-        self.field = field
+    default_field = "runs"
 
 
 @dataclass(frozen=True)

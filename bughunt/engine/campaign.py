@@ -33,6 +33,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rules.engine.dice import ALLOWED_SIDES, Dice, DiceError, RollRecord
+from rules.engine.errors import RuleError
 from rules.engine.tables import Entry, RangeTable
 
 from .characters import PROFILE_KEYS, CharacterError, Profile, create_main_character
@@ -50,7 +51,7 @@ CASUALTY, LOST_MARINE = "Casualty", "Lost Marine"
 LEADERSHIP = "Leadership training"
 
 
-class CampaignError(ValueError):
+class CampaignError(RuleError):
     """A campaign step asked for something the rules do not allow; the message names the field
     and what is allowed."""
 

@@ -12,13 +12,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rules.engine.dice import Dice, RollRecord
+from rules.engine.errors import RuleError
 from rules.engine.tables import RangeTable, TableRoll
 
 PROFILE_KEYS = ("reactions", "speed", "combat_skill", "toughness", "savvy")
 BACKGROUND_TABLES = ("bh-origin", "bh-basic-training", "bh-service-history")
 
 
-class CharacterError(ValueError):
+class CharacterError(RuleError):
     """A character that cannot be made as asked; the message says why."""
 
 

@@ -49,6 +49,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from rules.engine.dice import Dice, DiceError, Keep, RollRecord
+from rules.engine.errors import RuleError
 from rules.engine.tables import Entry, RangeTable
 
 # -- flags ------------------------------------------------------------------------------------
@@ -79,7 +80,7 @@ FACE_RIPPER_SAVE = 6  # p.194: trooper armor saves only on a 6 (text, not a tabl
 SHATTER_DAMAGE = 0  # p.195: the burst is a Damage 0 hit (text, not a table number)
 
 
-class CombatError(ValueError):
+class CombatError(RuleError):
     """A combat request the rules do not allow; the message names the field and what is allowed."""
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.engine.dice import Dice, DiceError, Keep, RollRecord, parse
+from rules.engine.errors import RuleError
 from rules.engine.tables import RangeTable
 
 BANDS: tuple[str, ...] = ("open", "cover")
@@ -38,13 +39,8 @@ EDGES: dict[int, str] = {
 """A D12 read as a random battlefield edge, three clock faces per edge."""
 
 
-class ContactError(ValueError):
+class ContactError(RuleError):
     """A Contact or enemy roll the rules refuse; ``field`` names the argument at fault."""
-
-    def __init__(self, message: str, *, field: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.field = field
 
 
 # -- dice helpers -------------------------------------------------------------------------------

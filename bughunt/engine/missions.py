@@ -14,13 +14,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.engine.dice import Dice, DiceError, Keep, RollRecord
+from rules.engine.errors import RuleError
 from rules.engine.tables import RangeTable
 
 PRIORITY_MIN, PRIORITY_MAX = 1, 6
 RANKS = {1: "Objective", 2: "Vital Objective", 3: "Critical Objective"}
 
 
-class MissionError(ValueError):
+class MissionError(RuleError):
     """A mission step asked for something the rules do not allow; the message says what is."""
 
 

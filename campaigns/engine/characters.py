@@ -27,6 +27,7 @@ from campaigns.engine.credits import credits_roll
 from campaigns.engine.options import CampaignOptions
 from campaigns.engine.slots import PROFILE_KEYS
 from rules.engine.dice import Dice, RollRecord
+from rules.engine.errors import RuleError
 from rules.engine.tables import Entry, RangeTable, TableRoll
 
 #: Every stat on a profile: the core five plus Luck.
@@ -65,14 +66,9 @@ HAZARD_KINDS: tuple[str, ...] = ("bio_hazard", "drug", "trap", "hazard", "enviro
 NAME_LIMIT = 80
 
 
-class CharacterError(ValueError):
+class CharacterError(RuleError):
     """A character change the rules do not allow; ``field`` names the input at fault and the
     message names the allowed values (same shape as ``OptionError``)."""
-
-    def __init__(self, message: str, *, field: str) -> None:
-        super().__init__(message)
-        self.message = message
-        self.field = field
 
 
 # -- values ------------------------------------------------------------------------------

@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from rules.engine.errors import RuleError
+
 #: Difficulty toggle keys, as in the ``difficulty-toggles`` table's ``toggle`` data (pp.32-34).
 TOGGLES: tuple[str, ...] = (
     "strength_adjusted_enemies",
@@ -47,13 +49,8 @@ BOOL_OPTIONS: tuple[str, ...] = (
 )
 
 
-class OptionError(ValueError):
+class OptionError(RuleError):
     """A set-up option with a value the rules do not allow; ``field`` names it."""
-
-    def __init__(self, message: str, *, field: str) -> None:
-        super().__init__(message)
-        self.message = message
-        self.field = field
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from enum import StrEnum
 from typing import Any
 
 from rules.engine.dice import Dice
+from rules.engine.errors import RuleError
 
 
 class Role(StrEnum):
@@ -25,13 +26,8 @@ class Role(StrEnum):
     VIEWER = "viewer"
 
 
-class TrackerError(ValueError):
+class TrackerError(RuleError):
     """An action the rules refuse. ``field`` names the payload key at fault, when there is one."""
-
-    def __init__(self, message: str, *, field: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.field = field
 
 
 class NotYours(TrackerError):

@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
 
+from rules.engine.errors import RuleError
+
 ALLOWED_SIDES: tuple[int, ...] = (3, 6, 10, 12, 20, 100)
 
 _NOTATION = re.compile(r"^\s*(?P<count>\d*)\s*[dD]\s*(?P<sides>\d+)\s*(?:(?P<sign>[+-])\s*(?P<mod>\d+))?\s*$")
@@ -34,7 +36,7 @@ NOTATION_HELP = (
 )
 
 
-class DiceError(ValueError):
+class DiceError(RuleError):
     """Bad notation, a bad entered face, or an impossible request. The message says what is allowed."""
 
 

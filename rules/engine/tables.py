@@ -19,10 +19,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from rules.engine.errors import RuleError
+
 from .dice import Dice, DiceError, Notation, RollRecord, parse
 
 
-class TableError(ValueError):
+class TableError(RuleError):
     """A table that does not cover its die, or a lookup outside it. The message names the table."""
 
 
