@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 from typing import Any
 
@@ -1022,3 +1023,87 @@ def test_an_automatic_battle_builds_its_trait_and_weapon_numbers_once(monkeypatc
     assert final["finished"] and shots > 10
     assert built["traits"] == 1
     assert built["weapons"] <= 4  # two guns, each at most with and without its hit traits
+
+
+# Pinned from the engine before it was split into a package and its hot loop cut down: the final
+# state and every event (text, rolls, lines) of these seeded automatic battles, as a SHA-256 of
+# their sorted JSON, with the outcome's rounds / enemies killed / crew casualties / objective met.
+PINNED_BATTLES: dict[str, tuple[dict[str, Any], dict[int, tuple[str, int, int, int, bool]]]] = {
+    "fight_off_flow": (
+        {"options": nm.NoMinisOptions(battle_flow=True)},
+        {1: ("92e46e39f48e7fe8", 5, 5, 4, False), 2: ("6cd0a0b3bdc4edab", 2, 5, 3, True), 3: ("1b7f4cd0e4968553", 6, 6, 3, True)},
+    ),
+    "secure_flow_hectic": (
+        {"mission": "secure", "options": nm.NoMinisOptions(battle_flow=True, hectic=True)},
+        {
+            1: ("1e0622128fb7e219", 4, 4, 4, False),
+            2: ("4a418e61cb2d92ff", 2, 5, 3, False),
+            3: ("4f3dabd15d1952e0", 9, 4, 4, True),
+        },
+    ),
+    "acquire_faster": (
+        {"mission": "acquire", "options": nm.NoMinisOptions(battle_flow=True, faster=True)},
+        {
+            1: ("4c17cbab3f30a57b", 3, 6, 1, False),
+            2: ("38b24e7e0816c18b", 2, 3, 4, False),
+            3: ("d99fb1ee9d1619ff", 3, 1, 4, False),
+        },
+    ),
+    "patrol": (
+        {
+            "mission": "patrol",
+            "mission_setup": {"patrol_points": 2, "notable_sights": 1},
+            "options": nm.NoMinisOptions(battle_flow=True),
+        },
+        {
+            1: ("ada26d345782eaef", 3, 6, 1, False),
+            2: ("33d40ee0ff24a253", 2, 5, 3, False),
+            3: ("40170f92806e490b", 3, 1, 4, False),
+        },
+    ),
+    "protect": (
+        {
+            "mission": "protect",
+            "mission_setup": {"vip": {"name": "Vip", "toughness": 3}},
+            "options": nm.NoMinisOptions(battle_flow=True),
+        },
+        {1: ("01c0f746a6a8ac76", 3, 6, 1, True), 2: ("b313c5557d681cd5", 3, 6, 4, False), 3: ("87d46349239de6c2", 3, 1, 5, True)},
+    ),
+    "search_task": (
+        {
+            "mission": "search",
+            "mission_setup": {"task": {"dice": "1D6", "stat": "savvy", "target": 4}},
+            "options": nm.NoMinisOptions(battle_flow=True),
+        },
+        {
+            1: ("6bd575aa331ef872", 3, 6, 1, False),
+            2: ("54ca9c6952673475", 2, 5, 3, False),
+            3: ("4c78d0ce6617f329", 3, 1, 4, False),
+        },
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PINNED_BATTLES))
+def test_seeded_automatic_battles_give_exactly_the_pinned_states_and_events(name: str) -> None:
+    setup, pinned = PINNED_BATTLES[name]
+    start = battle(crew=full_crew(), enemies=full_enemies(), **setup)
+    for seed, (digest, rounds, killed, casualties, achieved) in pinned.items():
+        end, events = nm.play_automatic(start, Dice(seed=seed), TABLES)
+        result = nm.outcome(end)
+        assert (result["rounds"], result["enemies_killed"], len(result["crew_casualties"])) == (rounds, killed, casualties)
+        assert result["objective"]["achieved"] is achieved
+        found = hashlib.sha256(json.dumps([end, events], sort_keys=True).encode()).hexdigest()[:16]
+        assert found == digest, f"{name} seed {seed}: the state or events changed"
+
+
+def test_automatic_play_equals_applying_each_automatic_choice() -> None:
+    # play_automatic may take a faster road; step by step through apply must give the same.
+    start = battle(crew=full_crew(), enemies=full_enemies(), mission="acquire", options=nm.NoMinisOptions(battle_flow=True))
+    for seed in (4, 5):
+        end, events = nm.play_automatic(start, Dice(seed=seed), TABLES)
+        st, stepped, dice = start, [], Dice(seed=seed)
+        while not st["finished"]:
+            st, more = nm.apply(st, nm.auto_action(st, TABLES), dice, TABLES)
+            stepped += more
+        assert st == end and stepped == events
