@@ -1002,7 +1002,7 @@ def test_four_hundred_seeded_automatic_battles_keep_their_odds() -> None:
 def test_an_automatic_battle_builds_its_trait_and_weapon_numbers_once(monkeypatch: pytest.MonkeyPatch) -> None:
     crew = [crew_fig(n, "Military rifle", combat_skill=1, toughness=4) for n in ("Ada", "Bo", "Cy", "Di")]
     start = battle(crew, [foe(f"E{i}", "Colony rifle") for i in range(6)])
-    nm._weapon.cache_clear()
+    nm.weapons._weapon.cache_clear()
     monkeypatch.setattr(fp_combat, "_last_trait_numbers", None)
     built = {"traits": 0, "weapons": 0}
     read = fp_combat.TraitNumbers._read.__func__  # type: ignore[attr-defined]

@@ -1,0 +1,230 @@
+"""No-minis battles: the names, options, error and small state helpers shared by every step
+(Compendium pp.66-73). The state's shape is in the package docstring."""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from functools import lru_cache
+from typing import Any
+
+from battles.engine import fp_combat
+from rules.engine.dice import ALLOWED_SIDES, Dice, RollRecord
+from rules.engine.errors import RuleError
+from rules.engine.tables import RangeTable
+
+State = dict[str, Any]
+Event = dict[str, Any]
+Tables = Mapping[str, RangeTable]
+
+ACTIONS_TABLE = "no-minis-initiative-actions"
+FIREFIGHT_TABLE = "no-minis-firefight"
+FLOW_TABLE = "no-minis-battle-flow-events"
+END_TABLE = "no-minis-end-of-round"
+NOTES_TABLE = "no-minis-mission-notes"
+
+SCOUT = "Scout for Locations"
+MOVE_UP = "Move Up"
+TASK = "Carry Out Task"
+CHARGE = "Charge"
+OPTIMAL_SHOT = "Optimal Shot"
+SUPPORT = "Support"
+TAKE_COVER = "Take Cover"
+KEEP_DISTANCE = "Keep Distance"
+ACTIONS: tuple[str, ...] = (SCOUT, MOVE_UP, TASK, CHARGE, OPTIMAL_SHOT, SUPPORT, TAKE_COVER, KEEP_DISTANCE)
+
+MISSIONS: dict[str, str] = {
+    "access": "Access",
+    "acquire": "Acquire",
+    "defend": "Defend",
+    "deliver": "Deliver",
+    "eliminate": "Eliminate",
+    "fight_off": "Fight Off",
+    "move_through": "Move Through",
+    "patrol": "Patrol",
+    "protect": "Protect",
+    "secure": "Secure",
+    "search": "Search",
+}
+MODES: tuple[str, ...] = ("assisted", "automatic")
+RANKS: tuple[str, ...] = ("regular", "specialist", "lieutenant")
+
+SEARCH_SITES = 5
+"""p.73: Search has 5 suspected Locations (also ``suspected_locations`` in the mission-notes table;
+:func:`new_battle` has no tables, so it keeps this copy)."""
+
+KEEP_DISTANCE_IN = 12
+"""p.68: Keep Distance leaves the figure open only to weapons over this range (inches); the same
+number is ``min_enemy_range_in`` in the initiative-actions table, kept here because the Firefight
+helpers run without tables."""
+
+NATURAL_SIX = fp_combat.HitNumbers(open=6, cover=6, source="p.70 natural 6 only")
+_HIT_TRAITS = frozenset({"pistol", "snap_shot", "shrapnel", "heavy"})
+_IGNORED_TRAITS = frozenset({"area", "terrifying"})  # p.70
+
+
+class NoMinisError(RuleError):
+    """An action or set-up the no-minis rules refuse; ``field`` names the bad key."""
+
+
+@dataclass(frozen=True)
+class NoMinisOptions:
+    """Options for a no-minis battle.
+
+    - ``hectic`` (p.70): figures shoot every time they are engaged; later shots in the round hit only
+      on natural 6s.
+    - ``faster`` (p.70): the first exchange of fire of each Firefight phase is in the open.
+    - ``dramatic`` (p.87): Dramatic Combat is in use (recorded for screens: its hit numbers come in
+      through ``numbers``; Duck Back and Lunge need positions and are not used, ruling).
+    - ``battle_flow`` (p.71): roll a Battle flow event at the start of each round.
+    - ``reaction_dice_modifier``: dice added to (or taken from) the core rulebook's normal Reaction
+      roll before the no-minis "one die fewer" (p.67).
+    """
+
+    hectic: bool = False
+    faster: bool = False
+    dramatic: bool = False
+    battle_flow: bool = False
+    reaction_dice_modifier: int = 0
+
+    @classmethod
+    def from_campaign(cls, campaign: Any, **overrides: Any) -> NoMinisOptions:
+        """Options from a :class:`campaigns.engine.options.CampaignOptions` (its ``dramatic_combat``)
+        plus ``overrides``."""
+        values: dict[str, Any] = {"dramatic": bool(getattr(campaign, "dramatic_combat", False))}
+        values.update(overrides)
+        return cls(**values)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> NoMinisOptions:
+        known = {k: data[k] for k in ("hectic", "faster", "dramatic", "battle_flow", "reaction_dice_modifier") if k in data}
+        return cls(**known)
+
+
+# -- small helpers --------------------------------------------------------------------------------
+
+
+def _table(tables: Tables, slug: str) -> RangeTable:
+    table = tables.get(slug)
+    if table is None:
+        raise NoMinisError(f"the {slug!r} table is needed; pass the fiveparsecs tables.", field="tables")
+    return table
+
+
+def _entry_data(tables: Tables, slug: str, result: str) -> Mapping[str, Any]:
+    for entry in _table(tables, slug).entries:
+        if entry.result == result:
+            return entry.data
+    raise NoMinisError(f"table {slug!r} has no row {result!r}.", field="tables")
+
+
+def _copy_state(state: Mapping[str, Any]) -> State:
+    """A deep copy of a JSON-ready state (dicts, lists and scalars; anything else through
+    ``copy.deepcopy``), several times faster than ``copy.deepcopy`` on the whole."""
+    return {key: _copy_value(value) for key, value in state.items()}
+
+
+def _copy_value(value: Any) -> Any:
+    kind = type(value)
+    if kind is dict:
+        return {key: _copy_value(item) for key, item in value.items()}
+    if kind is list:
+        return [_copy_value(item) for item in value]
+    if kind in (str, int, bool, float) or value is None:
+        return value
+    return copy.deepcopy(value)
+
+
+def _opts(st: Mapping[str, Any]) -> NoMinisOptions:
+    options = st["options"]
+    return _options(tuple(options.get(k, d) for k, d in _OPTION_DEFAULTS))
+
+
+_OPTION_DEFAULTS: tuple[tuple[str, Any], ...] = tuple((k, v) for k, v in asdict(NoMinisOptions()).items())
+
+
+@lru_cache(maxsize=64)
+def _options(values: tuple[Any, ...]) -> NoMinisOptions:
+    # Read on every step of every battle; a battle has one set of options.
+    return NoMinisOptions(**{k: v for (k, _), v in zip(_OPTION_DEFAULTS, values, strict=True)})
+
+
+def _numbers(st: Mapping[str, Any]) -> fp_combat.HitNumbers:
+    n = st["numbers"]
+    return fp_combat.HitNumbers(open=int(n["open"]), cover=int(n["cover"]), source=str(n["source"]))
+
+
+def _crew(st: Mapping[str, Any], name: Any, field: str = "actor") -> dict[str, Any]:
+    for figure in st["crew"]:
+        if figure["name"] == name:
+            return figure  # type: ignore[no-any-return]
+    raise NoMinisError(f"{field} must name a crew figure; got {name!r}.", field=field)
+
+
+def _enemy(st: Mapping[str, Any], name: Any, field: str = "enemy") -> dict[str, Any]:
+    for figure in st["enemies"]:
+        if figure["name"] == name:
+            return figure  # type: ignore[no-any-return]
+    raise NoMinisError(f"{field} must name an enemy figure; got {name!r}.", field=field)
+
+
+def _active_crew(st: Mapping[str, Any]) -> list[dict[str, Any]]:
+    return [c for c in st["crew"] if c["status"] == "active"]
+
+
+def _active_enemies(st: Mapping[str, Any]) -> list[dict[str, Any]]:
+    return [e for e in st["enemies"] if e["status"] == "active"]
+
+
+def _location_of(st: Mapping[str, Any], name: Any, field: str = "location") -> dict[str, Any]:
+    for loc in st["locations"]:
+        if loc["name"] == name:
+            return loc  # type: ignore[no-any-return]
+    raise NoMinisError(f"{field} must name a Location; got {name!r}.", field=field)
+
+
+def _event(kind: str, text: str, rolls: Sequence[RollRecord] = (), **data: Any) -> Event:
+    event: Event = {"kind": kind, "text": text, "rolls": [r.as_dict() for r in rolls]}
+    event.update(data)
+    return event
+
+
+def _pick(dice: Dice, items: Sequence[Any], reason: str) -> tuple[Any, list[RollRecord]]:
+    """One item at random, by a die as at the table: a die whose faces split evenly over the items
+    when there is one, else the smallest die that covers them, rerolling faces past the last item."""
+    count = len(items)
+    if count == 0:
+        raise NoMinisError(f"nothing to pick for {reason}.", field="state")
+    if count == 1:
+        return items[0], []
+    even = [s for s in ALLOWED_SIDES if s % count == 0 and s >= count]
+    records: list[RollRecord] = []
+    if even:
+        sides = even[0]
+        record = dice.roll(f"D{sides}", reason)
+        records.append(record)
+        return items[(record.faces[0] - 1) // (sides // count)], records
+    sides = next(s for s in ALLOWED_SIDES if s >= count)
+    while True:
+        record = dice.roll(f"D{sides}", reason)
+        records.append(record)
+        if record.faces[0] <= count:
+            return items[record.faces[0] - 1], records
+
+
+def _panic_faces(panic: str) -> set[int]:
+    text = str(panic).strip()
+    if text in ("", "0", "-", "none"):
+        return set()
+    match = re.fullmatch(r"(\d)(?:\s*-\s*(\d))?", text)
+    if not match:
+        raise NoMinisError(
+            f"enemy_panic must be a D6 range such as '1-2', '1' or '0' for none; got {panic!r}.", field="enemy_panic"
+        )
+    low = int(match[1])
+    high = int(match[2] or low)
+    if not 1 <= low <= high <= 6:
+        raise NoMinisError(f"enemy_panic must lie within 1-6; got {panic!r}.", field="enemy_panic")
+    return set(range(low, high + 1))
