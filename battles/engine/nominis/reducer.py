@@ -112,6 +112,18 @@ def _decide(st: State, action: Mapping[str, Any], dice: Dice, tables: Tables, ev
         _resolve(st, dice, crew, enemy, fire=fire, brawl=brawl, events=events, tables=tables)
 
 
+#: The action types each phase takes (a pending question takes ``decide``).
+_EXPECTED: dict[str, tuple[str, ...]] = {
+    "flow": ("roll_flow_event",),
+    "initiative": ("roll_initiative",),
+    "assign": ("assign_initiative",),
+    "actions": ("initiative_action", "end_initiative"),
+    "firefight": ("engage",),
+    "end": ("end_round",),
+    "retreat": ("retreat",),
+}
+
+
 def _apply_mut(st: State, action: Mapping[str, Any], dice: Dice, tables: Tables) -> list[Event]:
     events: list[Event] = []
     if not isinstance(action, Mapping):
@@ -140,15 +152,7 @@ def _apply_mut(st: State, action: Mapping[str, Any], dice: Dice, tables: Tables)
         else:
             _check_end(st, events)
         return events
-    expected = {
-        "flow": ("roll_flow_event",),
-        "initiative": ("roll_initiative",),
-        "assign": ("assign_initiative",),
-        "actions": ("initiative_action", "end_initiative"),
-        "firefight": ("engage",),
-        "end": ("end_round",),
-        "retreat": ("retreat",),
-    }[phase]
+    expected = _EXPECTED[phase]
     if kind not in expected:
         raise NoMinisError(f"type must be one of {', '.join(expected)} in the {phase} step; got {kind!r}.", field="type")
     if kind == "roll_flow_event":

@@ -138,8 +138,20 @@ def _copy_value(value: Any) -> Any:
 
 
 def _opts(st: Mapping[str, Any]) -> NoMinisOptions:
+    # Read on nearly every step; a battle has one set of options. The options read last are kept
+    # with a copy of the dict they came from and given again while the battle's dict is equal.
+    global _last_options
     options = st["options"]
-    return _options(tuple(options.get(k, d) for k, d in _OPTION_DEFAULTS))
+    last = _last_options  # one read of one tuple: safe beside other threads
+    if last is not None and last[0] == options:
+        return last[1]
+    found = _options(tuple(options.get(k, d) for k, d in _OPTION_DEFAULTS))
+    _last_options = (dict(options), found)
+    return found
+
+
+#: ``(a copy of the options dict, its options)`` of the last :func:`_opts`.
+_last_options: tuple[dict[str, Any], NoMinisOptions] | None = None
 
 
 _OPTION_DEFAULTS: tuple[tuple[str, Any], ...] = tuple((k, v) for k, v in asdict(NoMinisOptions()).items())
@@ -153,7 +165,13 @@ def _options(values: tuple[Any, ...]) -> NoMinisOptions:
 
 def _numbers(st: Mapping[str, Any]) -> fp_combat.HitNumbers:
     n = st["numbers"]
-    return fp_combat.HitNumbers(open=int(n["open"]), cover=int(n["cover"]), source=str(n["source"]))
+    return _hit_numbers(n["open"], n["cover"], n["source"])
+
+
+@lru_cache(maxsize=64)
+def _hit_numbers(open_: Any, cover: Any, source: Any) -> fp_combat.HitNumbers:
+    # Every shot needs them; a battle has one set (frozen, so one object serves every shot).
+    return fp_combat.HitNumbers(open=int(open_), cover=int(cover), source=str(source))
 
 
 def _crew(st: Mapping[str, Any], name: Any, field: str = "actor") -> dict[str, Any]:
@@ -186,8 +204,9 @@ def _location_of(st: Mapping[str, Any], name: Any, field: str = "location") -> d
 
 
 def _event(kind: str, text: str, rolls: Sequence[RollRecord] = (), **data: Any) -> Event:
-    event: Event = {"kind": kind, "text": text, "rolls": [r.as_dict() for r in rolls]}
-    event.update(data)
+    event: Event = {"kind": kind, "text": text, "rolls": [r.as_dict() for r in rolls] if rolls else []}
+    if data:
+        event.update(data)
     return event
 
 

@@ -60,10 +60,27 @@ def _usable(
     return guns
 
 
-def _best_gun(figure: Mapping[str, Any], **limits: Any) -> dict[str, Any] | None:
-    guns = _usable(figure, **limits)
-    # The first of the longest-ranged: what _guns would list first (its sort is stable).
-    return max(guns, key=_gun_rank) if guns else None
+def _best_gun(
+    figure: Mapping[str, Any], *, over: int | None = None, reach: int | None = None, no_heavy: bool = False
+) -> dict[str, Any] | None:
+    """The first of the longest-ranged guns :func:`_usable` allows: what :func:`_guns` would list
+    first (its sort is stable). One pass, no lists: asked several times per engagement."""
+    best = None
+    best_rank = (0, 0, 0)
+    for weapon in figure["weapons"]:
+        rng = weapon["range"]
+        if rng <= 0 or weapon["shots"] <= 0:
+            continue
+        if over is not None and rng <= over:
+            continue
+        if reach is not None and rng < reach:
+            continue
+        if no_heavy and "heavy" in weapon["traits"]:
+            continue
+        rank = (rng, weapon["shots"], weapon["damage"])
+        if best is None or rank > best_rank:
+            best, best_rank = weapon, rank
+    return best
 
 
 def _gun_rank(weapon: Mapping[str, Any]) -> tuple[int, int, int]:
@@ -78,8 +95,12 @@ def _gun_named(figure: Mapping[str, Any], name: Any) -> dict[str, Any]:
 
 
 def _melee_weapon(figure: Mapping[str, Any]) -> dict[str, Any] | None:
-    melee = [w for w in figure["weapons"] if "melee" in w["traits"] and "pistol" not in w["traits"]]
-    return max(melee, key=lambda w: w["damage"]) if melee else None
+    best = None
+    for weapon in figure["weapons"]:
+        traits = weapon["traits"]
+        if "melee" in traits and "pistol" not in traits and (best is None or weapon["damage"] > best["damage"]):
+            best = weapon  # the first of the most damaging, as max() gives
+    return best
 
 
 def _brawl_weapon(figure: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -95,15 +116,36 @@ def _melee_only(figure: Mapping[str, Any]) -> bool:
 
 
 def _fighter(figure: Mapping[str, Any], *, natural_six: bool = False) -> fp_combat.Fighter:
+    return _profile(
+        figure["name"], 0 if natural_six else figure["combat_skill"], figure["toughness"], figure["speed"],
+        figure["reactions"], figure["savvy"], figure["save"], figure["bot"], figure["kerin"], figure["stun"],
+    )  # fmt: skip
+
+
+@lru_cache(maxsize=1024)
+def _profile(
+    name: Any,
+    combat_skill: Any,
+    toughness: Any,
+    speed: Any,
+    reactions: Any,
+    savvy: Any,
+    save: Any,
+    bot: Any,
+    kerin: Any,
+    stun: Any,
+) -> fp_combat.Fighter:
+    # Every shot and brawl needs both figures' profiles; a figure has few (its Stun markers change),
+    # each built once (frozen, so one object serves every shot).
     return fp_combat.Fighter(
-        name=str(figure["name"]),
-        combat_skill=0 if natural_six else int(figure["combat_skill"]),
-        toughness=int(figure["toughness"]),
-        speed=int(figure["speed"]),
-        reactions=int(figure["reactions"]),
-        savvy=int(figure["savvy"]),
-        save=figure["save"],
-        bot=bool(figure["bot"]),
-        kerin=bool(figure["kerin"]),
-        stun_markers=int(figure["stun"]),
+        name=str(name),
+        combat_skill=int(combat_skill),
+        toughness=int(toughness),
+        speed=int(speed),
+        reactions=int(reactions),
+        savvy=int(savvy),
+        save=save,
+        bot=bool(bot),
+        kerin=bool(kerin),
+        stun_markers=int(stun),
     )
