@@ -302,5 +302,5 @@ def _after_engagement(st: State, events: list[Event]) -> None:
     if st["finished"]:
         return
     fight = st["firefight"]
-    if st["phase"] == "firefight" and all(n in fight["resolved"] for n in fight["selected"]) and st["pending"] is None:
+    if st["phase"] == "firefight" and st["pending"] is None and all(n in fight["resolved"] for n in fight["selected"]):
         st["phase"] = "end"

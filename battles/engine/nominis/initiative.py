@@ -94,7 +94,7 @@ def _assign(st: State, action: Mapping[str, Any], events: list[Event]) -> None:
     raw = action.get("assignments")
     if raw is None:
         raw = suggested_assignment(st)
-    if not isinstance(raw, Mapping):
+    if type(raw) is not dict and not isinstance(raw, Mapping):
         raise NoMinisError("assignments must map crew names to die faces.", field="assignments")
     left = list(st["initiative_dice"])
     for name, face in raw.items():

@@ -126,7 +126,7 @@ _EXPECTED: dict[str, tuple[str, ...]] = {
 
 def _apply_mut(st: State, action: Mapping[str, Any], dice: Dice, tables: Tables) -> list[Event]:
     events: list[Event] = []
-    if not isinstance(action, Mapping):
+    if type(action) is not dict and not isinstance(action, Mapping):  # the ABC check only when not a dict
         raise NoMinisError("action must be a mapping with a type.", field="type")
     kind = action.get("type")
     if kind == "auto":

@@ -123,18 +123,22 @@ def _entry_data(tables: Tables, slug: str, result: str) -> Mapping[str, Any]:
 def _copy_state(state: Mapping[str, Any]) -> State:
     """A deep copy of a JSON-ready state (dicts, lists and scalars; anything else through
     ``copy.deepcopy``), several times faster than ``copy.deepcopy`` on the whole."""
-    return {key: _copy_value(value) for key, value in state.items()}
+    return {key: value if type(value) in _SCALARS else _copy_value(value) for key, value in state.items()}
 
 
 def _copy_value(value: Any) -> Any:
     kind = type(value)
     if kind is dict:
-        return {key: _copy_value(item) for key, item in value.items()}
+        return {key: item if type(item) in _SCALARS else _copy_value(item) for key, item in value.items()}
     if kind is list:
-        return [_copy_value(item) for item in value]
-    if kind in (str, int, bool, float) or value is None:
+        return [item if type(item) in _SCALARS else _copy_value(item) for item in value]
+    if kind in _SCALARS:
         return value
     return copy.deepcopy(value)
+
+
+#: Types copied by reference (immutable): most values of a state, so they skip the call.
+_SCALARS = frozenset({str, int, bool, float, type(None)})
 
 
 def _opts(st: Mapping[str, Any]) -> NoMinisOptions:

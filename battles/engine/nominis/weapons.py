@@ -112,7 +112,10 @@ def _brawl_weapon(figure: Mapping[str, Any]) -> dict[str, Any] | None:
 
 
 def _melee_only(figure: Mapping[str, Any]) -> bool:
-    return not any(w["range"] > 0 and w["shots"] > 0 for w in figure["weapons"])
+    for weapon in figure["weapons"]:  # noqa: SIM110 (a loop: no generator on every engagement)
+        if weapon["range"] > 0 and weapon["shots"] > 0:
+            return False
+    return True
 
 
 def _fighter(figure: Mapping[str, Any], *, natural_six: bool = False) -> fp_combat.Fighter:
