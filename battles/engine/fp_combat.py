@@ -280,7 +280,10 @@ class Weapon:
 
     def has(self, trait: str) -> bool:
         """True when the weapon has ``trait`` (a key of :data:`TRAITS`, printed names accepted)."""
-        return trait in self.traits or trait_key(trait) in self.traits
+        if trait in self.traits:
+            return True
+        # A key of TRAITS is its own trait key: only a printed name needs working out.
+        return trait not in TRAITS and trait_key(trait) in self.traits
 
     @property
     def brawl_only(self) -> bool:
