@@ -222,19 +222,25 @@ def _pick(dice: Dice, items: Sequence[Any], reason: str) -> tuple[Any, list[Roll
         raise NoMinisError(f"nothing to pick for {reason}.", field="state")
     if count == 1:
         return items[0], []
-    even = [s for s in ALLOWED_SIDES if s % count == 0 and s >= count]
+    notation, sides, even = _pick_die(count)
     records: list[RollRecord] = []
     if even:
-        sides = even[0]
-        record = dice.roll(f"D{sides}", reason)
+        record = dice.roll(notation, reason)
         records.append(record)
         return items[(record.faces[0] - 1) // (sides // count)], records
-    sides = next(s for s in ALLOWED_SIDES if s >= count)
     while True:
-        record = dice.roll(f"D{sides}", reason)
+        record = dice.roll(notation, reason)
         records.append(record)
         if record.faces[0] <= count:
             return items[record.faces[0] - 1], records
+
+
+@lru_cache(maxsize=128)
+def _pick_die(count: int) -> tuple[str, int, bool]:
+    """``(notation, sides, splits evenly)`` of the die :func:`_pick` rolls for ``count`` items."""
+    even = [s for s in ALLOWED_SIDES if s % count == 0 and s >= count]
+    sides = even[0] if even else next(s for s in ALLOWED_SIDES if s >= count)
+    return f"D{sides}", sides, bool(even)
 
 
 def _panic_faces(panic: str) -> set[int]:
