@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from rules.engine.errors import RuleError
@@ -101,8 +102,18 @@ class RangeTable:
     def rows(self, column: str = "") -> list[Entry]:
         """Entries of one column, in range order. Raises :class:`TableError` for an unknown column."""
         self._check_column(column)
-        rows = [e for e in self.entries if e.column == column]
-        return sorted(rows, key=lambda e: (e.low if e.low is not None else 0, e.position))
+        return list(self._sorted_rows.get(column, ()))
+
+    @cached_property
+    def _sorted_rows(self) -> dict[str, tuple[Entry, ...]]:
+        """Each column's entries in range order, sorted once per table (the table is frozen)."""
+        by_column: dict[str, list[Entry]] = {}
+        for entry in self.entries:
+            by_column.setdefault(entry.column, []).append(entry)
+        return {
+            column: tuple(sorted(rows, key=lambda e: (e.low if e.low is not None else 0, e.position)))
+            for column, rows in by_column.items()
+        }
 
     # -- validation ----------------------------------------------------------------------
 
