@@ -18,7 +18,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from campaigns.engine.characters import PRECURSOR, Character, CharacterError, _key, _row, _table, implant_add
+from campaigns.engine.characters import PRECURSOR, Character, CharacterError, implant_add
+from campaigns.engine.characters.values import _key, _row, _table
 from campaigns.engine.options import CampaignOptions
 from rules.engine.dice import Dice
 from rules.engine.tables import RangeTable, TableRoll
