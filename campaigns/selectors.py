@@ -97,6 +97,5 @@ def turn_table_results(campaign: Campaign) -> dict[str, dict[str, Any]]:
 
 def turn_battles(campaign: Campaign) -> list[Any]:
     """The battles set up for the campaign's current turn (``battles.Battle`` rows), oldest first."""
-    from battles.models import Battle  # the battles app builds on campaigns, not the other way
-
-    return list(Battle.objects.filter(campaign=campaign, turn_number=campaign.turn).order_by("id"))
+    # Read through the reverse relation: the battles app builds on campaigns, never the other way.
+    return list(campaign.battles.filter(turn_number=campaign.turn).order_by("id"))  # type: ignore[attr-defined]
