@@ -98,4 +98,4 @@ def turn_table_results(campaign: Campaign) -> dict[str, dict[str, Any]]:
 def turn_battles(campaign: Campaign) -> list[Any]:
     """The battles set up for the campaign's current turn (``battles.Battle`` rows), oldest first."""
     # Read through the reverse relation: the battles app builds on campaigns, never the other way.
-    return list(campaign.battles.filter(turn_number=campaign.turn).order_by("id"))  # type: ignore[attr-defined]
+    return list(campaign.battles.filter(turn_number=campaign.turn).order_by("id"))
