@@ -55,6 +55,20 @@ def flag_for(name: str) -> str:
 # -- numbers from the tables ------------------------------------------------------------------
 
 
+_NUMBERS_SLUGS: tuple[str, ...] = (
+    "bh-shooting",
+    "bh-brawling-modifiers",
+    "bh-hit-results",
+    "bh-weapon-traits",
+    "bh-enemies",
+    "bh-enemy-variants",
+    "bh-pack-leaders",
+    "bh-drop-ship",
+)
+"""The tables :meth:`Numbers.from_tables` reads."""
+_NUMBERS_READ: dict[tuple[Any, ...], tuple[tuple[RangeTable | None, ...], Numbers]] = {}
+
+
 @dataclass(frozen=True)
 class Numbers:
     """Every rule number the combat helpers use. The defaults are the book's values and equal the
@@ -104,10 +118,25 @@ class Numbers:
     def from_tables(cls, tables: Mapping[str, RangeTable] | None) -> Numbers:
         """Read the numbers from bh-shooting, bh-brawling-modifiers, bh-hit-results,
         bh-weapon-traits, bh-enemies, bh-enemy-variants, bh-pack-leaders and bh-drop-ship.
-        ``None`` gives the defaults. Raises :class:`CombatError` naming a missing table or row."""
+        ``None`` gives the defaults. Raises :class:`CombatError` naming a missing table or row.
+
+        Read once per set of tables: the result is kept for the same (immutable) table objects,
+        so a shot or a Brawl does not rebuild it."""
         if tables is None:
             return cls()
+        read = tuple(tables.get(slug) for slug in _NUMBERS_SLUGS)
+        key = (cls, *map(id, read))
+        kept = _NUMBERS_READ.get(key)
+        if kept is not None and all(a is b for a, b in zip(kept[0], read, strict=True)):
+            return kept[1]
+        numbers = cls._read(tables)
+        if len(_NUMBERS_READ) >= 8:  # a new tables version: forget the old ones
+            _NUMBERS_READ.clear()
+        _NUMBERS_READ[key] = (read, numbers)  # holding the tables keeps their ids from being reused
+        return numbers
 
+    @classmethod
+    def _read(cls, tables: Mapping[str, RangeTable]) -> Numbers:
         def rows(slug: str) -> dict[str, Entry]:
             if slug not in tables:
                 raise CombatError(f"tables must include {slug!r} for Bug Hunt combat.")
