@@ -107,6 +107,18 @@ from bughunt.engine.tracker.base import (
 from bughunt.engine.tracker.outcome import outcome
 from bughunt.engine.tracker.reducer import Handler, apply
 from bughunt.engine.tracker.rounds import release
+from bughunt.engine.tracker.screen import (
+    MISSION_SUCCESS,
+    delay_in_force,
+    distracted,
+    drop_ship_fired,
+    evac_can_be_called,
+    mission_success,
+    new_enemies,
+    precursor_reroll_open,
+    screen,
+    signals_short,
+)
 from bughunt.engine.tracker.setup import initial_state
 
 __all__ = [
@@ -115,6 +127,7 @@ __all__ = [
     "EVAC_FROM_ROUND",
     "FORMATION_BONUS",
     "KNOCKOUT_STUN",
+    "MISSION_SUCCESS",
     "PHASES",
     "PHASE_NAMES",
     "POST_BATTLE_CARDS",
@@ -124,7 +137,16 @@ __all__ = [
     "TROOPER_ARMOR",
     "Handler",
     "apply",
+    "delay_in_force",
+    "distracted",
+    "drop_ship_fired",
+    "evac_can_be_called",
     "initial_state",
+    "mission_success",
+    "new_enemies",
     "outcome",
+    "precursor_reroll_open",
     "release",
+    "screen",
+    "signals_short",
 ]

@@ -7,6 +7,7 @@ from typing import Any
 
 from bughunt.engine.tracker.base import _all_figures
 from bughunt.engine.tracker.rounds import _objectives_done
+from bughunt.engine.tracker.screen import mission_success, signals_short
 
 # -- outcome --------------------------------------------------------------------------------------------
 
@@ -15,7 +16,7 @@ def _objectives_done_final(state: Mapping[str, Any]) -> int:
     """Completed Objectives (Vital 2, Critical 3; a Retrieve only if its package was carried out at
     Evac), one less when 4+ Signals were placed and fewer than 2 investigated (p.201)."""
     total = _objectives_done(state)
-    if state["signals"] >= 4 and state["signals_investigated"] < 2:
+    if signals_short(state["signals"], state["signals_investigated"]):
         total = max(0, total - 1)
     return total
 
@@ -46,7 +47,7 @@ def outcome(state: Mapping[str, Any]) -> dict[str, Any]:
         "priority_start": state["priority_start"],
         "priority": state["priority"],
         "objectives_completed": done,
-        "success": done >= 2,
+        "success": mission_success(done),
         "court_martial": done == 0,
         "took_field": [u["name"] for u in state["units"] if u["kind"] == "character"],
         "casualties": who(("casualty", "knocked_out")),
