@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.db.models import QuerySet
@@ -61,3 +62,28 @@ def log_list(*, squad: Squad, step: str = "", mission: int | None = None) -> Que
     if mission is not None:
         entries = entries.filter(mission__number=mission)
     return entries.select_related("mission").order_by("id")
+
+
+def tracker_screen(state: Mapping[str, Any]) -> dict[str, Any]:
+    """What the mission tracker shows that the rules decide, for one tracker state (see
+    :func:`bughunt.engine.tracker.screen`): Evac callable, Delay and Distract in force, the
+    enemies placed this round, the Precursor re-roll, the Signals shortfall, the next round."""
+    from bughunt.engine import tracker
+
+    return tracker.screen(state)
+
+
+def mission_summary(mission: Mission) -> dict[str, Any]:
+    """What the mission page shows that the rules decide: ``contacts`` (all Contact markers at the
+    start), ``center_contacts`` (those at the center), and ``success`` (2+ Objective points,
+    p.201; ``None`` before the mission's outcome is known)."""
+    from bughunt.engine import missions, tracker
+
+    setup = mission.setup or {}
+    outcome = mission.outcome or {}
+    done = outcome.get("objectives_completed")
+    return {
+        "contacts": missions.starting_contacts(setup),
+        "center_contacts": missions.center_contacts(setup),
+        "success": tracker.mission_success(int(done)) if done is not None else None,
+    }

@@ -252,3 +252,16 @@ def place_markers(objectives: int, setting: Difficulty, dice: Dice, *, use_signa
         contacts_at_center=max(0, 1 + setting.initial_contacts),
         rolls=tuple(rolls),
     )
+
+
+def center_contacts(setup: Mapping[str, Any]) -> int:
+    """Contact markers placed at the table center when the mission starts (p.190, step 8): the
+    difficulty's number plus the extra ones from Operational Progress (p.205). ``setup`` is a
+    stored mission set-up (``contacts_at_center``, ``extra_contacts``; missing keys count 0)."""
+    return int(setup.get("contacts_at_center") or 0) + int(setup.get("extra_contacts") or 0)
+
+
+def starting_contacts(setup: Mapping[str, Any]) -> int:
+    """All Contact markers on the table when the mission starts (p.190, step 8): one on each
+    Objective (``contacts_on_objectives``) and those at the center (:func:`center_contacts`)."""
+    return int(setup.get("contacts_on_objectives") or 0) + center_contacts(setup)

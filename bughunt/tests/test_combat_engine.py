@@ -6,6 +6,8 @@ the engine asks for them (firing dice, Rapid Fire dice, ammunition die, save and
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from bughunt.engine import combat
@@ -44,6 +46,17 @@ def test_the_default_numbers_are_the_shipped_table_numbers() -> None:
     assert numbers == combat.Numbers()
     assert [numbers.to_hit(b) for b in combat.BANDS] == [3, 5, 6]
     assert (numbers.repair_target, numbers.knockout_markers, numbers.area_hit_on, numbers.stun_on) == (7, 3, 4, 3)
+
+
+def test_the_numbers_are_read_once_per_set_of_tables_and_again_for_new_tables() -> None:
+    assert combat.Numbers.from_tables(TABLES) is combat.Numbers.from_tables(dict(TABLES))
+    shooting = TABLES["bh-shooting"]
+    entries = tuple(
+        dataclasses.replace(e, data={**e.data, "target": 4}) if e.data.get("in_cover") else e for e in shooting.entries
+    )
+    edited = {**TABLES, "bh-shooting": dataclasses.replace(shooting, entries=entries)}
+    assert combat.Numbers.from_tables(edited).hit_cover == 4
+    assert combat.Numbers.from_tables(TABLES).hit_cover == 6
 
 
 def test_weapon_lookup_reads_bh_weapons_and_ignores_spelling() -> None:

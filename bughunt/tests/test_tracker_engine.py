@@ -929,3 +929,13 @@ def test_the_referee_hands_a_unit_to_a_player_who_may_then_act_with_it() -> None
     state = act(state, "assign_reaction", role=Role.PLAYER, actor="9", unit=team["id"], die=1)
     assert next(u for u in state["units"] if u["id"] == team["id"])["face"] == 1
     refused(state, "assign_reaction", role=Role.PLAYER, actor="8", unit=team["id"], die=2)
+
+
+def test_apply_leaves_the_state_it_was_given_alone() -> None:
+    state = new()
+    before = copy.deepcopy(state)
+    after, _ = tracker.apply(state, Action("roll_reactions", {}), Dice(seed=3), TABLES)
+    assert state == before
+    after["units"][0]["figures"][0]["stun"] = 2
+    after["contacts"].append({"id": "c9"})
+    assert state == before

@@ -136,3 +136,21 @@ def test_a_standalone_mission_table_from_the_rooms_page(player) -> None:  # type
         user=player, kind="bughunt-mission", title="Quick", options={"priority": "4", "main_characters": "Ripley, Hicks"}
     )
     assert room.state["priority"] == 4 and [u["name"] for u in room.state["units"]][:2] == ["Ripley", "Hicks"]
+
+
+def test_the_mission_page_shows_contacts_and_success_from_the_engine(client: Client) -> None:
+    from bughunt.engine import missions
+
+    squad = new_squad(client)
+    client.post(f"/bughunt/{squad.pk}/missions/new/", {"version": squad.version, "objective_faces": "3, 3, 6"})
+    mission = squad.missions.get()
+    page = client.get(f"/bughunt/missions/{mission.pk}/").content.decode()
+    contacts = missions.starting_contacts(mission.setup)
+    assert f"<small>Contacts</small><strong>{contacts}</strong>" in page
+    assert f"and {missions.center_contacts(mission.setup)} at the center" in page
+    mission.stage, mission.post_battle = "done", {"steps": []}
+    for done, shown in ((2, "2 Objective points: success"), (1, "1 Objective point</header>")):
+        mission.outcome = {"objectives_completed": done}
+        mission.save()
+        page = client.get(f"/bughunt/missions/{mission.pk}/").content.decode()
+        assert shown in page

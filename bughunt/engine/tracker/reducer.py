@@ -1,0 +1,152 @@
+"""The mission tracker's reducer: ``apply(state, action, dice, tables)`` dispatches on
+``action.type`` (Bug Hunt pp.184-201)."""
+
+from __future__ import annotations
+
+import copy
+import marshal
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from bughunt.engine import combat
+from bughunt.engine import contacts as cx
+from bughunt.engine.tracker.base import _contact_error, _refresh
+from bughunt.engine.tracker.enemies import (
+    _add_contact,
+    _adjust_enemy,
+    _caller,
+    _detect,
+    _move_contacts,
+    _note_contact,
+    _remove_contact,
+)
+from bughunt.engine.tracker.fights import _brawl, _combat_error, _drop_ship_fire, _hit, _lancer, _shoot, _spitter
+from bughunt.engine.tracker.places import (
+    _activate,
+    _beacon,
+    _close_spawn_point,
+    _drop_package,
+    _hack,
+    _investigate,
+    _investigate_signal,
+    _pick_up,
+    _reroll_reaction,
+    _scout,
+    _set_objective,
+    _survey,
+)
+from bughunt.engine.tracker.rounds import (
+    _act,
+    _assign_reaction,
+    _beep_sir,
+    _hold,
+    _next_phase,
+    _roll_reactions,
+    _set_formation,
+    _set_player,
+)
+from bughunt.engine.tracker.troopers import (
+    _adjust,
+    _clear_malfunction,
+    _end_mission,
+    _evacuate,
+    _exit_edge,
+    _movie_magic,
+    _request_evac,
+)
+from live.engine.tracker import (
+    Action,
+    Event,
+    TrackerError,
+)
+from rules.engine.dice import Dice, DiceError
+from rules.engine.tables import RangeTable, TableError
+
+# -- the reducer ----------------------------------------------------------------------------------------
+
+
+def apply(
+    state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]
+) -> tuple[dict[str, Any], list[Event]]:
+    """The reducer: ``(state, action, dice, tables) -> (new_state, events)``.
+
+    Raises :class:`TrackerError` (or :class:`NotYours`) naming the payload field, and changes
+    nothing, when the action is refused. ``tables`` are the ``bh-*`` rule tables by slug.
+    """
+    handler = _HANDLERS.get(action.type)
+    if handler is None:
+        raise TrackerError(f"Unknown action {action.type!r}; use one of {', '.join(sorted(_HANDLERS))}.", field="type")
+    if state.get("phase") == "over" and action.type not in ("set_objective", "adjust"):
+        raise TrackerError("The mission is over; only corrections (set_objective, adjust) are allowed.", field="type")
+    new = _copy(state)
+    try:
+        events = handler(new, action, dice, tables)
+    except cx.ContactError as exc:
+        raise _contact_error(exc) from None
+    except combat.CombatError as exc:
+        raise _combat_error(exc) from None
+    except (DiceError, TableError) as exc:
+        raise TrackerError(str(exc), field="faces") from None
+    _refresh(new)
+    if events:
+        new["last"] = {"type": events[-1].type, "text": " ".join(e.text for e in events)}
+    return new, events
+
+
+def _copy(state: dict[str, Any]) -> dict[str, Any]:
+    """A deep copy of a JSON-ready state (dicts, lists, text, numbers, booleans, None) through
+    :mod:`marshal`, in C: about ten times faster than :func:`copy.deepcopy`, which the reducer
+    paid on every action, and like it keeps shared parts shared. A state holding anything marshal
+    refuses goes through :func:`copy.deepcopy`."""
+    try:
+        copied: dict[str, Any] = marshal.loads(marshal.dumps(state))
+    except ValueError:
+        return copy.deepcopy(state)
+    return copied
+
+
+Handler = Callable[[dict[str, Any], Action, Dice, Mapping[str, RangeTable]], list[Event]]
+
+
+_HANDLERS: dict[str, Handler] = {
+    "beep_sir": _beep_sir,
+    "set_formation": _set_formation,
+    "set_player": _set_player,
+    "roll_reactions": _roll_reactions,
+    "assign_reaction": _assign_reaction,
+    "hold": _hold,
+    "act": _act,
+    "next_phase": _next_phase,
+    "end_mission": _end_mission,
+    "move_contacts": _move_contacts,
+    "detect": _detect,
+    "add_contact": _add_contact,
+    "remove_contact": _remove_contact,
+    "note_contact": _note_contact,
+    "adjust_enemy": _adjust_enemy,
+    "caller": _caller,
+    "close_spawn_point": _close_spawn_point,
+    "investigate": _investigate,
+    "activate": _activate,
+    "investigate_signal": _investigate_signal,
+    "scout": _scout,
+    "hack": _hack,
+    "pick_up": _pick_up,
+    "drop_package": _drop_package,
+    "beacon": _beacon,
+    "set_objective": _set_objective,
+    "reroll_reaction": _reroll_reaction,
+    "survey": _survey,
+    "request_evac": _request_evac,
+    "evacuate": _evacuate,
+    "exit_edge": _exit_edge,
+    "adjust": _adjust,
+    "clear_malfunction": _clear_malfunction,
+    "movie_magic": _movie_magic,
+    "shoot": _shoot,
+    "brawl": _brawl,
+    "hit": _hit,
+    "spitter": _spitter,
+    "lancer": _lancer,
+    "drop_ship_fire": _drop_ship_fire,
+}
