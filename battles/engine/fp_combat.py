@@ -86,7 +86,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
-from bughunt.engine.combat import Numbers as BugHuntNumbers
+from rules.engine.combat_numbers import BRAWL_WIN_MOVE_IN, KNOCKBACK_IN, KNOCKOUT_MARKERS, RESPREAD_IN, STUNNED_BRAWL
 from rules.engine.dice import Dice, DiceError, Keep, RollRecord
 from rules.engine.errors import RuleError
 from rules.engine.tables import Entry, RangeTable, TableError
@@ -115,14 +115,9 @@ RESULTS: tuple[str, ...] = ("saved", "stunned", "casualty")
 CASUALTY_KINDS: tuple[str, ...] = ("humanoid", "cybernetic", "beasts")
 CASUALTY_COLUMNS: tuple[str, ...] = ("Regular", "Boss")
 
-# Bug Hunt numbers (pp.177-178) shared by the system: knock back 1", out at 3 Stun markers,
-# Stunned -1 in a Brawl. Read from bughunt's book defaults, which its tests tie to bh-* tables.
-_BH = BugHuntNumbers()
-KNOCKBACK_IN = _BH.knockback_in
-KNOCKOUT_MARKERS = _BH.knockout_markers
-STUNNED_BRAWL = _BH.stunned_brawl
-RESPREAD_IN = 3  # Bug Hunt p.177: later shots may go to a figure within 3" of a fallen target
-BRAWL_WIN_MOVE_IN = 2  # Bug Hunt p.178: the winner who removes its opponent may move 2"
+# Bug Hunt numbers (pp.177-178) of the shared game system: knock back 1", out at 3 Stun markers,
+# Stunned -1 in a Brawl, spare hits within 3", a Brawl winner's 2" move. They live in
+# rules.engine.combat_numbers (imported above, and still fp_combat.KNOCKBACK_IN and so on).
 DUCK_BACK_OPEN = 3  # p.87, also in dramatic-combat-reactions
 DUCK_BACK_COVER = 4  # p.87
 DUCK_BACK_FIRER_IN = 6  # p.87
