@@ -6,12 +6,11 @@ Pure Python: no Django imports.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from battles.engine import fp_combat
-from battles.engine.fp_tracker.base import TIME_OBJECTIVES, _err
+from battles.engine.fp_tracker.base import TIME_OBJECTIVES, _copy_state, _err
 from battles.engine.fp_tracker.combat import _adjust, _resolve
 from battles.engine.fp_tracker.end_round import _end_battle
 from battles.engine.fp_tracker.flow import (
@@ -52,7 +51,7 @@ def apply(
         raise _err(f"Unknown action {action.type!r}; use one of {', '.join(sorted(_HANDLERS))}.", "type")
     if state.get("phase") == "over" and action.type not in ("adjust", "set_player"):
         raise _err("The battle is over; only corrections (adjust) are allowed.", "type")
-    new = copy.deepcopy(state)
+    new: dict[str, Any] = _copy_state(state)
     try:
         events = handler(new, action, dice, tables)
     except fp_combat.CombatError as exc:
