@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from rules.engine import combat_numbers as shared
 from rules.engine.errors import RuleError
 from rules.engine.tables import Entry, RangeTable
 
@@ -80,12 +81,12 @@ class Numbers:
     hit_cover: int = 6
     close_range_in: int = 6
     repair_target: int = 7
-    knockback_in: int = 1
-    knockout_markers: int = 3
+    knockback_in: int = shared.KNOCKBACK_IN
+    knockout_markers: int = shared.KNOCKOUT_MARKERS
     melee_bonus: int = 2
     pistol_bonus: int = 1
     wounded_brawl: int = -1
-    stunned_brawl: int = -1
+    stunned_brawl: int = shared.STUNNED_BRAWL
     second_opponent: int = 1
     aimed_bonus: int = 1
     heavy_penalty: int = -1

@@ -1,0 +1,262 @@
+"""A shot (Bug Hunt p.177 to-hit roll; traits p.89; Lunge and Duck Back due, p.87).
+
+Pure Python: no Django imports.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from battles.engine.fp_combat import CombatError, TraitNumbers
+from battles.engine.fp_combat.hits import HitOutcome, _Feed, _hit, _signed
+from battles.engine.fp_combat.weapons import Fighter, HitNumbers, Weapon
+from rules.engine.combat_numbers import RESPREAD_IN
+from rules.engine.dice import Dice, RollRecord
+from rules.engine.tables import RangeTable
+
+# -- shooting ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ShotResult:
+    """One attack with a ranged weapon.
+
+    ``hits``: hits scored (Critical doubles counted, spare hits included); ``outcomes``: one per
+    hit resolved on the target; ``target``: the target after them; ``rolls``: every roll in order;
+    ``lines``: one short line per step; ``lunge``: the target may Lunge (p.87, dramatic combat
+    only). Added: ``to_hit`` (the D6 target, None for Area), ``modifier`` (added to each firing
+    die), ``shots`` fired, ``spare_hits`` (hits left after the target fell), ``lunge_forced`` (an
+    enemy must Lunge), ``duck_back_due`` (the target should test Duck Back at the end of the phase
+    unless another shot hits it), ``single_use`` (remove the weapon from supply), ``removed`` (the
+    target is out)."""
+
+    hits: int
+    outcomes: tuple[HitOutcome, ...]
+    target: Fighter
+    rolls: tuple[RollRecord, ...]
+    lines: tuple[str, ...]
+    lunge: bool
+    to_hit: int | None = None
+    modifier: int = 0
+    shots: int = 0
+    spare_hits: int = 0
+    lunge_forced: bool = False
+    duck_back_due: bool = False
+    single_use: bool = False
+    removed: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "hits": self.hits,
+            "outcomes": [o.as_dict() for o in self.outcomes],
+            "target": self.target.as_dict(),
+            "rolls": [r.as_dict() for r in self.rolls],
+            "lines": list(self.lines),
+            "lunge": self.lunge,
+            "to_hit": self.to_hit,
+            "modifier": self.modifier,
+            "shots": self.shots,
+            "spare_hits": self.spare_hits,
+            "lunge_forced": self.lunge_forced,
+            "duck_back_due": self.duck_back_due,
+            "single_use": self.single_use,
+            "removed": self.removed,
+        }
+
+
+def _lunge(
+    numbers: TraitNumbers, shooter: Fighter, target: Fighter, range_in: int, hits: int, shots: int
+) -> tuple[bool, bool, str]:
+    if range_in > numbers.lunge_range_in or hits or not shots:
+        return False, False, ""
+    carried = target.weapons
+    if any(w.has("heavy") for w in carried):
+        return False, False, f"{target.name} carries a Heavy weapon and cannot Lunge."
+    ranged = [w for w in carried if not w.brawl_only]
+    melee = [w for w in carried if w.has("melee")]
+    if ranged and not melee:
+        return False, False, f"{target.name} has a ranged weapon and no Melee weapon, so no Lunge."
+    forced = False
+    if target.enemy:
+        bonus = numbers.melee if melee else 0
+        forced = not ranged or target.combat_skill + bonus > shooter.combat_skill
+    if forced:
+        line = f'Every shot missed within {numbers.lunge_range_in}": {target.name} Lunges a full move toward {shooter.name}.'
+    else:
+        line = f'Every shot missed within {numbers.lunge_range_in}": {target.name} may Lunge a full move toward {shooter.name}.'
+    return True, forced, line
+
+
+def resolve_shot(
+    dice: Dice,
+    *,
+    shooter: Fighter,
+    target: Fighter,
+    weapon: Weapon,
+    numbers: HitNumbers,
+    range_in: int,
+    cover: bool,
+    moved: bool = False,
+    fired_last_round: bool = False,
+    dramatic: bool = False,
+    faces: Sequence[int] | None = None,
+    tables: Mapping[str, RangeTable] | None = None,
+) -> ShotResult:
+    """``shooter`` fires ``weapon`` at ``target`` ``range_in`` inches away (module docstring for
+    the rulings; pp.87-89 and Bug Hunt pp.177-178).
+
+    - ``numbers``: from :func:`hit_numbers`; ``cover``: the target is in cover (for Area: partly
+      shielded from the blast, 5+ instead of 4+).
+    - ``moved``: the shooter moved this round (Heavy -1); ``fired_last_round``: the weapon fired
+      last round (Overheat: one Shot fewer).
+    - ``dramatic``: Dramatic Combat is on (Lunge and Duck Back are reported).
+    - ``tables``: optional, to read trait numbers from ``dramatic-weapon-traits``.
+    - ``faces``: the firing dice (one per Shot; for Area the one D6), then per hit the save die (if
+      any), the Damage die (unless a no-Damage Stun hit) and the Shockwave die (if it survives).
+
+    Raises :class:`CombatError`: ``weapon`` for a Brawl-only weapon, ``range_in`` for a negative
+    range or one beyond the weapon's range, ``faces`` for wrong faces.
+    """
+    trait = TraitNumbers.from_tables(tables)
+    gun = weapon
+    if gun.brawl_only:
+        raise CombatError(f"weapon: the {gun.name} is used only in Brawls; choose a ranged weapon.", field="weapon")
+    if range_in < 0 or range_in > gun.range:
+        raise CombatError(
+            f"range_in must be from 0 to the {gun.name}'s range of {gun.range}\"; got {range_in}.", field="range_in"
+        )
+    feed = _Feed(dice, faces)
+    lines: list[str] = [
+        f'{shooter.name} fires the {gun.name} at {target.name}, {range_in}" away' + (", in cover." if cover else ", in the open.")
+    ]
+    area = gun.has("area")
+    hit_faces: list[int] = []  # natural faces of the dice that hit, one per die
+    to_hit: int | None = None
+    modifier = 0
+    shots = 0
+    hits = 0
+    if area:
+        to_hit = trait.area_obscured_target if cover else trait.area_target
+        record = feed.d6(f"{gun.name}: Area roll against {target.name}")
+        face = int(record.total or 0)
+        shots = 1
+        hit = face >= to_hit
+        lines.append(
+            f"Area: unmodified D6 {face} against {to_hit}+"
+            + (" (partly shielded)" if cover else "")
+            + (": hit." if hit else ": miss.")
+        )
+        if hit:
+            hit_faces.append(face)
+            hits = 1
+    else:
+        shots = gun.shots
+        if gun.has("overheat") and fired_last_round:
+            shots = max(0, shots + trait.overheat)
+            lines.append(f"Overheat: it fired last round, so {shots} Shot{'s' if shots != 1 else ''} this time.")
+        mods: list[tuple[int, str]] = [(shooter.combat_skill, "Combat Skill")]
+        if gun.has("pistol") and range_in <= trait.pistol_range_in:
+            mods.append((trait.pistol_hit, f'Pistol within {trait.pistol_range_in}"'))
+        if gun.has("snap_shot") and range_in <= trait.snap_shot_range_in:
+            mods.append((trait.snap_shot_hit, f'Snap shot within {trait.snap_shot_range_in}"'))
+        if gun.has("heavy") and moved:
+            mods.append((trait.heavy, "Heavy after moving"))
+        modifier = sum(n for n, _ in mods)
+        shrapnel = gun.has("shrapnel")
+        to_hit = trait.shrapnel_target if shrapnel else numbers.target(cover=cover, range_in=range_in)
+        if shots:
+            record = feed.several(shots, f"{gun.name} firing dice at {target.name}")
+            for face in record.faces:
+                hit = face >= to_hit if shrapnel else face + modifier >= to_hit
+                if hit:
+                    hit_faces.append(face)
+            mod_words = ", ".join(f"{_signed(n)} {why}" for n, why in mods if n)
+            if shrapnel:
+                lines.append(
+                    f"Shrapnel: natural {to_hit}+ hits whatever the skill, modifiers or cover; dice "
+                    + ", ".join(f"{f} ({'hit' if f >= to_hit else 'miss'})" for f in record.faces)
+                    + "."
+                )
+            else:
+                lines.append(
+                    f"Firing dice {', '.join(map(str, record.faces))}"
+                    + (f" ({mod_words})" if mod_words else "")
+                    + f" against {to_hit}+ ({numbers.source}): totals "
+                    + ", ".join(f"{f + modifier} ({'hit' if f + modifier >= to_hit else 'miss'})" for f in record.faces)
+                    + "."
+                )
+        else:
+            lines.append("No Shots to fire.")
+        for face in hit_faces:
+            if gun.has("critical") and face == trait.critical_natural:
+                hits += trait.critical_hits
+            else:
+                hits += 1
+        crits = sum(1 for f in hit_faces if gun.has("critical") and f == trait.critical_natural)
+        if crits:
+            lines.append(
+                f"Critical: {crits} natural {trait.critical_natural}{'s' if crits > 1 else ''}, {trait.critical_hits} hits each."
+            )
+
+    # One entry per hit: whether it came from a natural 6.
+    per_hit: list[bool] = []
+    for face in hit_faces:
+        count = trait.critical_hits if (not area and gun.has("critical") and face == trait.critical_natural) else 1
+        per_hit.extend([face == 6] * count)
+    outcomes: list[HitOutcome] = []
+    current = target
+    spare = 0
+    removed = False
+    for natural_six in per_hit:
+        if removed:
+            spare += 1
+            continue
+        outcome, current = _hit(feed, trait, current, gun, source=gun.name, natural_six=natural_six)
+        outcomes.append(outcome)
+        lines.extend(outcome.notes)
+        removed = outcome.result == "casualty"
+    if spare:
+        if gun.has("focused"):
+            lines.append(f"Focused: {spare} more hit{'s' if spare > 1 else ''} lost with the target gone.")
+            spare = 0
+        else:
+            lines.append(
+                f'{spare} spare hit{"s" if spare > 1 else ""} may go to another figure within {RESPREAD_IN}" of {target.name}.'
+            )
+    elif gun.has("focused") and shots > 1:
+        lines.append("Focused: every Shot went at this one target.")
+    if not hits:
+        lines.append("No hits.")
+
+    lunge = forced = duck = False
+    if dramatic:
+        lunge, forced, line = _lunge(trait, shooter, target, range_in, hits, shots)
+        if line:
+            lines.append(line)
+        duck = bool(shots) and not hits and range_in > trait.duck_back_firer_in and not target.bot
+        if duck:
+            lines.append(
+                f'{target.name} was shot at from over {trait.duck_back_firer_in}" and not hit: Duck Back test due at the end of the phase.'
+            )
+    single = gun.has("single_use")
+    if single:
+        lines.append(f"Single-use: remove the {gun.name} from {shooter.name}'s supply.")
+    feed.finish()
+    return ShotResult(
+        hits=hits,
+        outcomes=tuple(outcomes),
+        target=current,
+        rolls=tuple(feed.rolls),
+        lines=tuple(lines),
+        lunge=lunge,
+        to_hit=to_hit,
+        modifier=modifier,
+        shots=shots,
+        spare_hits=spare,
+        lunge_forced=forced,
+        duck_back_due=duck,
+        single_use=single,
+        removed=removed,
+    )
