@@ -6,6 +6,7 @@ class BattlesConfig(AppConfig):
     verbose_name = "Battles"
 
     def ready(self) -> None:
-        from battles.trackers import register_all
+        from battles.kinds import KINDS
+        from live.registry import register_kinds
 
-        register_all()
+        register_kinds(KINDS)

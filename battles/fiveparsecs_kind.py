@@ -12,9 +12,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from live import registry
 from live.engine.tracker import Action, Event, TrackerError
-from live.registry import OptionField, TrackerKind
 from rules.engine.dice import Dice
 from rules.engine.tables import RangeTable
 
@@ -63,32 +61,3 @@ def initial_state(options: Mapping[str, Any], *, tables: Mapping[str, RangeTable
     if not isinstance(setup, Mapping):
         raise TrackerError("setup is required: the battle set-up as JSON (crew, enemies, options).", field="setup")
     return fp_tracker.initial_state(dict(setup), _loaded(tables))
-
-
-def register() -> None:
-    """Register the ``fiveparsecs-battle`` kind with the live app (harmless twice)."""
-    registry.register(
-        TrackerKind(
-            kind=KIND,
-            title="Five Parsecs battle",
-            app="battles",
-            reducer=reducer,
-            initial_state=initial_state,
-            release=release,
-            template="battles/fiveparsecs_battle.html",
-            system=SYSTEM,
-            description="Seize the Initiative, Reaction dice, Quick/Enemy/Slow phases, Stun markers, Morale, "
-            "escalation, deployment variables, casualty tables.",
-            listed=False,  # opened from a battle's set-up screen, which builds the set-up
-            options=(
-                OptionField(
-                    "setup",
-                    "Battle set-up (JSON)",
-                    "text",
-                    "",
-                    help='{"crew": [{"name", "reactions", "speed", "combat_skill", "toughness", "weapons"}], '
-                    '"enemies": [{"name", "count", "profile", "weapons", "panic"}], "options": {...}}',
-                ),
-            ),
-        )
-    )

@@ -116,7 +116,6 @@ def main() -> None:
     old = setup_databases(verbosity=0, interactive=False)
     try:
         load_system_tables("fiveparsecs")
-        fiveparsecs_kind.register()
         user = get_user_model().objects.create_user("bench", password="bench-password-1")
         one_room = room_with_log(user, 10)
         counter = iter(range(10, 10_000))

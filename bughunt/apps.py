@@ -6,6 +6,7 @@ class BughuntConfig(AppConfig):
     verbose_name = "Bug Hunt"
 
     def ready(self) -> None:
-        from bughunt import tracker_kind
+        from bughunt.kinds import KINDS
+        from live.registry import register_kinds
 
-        tracker_kind.register()
+        register_kinds(KINDS)

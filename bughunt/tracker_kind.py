@@ -11,9 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from live import registry
 from live.engine.tracker import Action, Event, TrackerError
-from live.registry import OptionField, TrackerKind
 from rules.engine.dice import Dice
 from rules.engine.tables import RangeTable
 
@@ -61,27 +59,3 @@ def initial_state(options: Mapping[str, Any], *, tables: Mapping[str, RangeTable
             "main_characters": [{"name": n} for n in (names or ["Alpha", "Bravo", "Charlie"])[:5]],
         }
     return tracker.initial_state(dict(setup), _loaded(tables))
-
-
-def register() -> None:
-    """Register the ``bughunt-mission`` kind with the live app (harmless twice)."""
-    from bughunt.models import Squad
-
-    registry.register(
-        TrackerKind(
-            kind=KIND,
-            title="Bug Hunt mission",
-            app="bughunt",
-            reducer=reducer,
-            initial_state=initial_state,
-            release=release,
-            template="bughunt/mission.html",
-            system=SYSTEM,
-            description="Reaction dice, Contact markers, Spawn Points, Tactical Locations, Objectives and Evac.",
-            options=(
-                OptionField("priority", "Priority (1-6)", "int", 2, minimum=1, maximum=6),
-                OptionField("difficulty", "Difficulty", "choice", "Mess Me Up", choices=tuple(Squad.DIFFICULTIES)),
-                OptionField("main_characters", "Main characters (names, commas)", "text", "Alpha, Bravo, Charlie"),
-            ),
-        )
-    )

@@ -6,6 +6,7 @@ class CampaignsConfig(AppConfig):
     verbose_name = "Campaigns"
 
     def ready(self) -> None:
-        from campaigns import tracker_kind
+        from campaigns.kinds import KINDS
+        from live.registry import register_kinds
 
-        tracker_kind.register()
+        register_kinds(KINDS)

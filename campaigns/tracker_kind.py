@@ -12,9 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from live import registry
 from live.engine.tracker import Action, Event, TrackerError
-from live.registry import Tables, TrackerKind
+from live.registry import Tables
 from rules.engine.dice import Dice
 
 KIND = "fiveparsecs-campaign"
@@ -28,22 +27,3 @@ def reducer(state: dict[str, Any], action: Action, dice: Dice, tables: Tables) -
 def initial_state(options: Mapping[str, Any]) -> dict[str, Any]:
     """The summary a new campaign starts with: ``{"campaign": id, "name": ...}``."""
     return {"campaign": options.get("campaign"), "name": str(options.get("name") or ""), "turn": 0, "crew": []}
-
-
-def register() -> None:
-    """Register the kind with the live app (harmless twice)."""
-    registry.register(
-        TrackerKind(
-            kind=KIND,
-            title="Five Parsecs campaign",
-            app="campaigns",
-            reducer=reducer,
-            initial_state=initial_state,
-            template="campaigns/room.html",
-            description="The campaign's turn, step, credits and crew, live on every phone.",
-            listed=False,
-            # Its members are the campaign's editors and readers: only the owner's invitation
-            # (logged in the campaign log) seats anyone, never a join code.
-            invite_only=True,
-        )
-    )

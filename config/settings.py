@@ -93,6 +93,7 @@ INSTALLED_APPS = [
     "rules",
     "campaigns",
     "battles",
+    "tabletools",
     "bughunt",
     "live",
 ]

@@ -1,15 +1,17 @@
 """Tracker kinds that apps register with the live app.
 
-An app registers each kind in its ``AppConfig.ready()``: the engine's reducer, a function that
-builds the initial state from options, the rule system whose tables both get, and the template
-whose ``tracker`` partial draws the state. The kernel (``live.services``) reads a kind's tables
-once per write through the cached :func:`rules.selectors.system_tables` and passes them in;
-neither the reducer nor ``initial_state`` loads tables itself.
+Every app registers its kinds one way: its module ``<app>.kinds`` defines ``KINDS``, a tuple of
+:class:`TrackerKind` (the engine's reducer, a function that builds the initial state from
+options, the rule system whose tables both get, and the template whose ``tracker`` partial
+draws the state), and its ``AppConfig.ready()`` calls :func:`register_kinds` with them. The
+kernel (``live.services``) reads a kind's tables once per write through the cached
+:func:`rules.selectors.system_tables` and passes them in; neither the reducer nor
+``initial_state`` loads tables itself.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -88,6 +90,18 @@ _KINDS: dict[str, TrackerKind] = {}
 
 def register(kind: TrackerKind) -> None:
     _KINDS[kind.kind] = kind
+
+
+def register_kinds(kinds: Iterable[TrackerKind]) -> None:
+    """Register an app's tracker kinds (its ``<app>.kinds.KINDS``), from its ``AppConfig.ready()``.
+
+    Registering the same kinds again is harmless. Raises :class:`ValueError` when a kind's name
+    is already taken by another app's kind."""
+    for kind in kinds:
+        taken = _KINDS.get(kind.kind)
+        if taken is not None and taken.app != kind.app:
+            raise ValueError(f"Tracker kind {kind.kind!r} of app {kind.app!r} is already registered by app {taken.app!r}.")
+        register(kind)
 
 
 def get(kind: str) -> TrackerKind:

@@ -38,7 +38,6 @@ def tables(transactional_db: None, release_live_server_connections: None) -> Non
     load_system_tables("bughunt")
     for fixture in ("threat-tracker/threat-tracker.json",):
         call_command("loaddata", str(FIXTURES_DIR / fixture), verbosity=0)
-    fiveparsecs_kind.register()
 
 
 def test_a_refused_action_keeps_every_tracker_page_whole(tables: None) -> None:

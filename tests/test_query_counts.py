@@ -81,10 +81,7 @@ def room_mass(owner: Any, player: Any) -> Room:
 
 
 def room_fiveparsecs(owner: Any, player: Any) -> Room:
-    from battles import fiveparsecs_kind
-
     load_system_tables("fiveparsecs")
-    fiveparsecs_kind.register()
     return phone_scenes.fiveparsecs_battle(owner, player)[0]
 
 

@@ -14,9 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from battles import fiveparsecs_kind
 from battles.engine import fp_tracker
-from bughunt import tracker_kind as bughunt_kind
 from bughunt.engine import tracker as bughunt_tracker
 from live import services
 from live.models import Room
@@ -305,8 +303,6 @@ def tables() -> None:
     after every action reads them once)."""
     for system in ("threat-tracker", "fiveparsecs", "bughunt"):
         load_system_tables(system)
-    fiveparsecs_kind.register()
-    bughunt_kind.register()
 
 
 def play(kind: Kind, data: st.DataObject, owner: Any) -> int:

@@ -9,8 +9,10 @@ import pytest
 from django.test import Client
 
 from battles import fiveparsecs_kind
+from battles.kinds import KINDS
 from live import services
 from live.models import Room
+from live.registry import register_kinds
 from rules.errors import DropshipError, NotAllowed
 from tests.factories import UserFactory
 from tests.tables import load_system_tables
@@ -39,8 +41,7 @@ def setup_json(**options: Any) -> str:
 @pytest.fixture(autouse=True)
 def kind(db: None) -> None:
     load_system_tables("fiveparsecs")
-    fiveparsecs_kind.register()
-    fiveparsecs_kind.register()  # harmless twice
+    register_kinds(KINDS)  # registered at start-up already: harmless again
 
 
 @pytest.fixture

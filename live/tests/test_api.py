@@ -23,7 +23,7 @@ def room(api_owner: APIClient) -> dict:  # type: ignore[type-arg]
 def test_kinds_list_each_option_with_its_type_allowed_values_bounds_and_default() -> None:
     body = {k["kind"]: k for k in APIClient().get("/api/v1/rooms/kinds/").json()}
     threat = body["threat"]
-    assert (threat["title"], threat["app"]) == ("Combat threat and action tracker", "battles")
+    assert (threat["title"], threat["app"]) == ("Combat threat and action tracker", "tabletools")
     assert threat["options"] == [
         {
             "name": "threat",

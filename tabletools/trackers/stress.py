@@ -1,4 +1,4 @@
-"""The stress-dice tracker kind: registration and the initial state from options.
+"""The stress-dice tracker kind's initial state from options (the kind is in :mod:`tabletools.kinds`).
 
 The panic effects table is not in the source document; the group supplies it as a user table.
 The ``panic_table`` option is a ``table`` option: opening a room refuses a slug that is neither a
@@ -11,11 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from battles.engine import stress
-from live import registry
 from live.engine.tracker import TrackerError
-from live.registry import OptionField, TrackerKind, without_tables
 from rules.selectors import visible_tables
+from tabletools.engine import stress
 
 
 def panic_rows(slug: str, user: Any = None) -> list[dict[str, Any]]:
@@ -49,38 +47,4 @@ def stress_initial_state(options: Mapping[str, Any], user: Any = None) -> dict[s
     slug = str(options.get("panic_table", "") or "").strip()
     return stress.initial_state(
         extreme_modifier=extreme, panic_table=panic_rows(slug, user) if slug else (), panic_table_slug=slug
-    )
-
-
-def register() -> None:
-    """Register the ``stress`` kind with the live app (calling it twice is harmless)."""
-    registry.register(
-        TrackerKind(
-            kind="stress",
-            title="Stress dice skill checks",
-            app="battles",
-            reducer=without_tables(stress.apply),
-            release=stress.release,
-            initial_state=stress_initial_state,
-            template="battles/stress.html",
-            takes_user=True,
-            description="Base and stress dice, pushing, panic rolls, slow and fast actions, encumbrance.",
-            options=(
-                OptionField(
-                    "extreme_modifier",
-                    "Extreme range modifier (not printed; -6 to 0)",
-                    "int",
-                    stress.DEFAULT_EXTREME,
-                    minimum=-6,
-                    maximum=0,
-                ),
-                OptionField(
-                    "panic_table",
-                    "Panic table (slug of your table)",
-                    "table",
-                    "",
-                    help="The panic effects table is not in our sources: add it as your own table and name it here.",
-                ),
-            ),
-        )
     )

@@ -1,14 +1,14 @@
-"""Tracker kinds of the battles app, registered with the live app."""
+"""The combat threat and action tracker kind's initial state from options and the threat-tracker
+tables (the kind is in :mod:`tabletools.kinds`)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from battles.engine import threat
 from live.engine.tracker import TrackerError
-from live.registry import OptionField, TrackerKind, register, without_tables
 from rules.engine.tables import RangeTable
+from tabletools.engine import threat
 
 
 def _names(tables: Mapping[str, RangeTable], slug: str) -> list[str]:
@@ -34,29 +34,4 @@ def threat_initial_state(options: Mapping[str, Any], *, tables: Mapping[str, Ran
         mapping=mapping if len(mapping) == 5 else None,
         complications=_names(tables, "threat-complications"),
         ultra_successes=_names(tables, "threat-ultra-successes"),
-    )
-
-
-def register_all() -> None:
-    """Register every tracker kind of the battles app with the live app."""
-    from battles import fiveparsecs_kind
-    from battles.tracker_kinds import mass_combat, stacking, stress
-
-    fiveparsecs_kind.register()
-    stacking.register()
-    stress.register()
-    mass_combat.register()
-    register(
-        TrackerKind(
-            kind="threat",
-            title="Combat threat and action tracker",
-            app="battles",
-            reducer=without_tables(threat.apply),
-            initial_state=threat_initial_state,
-            release=threat.release,
-            template="battles/threat.html",
-            system="threat-tracker",
-            description="Offense and Defence phases; the combat threat sets the actions per phase.",
-            options=(OptionField("threat", "Starting combat threat (1-5)", "int", 3, minimum=1, maximum=5),),
-        )
     )

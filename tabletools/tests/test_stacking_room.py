@@ -5,20 +5,15 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from battles.engine import stacking
-from battles.tracker_kinds import stacking as stack_kind
 from live import registry as live_registry
 from live import services
 from live.models import Room
 from rules.errors import DropshipError, NotAllowed
+from tabletools.engine import stacking
+from tabletools.trackers import stacking as stack_kind
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def registered() -> None:
-    stack_kind.register()
 
 
 @pytest.fixture

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from battles.engine import threat
 from live.engine.tracker import Action, NotYours, Role, TrackerError, replay
 from rules.engine.dice import Dice
+from tabletools.engine import threat
 
 
 def act(

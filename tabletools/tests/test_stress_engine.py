@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from battles.engine import stress
 from live.engine.tracker import Action, Event, NotYours, Role, TrackerError, replay
 from rules.engine.dice import Dice
+from tabletools.engine import stress
 
 State = dict[str, Any]
 

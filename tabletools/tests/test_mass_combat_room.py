@@ -7,13 +7,13 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from battles.engine import mass_combat as mc
-from battles.tracker_kinds.mass_combat import mass_initial_state
 from live import services
 from live.engine.tracker import Action, Role
 from live.models import Room
 from rules.engine.dice import Dice
 from rules.errors import DropshipError, NotAllowed
+from tabletools.engine import mass_combat as mc
+from tabletools.trackers.mass_combat import mass_initial_state
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
