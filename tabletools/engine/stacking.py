@@ -60,12 +60,12 @@ Every roll is one :class:`Event` with its record under ``data["roll"]``.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from live.engine.tracker import Action, Event, NotYours, Role, TrackerError, payload_int, payload_ints, require_owner, words
 from rules.engine.dice import Dice, DiceError, Keep, Notation, RollRecord, parse
+from rules.engine.state import copy_state
 
 SOURCE = "Stacking, p.1"
 
@@ -137,7 +137,7 @@ def apply(state: dict[str, Any], action: Action, dice: Dice) -> tuple[dict[str, 
     handler = _HANDLERS.get(action.type)
     if handler is None:
         raise TrackerError(f"Unknown action {action.type!r}; use one of {', '.join(sorted(_HANDLERS))}.", field="type")
-    new = copy.deepcopy(state)
+    new = copy_state(state)
     events = handler(new, action, dice)
     _refresh(new)
     return new, events

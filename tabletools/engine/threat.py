@@ -29,12 +29,12 @@ with characters assigned to them.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from live.engine.tracker import Action, Event, NotYours, Role, TrackerError, payload_int, require_owner
 from rules.engine.dice import Dice, DiceError, RollRecord
+from rules.engine.state import copy_state
 
 OFFENSE = "offense"
 DEFENCE = "defence"
@@ -99,7 +99,7 @@ def apply(state: dict[str, Any], action: Action, dice: Dice) -> tuple[dict[str, 
     handler = _HANDLERS.get(action.type)
     if handler is None:
         raise TrackerError(f"Unknown action {action.type!r}; use one of {', '.join(sorted(_HANDLERS))}.", field="type")
-    new = copy.deepcopy(state)
+    new = copy_state(state)
     events = handler(new, action, dice)
     return new, events
 

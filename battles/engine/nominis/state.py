@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
@@ -13,6 +12,7 @@ from typing import Any
 from battles.engine import fp_combat
 from rules.engine.dice import ALLOWED_SIDES, Dice, RollRecord
 from rules.engine.errors import RuleError
+from rules.engine.state import copy_state
 from rules.engine.tables import RangeTable
 
 State = dict[str, Any]
@@ -121,20 +121,8 @@ def _entry_data(tables: Tables, slug: str, result: str) -> Mapping[str, Any]:
 
 
 def _copy_state(state: Mapping[str, Any]) -> State:
-    """A deep copy of a JSON-ready state (dicts, lists and scalars; anything else through
-    ``copy.deepcopy``), several times faster than ``copy.deepcopy`` on the whole."""
-    return {key: value if type(value) in _SCALARS else _copy_value(value) for key, value in state.items()}
-
-
-def _copy_value(value: Any) -> Any:
-    kind = type(value)
-    if kind is dict:
-        return {key: item if type(item) in _SCALARS else _copy_value(item) for key, item in value.items()}
-    if kind is list:
-        return [item if type(item) in _SCALARS else _copy_value(item) for item in value]
-    if kind in _SCALARS:
-        return value
-    return copy.deepcopy(value)
+    """A deep copy of a JSON-ready state (:func:`rules.engine.state.copy_state`)."""
+    return copy_state(dict(state))
 
 
 #: Types copied by reference (immutable): most values of a state, so they skip the call.

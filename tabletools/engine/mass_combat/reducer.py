@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import copy
-
 from live.engine.tracker import Action, Event, TrackerError
 from rules.engine.dice import Dice
+from rules.engine.state import copy_state
 from tabletools.engine.mass_combat.combat import _assist, _combat_roll, _medic_save, _press, _retreat, _start_combat
 from tabletools.engine.mass_combat.constants import Handler, State
 from tabletools.engine.mass_combat.rounds import (
@@ -44,7 +43,7 @@ def apply(state: State, action: Action, dice: Dice) -> tuple[State, list[Event]]
     handler = _HANDLERS.get(action.type)
     if handler is None:
         raise TrackerError(f"Unknown action {action.type!r}; use one of {', '.join(sorted(_HANDLERS))}.", field="type")
-    new = copy.deepcopy(state)
+    new = copy_state(state)
     events = handler(new, action, dice)
     rolled = [e for e in events if "roll" in e.data]
     if rolled:

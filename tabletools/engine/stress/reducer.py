@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from typing import Any
 
@@ -12,6 +11,7 @@ from live.engine.tracker import (
     TrackerError,
 )
 from rules.engine.dice import Dice
+from rules.engine.state import copy_state
 from tabletools.engine.stress.roll import _check, _panic_roll, _push
 from tabletools.engine.stress.round_actions import (
     _add_condition,
@@ -45,7 +45,7 @@ def apply(state: dict[str, Any], action: Action, dice: Dice) -> tuple[dict[str, 
     handler = _HANDLERS.get(action.type)
     if handler is None:
         raise TrackerError(f"Unknown action {action.type!r}; use one of {', '.join(sorted(_HANDLERS))}.", field="type")
-    new = copy.deepcopy(state)
+    new = copy_state(state)
     events = handler(new, action, dice)
     return new, events
 
