@@ -94,13 +94,14 @@ def test_another_players_squad_is_404(client: Client, other) -> None:  # type: i
 
 def test_the_referee_hands_a_unit_to_a_player_at_the_table(client: Client, other) -> None:  # type: ignore[no-untyped-def]
     from bughunt import services
+    from bughunt.tests.versions import mission_version, squad_version
     from live import services as live_services
 
     squad = new_squad(client)
-    mission = services.mission_create(user=squad.owner, squad_id=squad.pk, version=None, seed=1)
+    mission = services.mission_create(user=squad.owner, squad_id=squad.pk, version=squad_version(squad.pk), seed=1)
     loadout = {str(t.pk): "Shot gun" for t in squad.troopers.all()}
-    services.mission_loadout(user=squad.owner, mission_id=mission.pk, version=None, loadout=loadout)
-    mission = services.mission_start(user=squad.owner, mission_id=mission.pk, version=None)
+    services.mission_loadout(user=squad.owner, mission_id=mission.pk, version=mission_version(mission.pk), loadout=loadout)
+    mission = services.mission_start(user=squad.owner, mission_id=mission.pk, version=mission_version(mission.pk))
     room = mission.room
     assert room is not None
     code = live_services.room_code(room)
