@@ -137,3 +137,41 @@ def test_a_standalone_mission_table_from_the_rooms_page(player) -> None:  # type
         user=player, kind="bughunt-mission", title="Quick", options={"priority": "4", "main_characters": "Ripley, Hicks"}
     )
     assert room.state["priority"] == 4 and [u["name"] for u in room.state["units"]][:2] == ["Ripley", "Hicks"]
+
+
+def test_a_special_assignment_takes_the_same_input_on_the_page_and_in_the_api(client: Client, player) -> None:  # type: ignore[no-untyped-def]
+    """One input schema (bughunt.inputs.AssignmentInput): the form's "5, 4" and the API's [5, 4]
+    are the same dice; a trooper that is no number is refused naming ``trooper`` on both."""
+    from rest_framework.test import APIClient
+
+    from bughunt.models import LogEntry
+
+    api = APIClient()
+    api.force_authenticate(player)
+    squad = new_squad(client)
+    hicks, hudson = squad.troopers.get(name="Hicks"), squad.troopers.get(name="Hudson")
+    page = f"/bughunt/{squad.pk}/assignment/"
+    refused = client.post(
+        page, {"version": squad.version, "trooper": "Hicks", "assignment": "Physical training", "faces": "5, 4"}
+    )
+    assert refused.status_code == 400 and "trooper: " in refused.content.decode()
+    refused_api = api.post(
+        f"/api/v1/bughunt/squads/{squad.pk}/assignments/",
+        {"version": squad.version, "trooper": "Hicks", "assignment": "Physical training", "faces": [5, 4]},
+        format="json",
+    )
+    assert refused_api.status_code == 400 and "trooper" in refused_api.json()
+    squad.refresh_from_db()
+    done = client.post(page, {"version": squad.version, "trooper": hicks.pk, "assignment": "Physical training", "faces": "5, 4"})
+    assert done.status_code == 302, done.content.decode()[:2000]
+    squad.refresh_from_db()
+    done_api = api.post(
+        f"/api/v1/bughunt/squads/{squad.pk}/assignments/",
+        {"version": squad.version, "trooper": hudson.pk, "assignment": "Physical training", "faces": [5, 4]},
+        format="json",
+    )
+    assert done_api.status_code == 200, done_api.content
+    rolls = [
+        e.rolls[0]["faces"] for e in LogEntry.objects.filter(squad=squad, step__startswith="special").order_by("id") if e.rolls
+    ]
+    assert rolls[-2:] == [[5, 4], [5, 4]]
