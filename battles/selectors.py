@@ -9,6 +9,7 @@ from django.db.models import Q, QuerySet
 from battles.models import Battle
 from campaigns.permissions import EDITOR, READER, campaign_for
 from live.models import Membership
+from rules import writes
 from rules.errors import NotFound
 
 
@@ -32,7 +33,7 @@ def battle_for(user: Any, battle_id: int, *, write: bool = False, lock: bool = F
             campaign_for(user, row["campaign_id"], at_least=EDITOR if write else READER)
         except NotFound:
             raise NotFound("No such battle, or it is not shared with you.", field="battle") from None
-    battles = Battle.objects.select_for_update(of=("self",)) if lock else Battle.objects
+    battles = writes.lock(Battle.objects.all()) if lock else Battle.objects
     return battles.select_related("campaign", "room").get(pk=battle_id)
 
 

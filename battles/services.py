@@ -62,21 +62,20 @@ from battles.models import Battle, BattleJob
 from battles.selectors import battle_for
 from campaigns import services as campaign_services
 from campaigns import turn_services
-from campaigns.engine.characters import CharacterError
 from campaigns.engine.difficulty import turn_difficulty
-from campaigns.engine.options import CampaignOptions, OptionError, parse_options
+from campaigns.engine.options import CampaignOptions, parse_options
 from campaigns.engine.slots import slot as slot_spec
 from campaigns.engine.view import Change
 from campaigns.models import Campaign
 from campaigns.permissions import EDITOR, campaign_for
 from campaigns.selectors import current_turn, fiveparsecs_tables, slot_tables, turn_table_results
-from live.engine.tracker import Role, TrackerError, flag_value
+from live.engine.tracker import Role, flag_value
 from live.models import Membership, Room
 from live.services import room_create, room_share
-from rules import jobs
-from rules.engine.dice import Dice, DiceError
-from rules.engine.tables import RangeTable, TableError
-from rules.errors import DropshipError, StaleVersion
+from rules import jobs, writes
+from rules.engine.dice import Dice
+from rules.engine.tables import RangeTable
+from rules.errors import DropshipError, rule_errors
 
 #: Battle-level flags that are not campaign options: the no-minis options (p.70 Hectic and
 #: Faster Combat, p.71 Battle flow events) and the tracker's Critical Hits and Escalation (p.46).
@@ -106,39 +105,20 @@ STAT_LIMITS = {
 
 def _engine[T](call: Callable[[], T], *, where: str = "") -> T:
     """Run an engine call; its refusals become :class:`DropshipError` naming the same field
-    (prefixed with ``where``, e.g. ``enemy.``)."""
-    try:
+    (prefixed with ``where``, e.g. ``enemy.``); impossible dice name ``faces``."""
+    with rule_errors(where=where, dice_field="faces"):
         return call()
-    except (
-        fp_setup.SetupError,
-        fp_enemies.EnemyError,
-        fp_combat.CombatError,
-        nominis.NoMinisError,
-        odds.OddsError,
-    ) as exc:
-        field = getattr(exc, "field", "") or ""
-        raise DropshipError(str(exc), field=f"{where}{field}" if field else where.rstrip(".") or None) from exc
-    except (OptionError, CharacterError) as exc:
-        raise DropshipError(exc.message, field=f"{where}{exc.field}") from exc
-    except (DiceError, TableError) as exc:
-        raise DropshipError(str(exc), field=f"{where}faces") from exc
 
 
 def _load(user: Any, battle_id: int, version: int | None) -> Battle:
     """The battle locked for writing by ``user``, checked against ``version``."""
     battle = battle_for(user, battle_id, write=True, lock=True)
-    if version is None:
-        raise DropshipError(f"version is required: the version you acted on (now {battle.version}).", field="version")
-    if int(version) != battle.version:
-        raise StaleVersion(
-            "Someone else changed this battle; reload to see the latest.", field="version", extra={"version": battle.version}
-        )
+    writes.check_version(battle, version, message="Someone else changed this battle; reload to see the latest.")
     return battle
 
 
 def _touch(battle: Battle) -> None:
-    battle.version += 1
-    battle.save()
+    writes.bump(battle)
 
 
 def _int(raw: Any, field: str, low: int, high: int, default: int | None = None) -> int:
@@ -158,10 +138,8 @@ def _int(raw: Any, field: str, low: int, high: int, default: int | None = None) 
 
 
 def _flag(raw: Any, field: str) -> bool:
-    try:
+    with rule_errors():
         return flag_value(raw, field)
-    except TrackerError as exc:
-        raise DropshipError(exc.message, field=field) from exc
 
 
 def _weapon(
@@ -334,10 +312,8 @@ def _options(raw: Mapping[str, Any] | None, campaign: Campaign | None) -> tuple[
                 field=f"options.{first}",
             )
         given = dict(campaign.options)
-    try:
+    with rule_errors(where="options."):
         return parse_options(given), flags
-    except OptionError as exc:
-        raise DropshipError(exc.message, field=f"options.{exc.field}") from exc
 
 
 def _hit_numbers(tables: Mapping[str, RangeTable], options: CampaignOptions, raw: Mapping[str, Any] | None) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from bughunt import selectors, services
+from bughunt import inputs, selectors, services
 from bughunt.models import LogEntry, Mission, Squad, Trooper
 from rules import bounds
 from rules.bounds import int_field
@@ -167,14 +167,9 @@ class SquadLogApi(APIView):
 class AssignmentApi(APIView):
     permission_classes = [SquadAccess]
 
-    class AssignmentInputSerializer(VersionSerializer):
-        trooper = int_field(1, bounds.ID_MAX)
-        assignment = serializers.CharField(max_length=60)
-        faces = serializers.ListField(child=int_field(0, bounds.FACE_MAX), required=False, allow_null=True, default=None)
-
-    @extend_schema(request=AssignmentInputSerializer, responses=SquadDetailSerializer)
+    @extend_schema(request=inputs.AssignmentInput, responses=SquadDetailSerializer)
     def post(self, request: Request, squad_id: int) -> Response:
-        data = self.AssignmentInputSerializer(data=request.data)
+        data = inputs.AssignmentInput(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
         squad = services.special_assignment_apply(
@@ -191,13 +186,9 @@ class AssignmentApi(APIView):
 class AdvanceApi(APIView):
     permission_classes = [SquadAccess]
 
-    class AdvanceInputSerializer(VersionSerializer):
-        trooper = int_field(1, bounds.ID_MAX)
-        stat = serializers.CharField(max_length=20)
-
-    @extend_schema(request=AdvanceInputSerializer, responses=SquadDetailSerializer)
+    @extend_schema(request=inputs.AdvanceInput, responses=SquadDetailSerializer)
     def post(self, request: Request, squad_id: int) -> Response:
-        data = self.AdvanceInputSerializer(data=request.data)
+        data = inputs.AdvanceInput(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
         squad = services.trooper_advance(
@@ -209,13 +200,9 @@ class AdvanceApi(APIView):
 class OfferApi(APIView):
     permission_classes = [SquadAccess]
 
-    class OfferInputSerializer(VersionSerializer):
-        index = int_field(0, bounds.STAT)
-        choice = serializers.CharField(max_length=40)
-
-    @extend_schema(request=OfferInputSerializer, responses=SquadDetailSerializer)
+    @extend_schema(request=inputs.OfferInput, responses=SquadDetailSerializer)
     def post(self, request: Request, squad_id: int) -> Response:
-        data = self.OfferInputSerializer(data=request.data)
+        data = inputs.OfferInput(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
         squad = services.offer_answer(

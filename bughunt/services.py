@@ -1,8 +1,9 @@
 """Writes for Bug Hunt campaigns. Each function is one transaction: it loads the squad (locked),
 calls the engines, saves, and logs every roll in the campaign log with its reason.
 
-A write made against an older squad ``version`` than the stored one is refused with
-:class:`StaleVersion`; rule refusals raise :class:`DropshipError` naming the field. Nothing is
+Every write names the squad ``version`` it was made against (:mod:`rules.writes`): a missing
+one is refused naming ``version`` and an older one than the stored one with
+:class:`StaleVersion` (409); rule refusals raise :class:`DropshipError` naming the field. Nothing is
 written when a write is refused.
 """
 
@@ -17,10 +18,10 @@ from bughunt.engine import campaign, characters, missions
 from bughunt.models import LogEntry, Mission, Squad, Trooper
 from bughunt.selectors import bughunt_tables
 from live.engine.tracker import words
-from rules import bounds
-from rules.engine.dice import Dice, DiceError, RollRecord
-from rules.engine.tables import RangeTable, TableError
-from rules.errors import DropshipError, NotFound, StaleVersion
+from rules import bounds, writes
+from rules.engine.dice import Dice, RollRecord
+from rules.engine.tables import RangeTable
+from rules.errors import DropshipError, NotFound, rule_errors
 
 MIN_MAIN, MAX_MAIN = 3, 5
 TRACKER_KIND = "bughunt-mission"
@@ -52,21 +53,18 @@ def _log(
 
 
 def _locked_squad(user: Any, squad_id: int, version: int | None) -> Squad:
-    squad = Squad.objects.select_for_update().filter(owner=user, pk=squad_id).first()
+    """The user's squad taken for update and checked against ``version`` (required): raises
+    :class:`NotFound`, :class:`DropshipError` naming ``version`` when none is sent, or
+    :class:`StaleVersion` (409, with the current version)."""
+    rows = Squad.objects.filter(owner=user, pk=squad_id)
+    squad = writes.locked(rows, version, message="The squad changed since you loaded it; reload and try again.")
     if squad is None:
         raise NotFound(f"No squad {squad_id} of yours.", field="squad")
-    if version is not None and int(version) != squad.version:
-        raise StaleVersion(
-            f"The squad changed since you loaded it (version {version}, now {squad.version}); reload and try again.",
-            field="version",
-            extra={"version": squad.version},
-        )
     return squad
 
 
 def _bump(squad: Squad, *fields: str) -> None:
-    squad.version += 1
-    squad.save(update_fields=[*fields, "version", "updated"])
+    writes.bump(squad, fields=fields)
 
 
 def _locked_mission(user: Any, mission_id: int, version: int | None, *, stage: str | None = None) -> Mission:
@@ -95,15 +93,13 @@ def _faces(raw: Sequence[int] | str | None, field: str) -> list[int] | None:
 
 
 def _engine_call(field: str, call: Any, *args: Any, **kwargs: Any) -> Any:
-    """Run an engine function, turning its ValueError refusals into a :class:`DropshipError`."""
+    """Run an engine function; its refusals become a :class:`DropshipError` naming the field
+    they name, else ``field``."""
     try:
-        return call(*args, **kwargs)
-    except DropshipError:
-        raise
-    except (DiceError, TableError) as exc:
+        with rule_errors(field=field):
+            return call(*args, **kwargs)
+    except ValueError as exc:  # a value the engine could not read rather than one of its refusals
         raise DropshipError(str(exc), field=field) from exc
-    except ValueError as exc:
-        raise DropshipError(str(exc), field=getattr(exc, "field", None) or field) from exc
 
 
 def _trooper_from_engine(squad: Squad, made: characters.MainCharacter) -> Trooper:

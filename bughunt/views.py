@@ -13,11 +13,12 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from bughunt import selectors, services
+from bughunt import inputs, selectors, services
 from bughunt.models import Mission, Squad
 from rules.errors import DropshipError, NotFound
 from rules.forms import posted_flag as _flag
 from rules.forms import posted_int
+from rules.inputs import validated
 
 LOG_PAGE = 100  # log lines per page: a long campaign's log stays a quick page
 
@@ -147,50 +148,42 @@ def squad_settings(request: HttpRequest, squad_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def special_assignment(request: HttpRequest, squad_id: int) -> HttpResponse:
-    return _squad_write(
-        request,
-        squad_id,
-        lambda s: services.special_assignment_apply(
+    def write(squad: Squad) -> Squad:
+        v = validated(inputs.AssignmentInput, request.POST)
+        return services.special_assignment_apply(
             user=request.user,
-            squad_id=s.pk,
-            version=_version(request),
-            trooper_id=request.POST.get("trooper", ""),
-            assignment=request.POST.get("assignment", ""),
-            faces=request.POST.get("faces") or None,
-        ),
-    )
+            squad_id=squad.pk,
+            version=v["version"],
+            trooper_id=v["trooper"],
+            assignment=v["assignment"],
+            faces=v["faces"],
+        )
+
+    return _squad_write(request, squad_id, write)
 
 
 @login_required
 @require_POST
 def advance(request: HttpRequest, squad_id: int) -> HttpResponse:
-    return _squad_write(
-        request,
-        squad_id,
-        lambda s: services.trooper_advance(
-            user=request.user,
-            squad_id=s.pk,
-            version=_version(request),
-            trooper_id=request.POST.get("trooper", ""),
-            stat=request.POST.get("stat", ""),
-        ),
-    )
+    def write(squad: Squad) -> Squad:
+        v = validated(inputs.AdvanceInput, request.POST)
+        return services.trooper_advance(
+            user=request.user, squad_id=squad.pk, version=v["version"], trooper_id=v["trooper"], stat=v["stat"]
+        )
+
+    return _squad_write(request, squad_id, write)
 
 
 @login_required
 @require_POST
 def offer(request: HttpRequest, squad_id: int) -> HttpResponse:
-    return _squad_write(
-        request,
-        squad_id,
-        lambda s: services.offer_answer(
-            user=request.user,
-            squad_id=s.pk,
-            version=_version(request),
-            index=request.POST.get("index", ""),
-            choice=request.POST.get("choice", ""),
-        ),
-    )
+    def write(squad: Squad) -> Squad:
+        v = validated(inputs.OfferInput, request.POST)
+        return services.offer_answer(
+            user=request.user, squad_id=squad.pk, version=v["version"], index=v["index"], choice=v["choice"]
+        )
+
+    return _squad_write(request, squad_id, write)
 
 
 @login_required

@@ -17,15 +17,14 @@ from django.db import transaction
 from campaigns.engine import characters as ch
 from campaigns.engine import difficulty, psionics
 from campaigns.engine import ship as ship_engine
-from campaigns.engine.characters import CharacterError
 from campaigns.engine.slots import PROFILE_KEYS
 from campaigns.engine.view import Change, CrewView
 from campaigns.models import Campaign, Character, Ship
 from campaigns.selectors import fiveparsecs_tables, slot_tables
-from campaigns.services import apply_changes, engine_call, load, log, options_of, touch
+from campaigns.services import apply_changes, engine_call, load_edit, log, options_of, touch
 from rules.engine.dice import Dice
 from rules.engine.tables import RangeTable
-from rules.errors import DropshipError
+from rules.errors import DropshipError, rule_errors
 
 T = TypeVar("T")
 COLUMN_FIELDS = ("name", "species", "kind", "xp", "status", "sick_bay")
@@ -126,7 +125,7 @@ def character_create(
     repeated power needs ``duplicate_choice``, and a Precursor may swap a die for Predict
     (``predict_swap``: 0 or 1). Raises :class:`DropshipError` naming the field at fault.
     """
-    campaign = load(user, campaign_id, version)
+    campaign, before_edit = load_edit(user, campaign_id, version)
     if not name.strip():
         raise DropshipError("name is required.", field="name")
     tables = fiveparsecs_tables()
@@ -175,7 +174,7 @@ def character_create(
     member = Character(campaign=campaign, is_captain=captain, position=campaign.characters.count())
     store(member, sheet)
     campaign.save()
-    log(campaign, "crew", "; ".join(notes), rolls=rolls)
+    log(campaign, "crew", "; ".join(notes), rolls=rolls, before=before_edit)
     touch(campaign)
     return member
 
@@ -198,18 +197,16 @@ def character_creation_results(
     "1D6 credits" results (rolled here: 1D3 for a Skulker, 1D6-1 with Money is Tight), and
     the Patrons and Rivals gained, after the species rules (a Krag with a Patron gains a Rival;
     a Skulker ignores the first Rival). Once only. Raises :class:`DropshipError`."""
-    campaign = load(user, campaign_id, version)
+    campaign, before_edit = load_edit(user, campaign_id, version)
     member = _member(campaign, character_id)
     sheet = to_engine(member)
     if sheet.profile_rolled:
         raise DropshipError(f"{member.name}'s creation results are already in.", field="character")
     profile = sheet.profile
-    try:
+    with rule_errors():
         for stat, amount in (stat_changes or {}).items():
             if amount:
                 profile = profile.with_stat(stat, profile.get(stat) + int(amount))
-    except CharacterError as exc:
-        raise DropshipError(exc.message, field=exc.field) from exc
     sheet = ch.mark_profile_rolled(replace(sheet, profile=profile))
     tables = fiveparsecs_tables()
     dice = dice or Dice()
@@ -225,7 +222,7 @@ def character_creation_results(
     text = f"{member.name}'s creation results: " + ", ".join(
         [f"{k} {v:+d}" for k, v in (stat_changes or {}).items() if v] + words + list(notes)
     )
-    log(campaign, "crew", text, rolls=records, changes=changes)
+    log(campaign, "crew", text, rolls=records, changes=changes, before=before_edit)
     touch(campaign)
     return member
 
@@ -238,7 +235,7 @@ def character_advance(*, user: Any, campaign_id: int, version: int | None, chara
     """Spend XP to raise ``stat`` by one: the costs and maxima come from the campaign's core
     upgrade table, or the Slower Progression table when that toggle is on (p.32). A Psionic
     cannot raise Combat Skill (p.18)."""
-    campaign = load(user, campaign_id, version)
+    campaign, before_edit = load_edit(user, campaign_id, version)
     member = _member(campaign, character_id)
     costs = engine_call(
         lambda: ch.upgrade_costs(options_of(campaign), fiveparsecs_tables(), _user_table(campaign, "advancement_costs"))
@@ -246,7 +243,12 @@ def character_advance(*, user: Any, campaign_id: int, version: int | None, chara
     before = member.xp
     sheet = engine_call(lambda: ch.advance(to_engine(member), stat, costs))
     store(member, sheet)
-    log(campaign, "crew", f"{member.name}: {stat.replace('_', ' ')} to {sheet.profile.get(stat)} for {before - sheet.xp} XP")
+    log(
+        campaign,
+        "crew",
+        f"{member.name}: {stat.replace('_', ' ')} to {sheet.profile.get(stat)} for {before - sheet.xp} XP",
+        before=before_edit,
+    )
     touch(campaign)
     return member
 
@@ -269,13 +271,13 @@ def character_power(
 ) -> Character:
     """Acquire a psionic power (12 XP, D10) or enhance one (6 XP) (p.19). An acquire that lands
     on a known power asks for ``choice`` (send the same ``face``)."""
-    campaign = load(user, campaign_id, version)
+    campaign, before_edit = load_edit(user, campaign_id, version)
     member = _member(campaign, character_id)
     tables = fiveparsecs_tables()
     if action == "enhance":
         sheet = engine_call(lambda: psionics.enhance_power(to_engine(member), power, tables))
         store(member, sheet)
-        log(campaign, "crew", f"{member.name} enhances {power} (+D6 projection)")
+        log(campaign, "crew", f"{member.name} enhances {power} (+D6 projection)", before=before_edit)
     elif action == "acquire":
         gain = engine_call(
             lambda: psionics.acquire_power(to_engine(member), tables, dice or Dice(), face=face, choice=choice or None)
@@ -287,7 +289,7 @@ def character_power(
                 extra={"choices": list(gain.pending.options), "face": gain.roll.value},
             )
         store(member, gain.character)
-        log(campaign, "crew", f"{member.name}: {gain.note}", rolls=[gain.roll.record])
+        log(campaign, "crew", f"{member.name}: {gain.note}", rolls=[gain.roll.record], before=before_edit)
     else:
         raise DropshipError(f"action must be one of {', '.join(POWER_ACTIONS)}; got {action!r}.", field="action")
     touch(campaign)
@@ -304,7 +306,7 @@ def character_training(
     """Buy an Advanced Training course (post-battle step Invest in Advanced Training): the
     Compendium's courses (p.25) at their price, or a core course at the ``credits`` you give,
     plus the 1 credit application fee unless the crew has an Instructor."""
-    campaign = load(user, campaign_id, version)
+    campaign, before_edit = load_edit(user, campaign_id, version)
     member = _member(campaign, character_id)
     crew_training = [course for c in campaign.characters.all() for course in c.sheet.get("training", [])]
     cost = engine_call(lambda: ch.training_cost(course, fiveparsecs_tables(), crew_training, credits=credits))
@@ -318,6 +320,7 @@ def character_training(
         "crew",
         f"{member.name} takes {cost.course} for {cost.total} credits{note}",
         changes=[Change("credits", {"amount": -cost.total})],
+        before=before_edit,
     )
     touch(campaign)
     return member
@@ -337,7 +340,7 @@ def character_bot_upgrade(
 ) -> Character:
     """Install a Bot upgrade (p.26) at purchase time: Bots only, one per campaign turn, one of
     each; the built-in weapon costs 3 credits per Shot and 1 per point of Damage."""
-    campaign = load(user, campaign_id, version)
+    campaign, before_edit = load_edit(user, campaign_id, version)
     member = _member(campaign, character_id)
     sheet, price = engine_call(
         lambda: ch.bot_upgrade(
@@ -353,7 +356,13 @@ def character_bot_upgrade(
     _pay(campaign, price, upgrade)
     store(member, sheet)
     campaign.save()
-    log(campaign, "crew", f"{member.name} gets {upgrade} for {price} credits", changes=[Change("credits", {"amount": -price})])
+    log(
+        campaign,
+        "crew",
+        f"{member.name} gets {upgrade} for {price} credits",
+        changes=[Change("credits", {"amount": -price})],
+        before=before_edit,
+    )
     touch(campaign)
     return member
 
@@ -362,7 +371,7 @@ def character_bot_upgrade(
 def character_implant(*, user: Any, campaign_id: int, version: int | None, character_id: int, implant: str) -> Character:
     """Give an implant. A Psionic loses their powers for good (p.18); Nullification surgery
     (p.27) costs 3 credits."""
-    campaign = load(user, campaign_id, version)
+    campaign, before_edit = load_edit(user, campaign_id, version)
     member = _member(campaign, character_id)
     tables = fiveparsecs_tables()
     if implant.strip().lower() == "nullification surgery":
@@ -373,7 +382,12 @@ def character_implant(*, user: Any, campaign_id: int, version: int | None, chara
     lost = bool(member.sheet.get("psionic")) and sheet.psionics_lost and not member.sheet.get("psionics_lost")
     store(member, sheet)
     campaign.save()
-    log(campaign, "crew", f"{member.name} gets {implant}" + (" and loses their psionic powers for good" if lost else ""))
+    log(
+        campaign,
+        "crew",
+        f"{member.name} gets {implant}" + (" and loses their psionic powers for good" if lost else ""),
+        before=before_edit,
+    )
     touch(campaign)
     return member
 
@@ -391,7 +405,7 @@ def character_equip(
 ) -> Character:
     """Hand an item to a crew member (or take it back with ``remove``). Weapon traits come from
     the dramatic weapons table or are typed; a Psionic may only use Pistol or Melee weapons."""
-    campaign = load(user, campaign_id, version)
+    campaign, before_edit = load_edit(user, campaign_id, version)
     member = _member(campaign, character_id)
     tables = fiveparsecs_tables()
     if remove:
@@ -399,7 +413,7 @@ def character_equip(
     else:
         sheet = engine_call(lambda: ch.equip(to_engine(member), item.strip(), tuple(traits) or None, tables))
     store(member, sheet)
-    log(campaign, "crew", f"{member.name} {'drops' if remove else 'takes'} {item.strip()}")
+    log(campaign, "crew", f"{member.name} {'drops' if remove else 'takes'} {item.strip()}", before=before_edit)
     touch(campaign)
     return member
 
@@ -413,7 +427,7 @@ def character_injury(
 ) -> Character:
     """Record an injury with its Sick Bay turns, or a new status. A Bot that is Killed loses its
     upgrades (p.26)."""
-    campaign = load(user, campaign_id, version)
+    campaign, before_edit = load_edit(user, campaign_id, version)
     member = _member(campaign, character_id)
     sheet = to_engine(member)
     if status:
@@ -427,6 +441,7 @@ def character_injury(
         campaign,
         "crew",
         f"{member.name}: " + ", ".join(x for x in (injury.strip(), f"Sick Bay {sick_bay}" if sick_bay else "", status) if x),
+        before=before_edit,
     )
     touch(campaign)
     return member
@@ -449,7 +464,7 @@ def character_update(
 ) -> Character:
     """Edit a crew member by hand: name, notes, captain, or stats and XP (for results of
     core-rulebook rolls the app does not make). Every edit is logged."""
-    campaign = load(user, campaign_id, version)
+    campaign, before_edit = load_edit(user, campaign_id, version)
     member = _member(campaign, character_id)
     said = []
     for key, value in (values or {}).items():
@@ -471,7 +486,7 @@ def character_update(
     engine_call(lambda: to_engine(member))
     member.save()
     if said:
-        log(campaign, "crew", f"{member.name}: " + "; ".join(said))
+        log(campaign, "crew", f"{member.name}: " + "; ".join(said), before=before_edit)
     touch(campaign)
     return member
 
@@ -505,7 +520,7 @@ def _ship(campaign: Campaign) -> Ship:
 def ship_update(*, user: Any, campaign_id: int, version: int | None, name: str, hull: int, max_hull: int, debt: int = 0) -> Ship:
     """Set the ship's name, hull points and debt (credits), or get a ship when the crew has
     none (the core rules set its hull and debt)."""
-    campaign = load(user, campaign_id, version)
+    campaign, before_edit = load_edit(user, campaign_id, version)
     ship = Ship.objects.filter(campaign=campaign).first() or Ship(campaign=campaign)
     made = engine_call(
         lambda: ship_engine.Ship(
@@ -515,7 +530,7 @@ def ship_update(*, user: Any, campaign_id: int, version: int | None, name: str, 
     _ship_store(ship, made)
     if campaign.loan.get("origin"):  # with Loans (p.152) the ship's debt is the loan
         campaign.loan = {**campaign.loan, "balance": made.debt}
-    log(campaign, "ship", f"Ship {made.name}: hull {made.hull}/{made.max_hull}, debt {made.debt} credits")
+    log(campaign, "ship", f"Ship {made.name}: hull {made.hull}/{made.max_hull}, debt {made.debt} credits", before=before_edit)
     touch(campaign)
     return ship
 
@@ -538,7 +553,7 @@ def ship_component(
     """Buy a component (p.27 parts at their price, core parts at ``core_cost``), optionally
     miniaturized (+5 credits), or ``retrofit`` the miniaturized mod on one you have (8 credits).
     Miniaturized components do not count towards fuel costs."""
-    campaign = load(user, campaign_id, version)
+    campaign, before_edit = load_edit(user, campaign_id, version)
     ship = _ship(campaign)
     tables = fiveparsecs_tables()
     current = ship_engine_of(ship)
@@ -559,6 +574,7 @@ def ship_component(
         "ship",
         f"Ship: {what} for {price} credits; {fuel} components count for fuel",
         changes=[Change("credits", {"amount": -price})],
+        before=before_edit,
     )
     touch(campaign)
     return ship
@@ -575,9 +591,15 @@ def species_roll(*, user: Any, campaign_id: int, version: int | None, value: int
     player's ``value`` (1-100). The roll goes into the log; returns the species key (``krag``,
     ``engineer`` ...) for the new-crew form. Raises :class:`DropshipError` (``value``) for a
     number off the table."""
-    campaign = load(user, campaign_id, version)
+    campaign, before_edit = load_edit(user, campaign_id, version)
     species, rolled = engine_call(lambda: ch.primary_alien(fiveparsecs_tables(), dice or Dice(), value), dice_field="value")
-    log(campaign, "crew", f"Primary Alien (p.16): {rolled.record.total} gives {rolled.entry.result}.", rolls=[rolled.record])
+    log(
+        campaign,
+        "crew",
+        f"Primary Alien (p.16): {rolled.record.total} gives {rolled.entry.result}.",
+        rolls=[rolled.record],
+        before=before_edit,
+    )
     touch(campaign)
     return species
 
@@ -598,7 +620,7 @@ def fight_pick(
     the player's own pick, 1 to the number of candidates in crew order. The pick and its roll go
     into the log, with the reminder that Story Points cannot dodge a Krag's fight. Raises
     :class:`DropshipError` when no one is active or ``face`` is out of range."""
-    campaign = load(user, campaign_id, version)
+    campaign, before_edit = load_edit(user, campaign_id, version)
     members = list(campaign.characters.order_by("id"))
     crew = [_Member(str(m.pk), m.species, m.status) for m in members]
     pick = engine_call(lambda: ch.fight_candidate(crew, dice or Dice(), face=face), dice_field="face")
@@ -609,6 +631,7 @@ def fight_pick(
         "crew",
         f"In the fight (p.12): {chosen.name}.{note}",
         rolls=[pick.roll] if pick.roll else [],
+        before=before_edit,
     )
     touch(campaign)
     return chosen

@@ -12,6 +12,7 @@ from rest_framework.permissions import SAFE_METHODS, IsAuthenticated
 from campaigns.models import Campaign
 from live.engine.tracker import Role
 from live.permissions import room_for
+from rules import writes
 from rules.errors import NotFound
 
 EDITOR = Role.PLAYER
@@ -32,7 +33,7 @@ def campaign_for(user: Any, campaign_id: int, *, at_least: Role = Role.VIEWER, l
         _, role = room_for(user, room_id, at_least=at_least)
     except NotFound:
         raise NotFound("No such campaign, or it is not shared with you.", field="campaign") from None
-    campaigns = Campaign.objects.select_for_update() if lock else Campaign.objects
+    campaigns = writes.lock(Campaign.objects.all()) if lock else Campaign.objects
     return campaigns.get(pk=campaign_id), role
 
 

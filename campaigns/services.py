@@ -21,8 +21,7 @@ from django.utils import timezone
 
 from campaigns import documents
 from campaigns.engine import world as world_engine
-from campaigns.engine.characters import CharacterError
-from campaigns.engine.options import CampaignOptions, OptionError, parse_options
+from campaigns.engine.options import CampaignOptions, parse_options
 from campaigns.engine.slots import SLOT_KEYS, slot
 from campaigns.engine.view import Change
 from campaigns.models import Campaign, CampaignJob, LogEntry, Patron, Rival, Ship, TableSlot, World
@@ -33,11 +32,10 @@ from live.engine.tracker import Role
 from live.events import publish_room
 from live.models import Membership
 from live.services import room_create
-from rules import jobs
+from rules import jobs, writes
 from rules.engine import names
-from rules.engine.dice import Dice, DiceError, RollRecord
-from rules.engine.tables import TableError
-from rules.errors import DropshipError, NotAllowed, StaleVersion
+from rules.engine.dice import Dice, RollRecord
+from rules.errors import DropshipError, NotAllowed, rule_errors
 from rules.models import RuleTable
 from rules.selectors import visible_tables
 
@@ -47,12 +45,8 @@ from rules.selectors import visible_tables
 def engine_call[T](call: Callable[[], T], *, dice_field: str = "faces") -> T:
     """Run an engine call; its refusals become :class:`DropshipError` naming the same field
     (impossible dice or table values name ``dice_field``)."""
-    try:
+    with rule_errors(dice_field=dice_field):
         return call()
-    except (CharacterError, OptionError) as exc:
-        raise DropshipError(exc.message, field=exc.field) from exc
-    except (DiceError, TableError) as exc:
-        raise DropshipError(str(exc), field=dice_field) from exc
 
 
 def options_of(campaign: Campaign) -> CampaignOptions:
@@ -64,16 +58,16 @@ def load(user: Any, campaign_id: int, version: int | None, *, at_least: Role = E
     ``version``. Raises :class:`NotFound`, :class:`NotAllowed` or :class:`StaleVersion` (409,
     with the current version)."""
     campaign, _ = campaign_for(user, campaign_id, at_least=at_least, lock=True)
-    if version is None:
-        raise DropshipError(f"version is required: the version you edited (now {campaign.version}).", field="version")
-    if int(version) != campaign.version:
-        raise StaleVersion(
-            "Someone else changed this campaign; reload to see the latest.",
-            field="version",
-            extra={"version": campaign.version},
-        )
-    campaign._before = documents.snapshot(campaign)  # type: ignore[attr-defined]  # for change_undo
+    writes.check_version(campaign, version, message="Someone else changed this campaign; reload to see the latest.")
     return campaign
+
+
+def load_edit(user: Any, campaign_id: int, version: int | None, *, at_least: Role = EDITOR) -> tuple[Campaign, dict[str, Any]]:
+    """:func:`load` for an edit that :func:`change_undo` can take back (crew, ship, money,
+    contacts, options): the campaign and its snapshot from before the edit
+    (:func:`campaigns.documents.snapshot`), which the edit's log line keeps (``log(..., before=)``)."""
+    campaign = load(user, campaign_id, version, at_least=at_least)
+    return campaign, documents.snapshot(campaign)
 
 
 #: Log kinds whose edits the campaign can take back (crew, ship, money, contacts, options).
@@ -88,14 +82,14 @@ def log(
     rolls: Iterable[RollRecord | Mapping[str, Any]] = (),
     changes: Iterable[Change] = (),
     step: str = "",
+    before: Mapping[str, Any] | None = None,
 ) -> LogEntry:
     """Add a line to the campaign log with its roll records and changes.
 
-    The first line of an edit of a kind in :data:`UNDOABLE_KINDS` keeps the snapshot
-    :func:`load` took, so :func:`change_undo` can take the edit back."""
-    before = getattr(campaign, "_before", None) if kind in UNDOABLE_KINDS else None
-    if before is not None:
-        campaign._before = None  # type: ignore[attr-defined]  # later lines of this write belong to the same edit
+    ``before`` is the campaign's snapshot from before the edit (:func:`load_edit`): the edit's
+    line of a kind in :data:`UNDOABLE_KINDS` keeps it, so :func:`change_undo` can take the edit
+    back."""
+    before = dict(before) if before is not None and kind in UNDOABLE_KINDS else None
     return LogEntry.objects.create(
         campaign=campaign,
         turn=campaign.turn,
@@ -132,12 +126,10 @@ def summary(campaign: Campaign) -> dict[str, Any]:
 
 def touch(campaign: Campaign) -> None:
     """Count a change: bump the version, refresh the room's summary and tell every device."""
-    campaign.version += 1
-    campaign.save()
+    writes.bump(campaign)
     room = campaign.room
     room.state = summary(campaign)
-    room.version += 1
-    room.save(update_fields=["state", "version", "updated"])
+    writes.bump(room, fields=["state"])
     room_id, room_version = room.pk, room.version
     transaction.on_commit(lambda: publish_room(room_id, room_version))
 
@@ -262,10 +254,8 @@ def apply_changes(campaign: Campaign, changes: Sequence[Change]) -> list[str]:
 
 
 def _options(data: Mapping[str, Any]) -> CampaignOptions:
-    try:
+    with rule_errors():
         return parse_options(data)
-    except OptionError as exc:
-        raise DropshipError(exc.message, field=exc.field) from exc
 
 
 @transaction.atomic
@@ -308,7 +298,7 @@ def campaign_update(
 ) -> Campaign:
     """Rename the campaign or change its options (the Compendium lets you swap options at any
     time, p.7). Owner only. Every changed option is logged."""
-    campaign = load(user, campaign_id, version, at_least=Role.OWNER)
+    campaign, before_edit = load_edit(user, campaign_id, version, at_least=Role.OWNER)
     if name is not None and name.strip():
         campaign.name = name.strip()[:80]
     if options is not None:
@@ -317,7 +307,12 @@ def campaign_update(
         changed = [k for k in after if before.get(k) != after[k]]
         campaign.options = after
         if changed:
-            log(campaign, "setup", "Options changed: " + ", ".join(f"{k} {before.get(k)!r} -> {after[k]!r}" for k in changed))
+            log(
+                campaign,
+                "setup",
+                "Options changed: " + ", ".join(f"{k} {before.get(k)!r} -> {after[k]!r}" for k in changed),
+                before=before_edit,
+            )
     touch(campaign)
     return campaign
 
@@ -431,7 +426,7 @@ def campaign_adjust(
 ) -> Campaign:
     """Add or take credits and Story Points by hand, with the reason for the log. Raises
     :class:`DropshipError` when the crew cannot pay (credits or Story Points below 0)."""
-    campaign = load(user, campaign_id, version)
+    campaign, before_edit = load_edit(user, campaign_id, version)
     if campaign.credits + credits < 0:
         raise DropshipError(f"credits: the crew has {campaign.credits}; it cannot pay {-credits}.", field="credits")
     if campaign.story_points + story_points < 0:
@@ -441,7 +436,13 @@ def campaign_adjust(
     if not changes:
         raise DropshipError("Change credits or Story Points by something other than 0.", field="credits")
     words = apply_changes(campaign, changes)
-    log(campaign, "crew", f"{'; '.join(words)}{f' ({reason.strip()})' if reason.strip() else ''}", changes=changes)
+    log(
+        campaign,
+        "crew",
+        f"{'; '.join(words)}{f' ({reason.strip()})' if reason.strip() else ''}",
+        changes=changes,
+        before=before_edit,
+    )
     touch(campaign)
     return campaign
 
@@ -458,7 +459,7 @@ def contact_add(
     Skulkers' and Krag's creation rules live in crew creation; this is for play. Raises
     :class:`DropshipError` naming the kinds.
     """
-    campaign = load(user, campaign_id, version)
+    campaign, before_edit = load_edit(user, campaign_id, version)
     if kind not in CONTACT_KINDS:
         raise DropshipError(f"kind must be one of {', '.join(CONTACT_KINDS)}; got {kind!r}.", field="kind")
     if not name.strip():
@@ -468,7 +469,7 @@ def contact_add(
         "patron": Change("patron_add", {"name": name.strip(), "notes": notes}),
         "rumor": Change("rumor_add", {"text": name.strip()}),
     }[kind]
-    log(campaign, "crew", "; ".join(apply_changes(campaign, [change])), changes=[change])
+    log(campaign, "crew", "; ".join(apply_changes(campaign, [change])), changes=[change], before=before_edit)
     touch(campaign)
     return campaign
 
@@ -489,7 +490,7 @@ def name_roll(*, user: Any, campaign_id: int, version: int | None, recipe: str, 
     a Patron of that name; without ``use`` the name is only logged. Every table roll is in the log.
     Returns the name. Raises :class:`DropshipError` naming ``recipe`` or ``use`` and the allowed
     values, or when there is no ship or current world to name."""
-    campaign = load(user, campaign_id, version)
+    campaign, before_edit = load_edit(user, campaign_id, version)
     if use not in NAME_USES:
         raise DropshipError(f"use must be one of world, ship, patron or empty; got {use!r}.", field="use")
     if recipe not in NAME_USES[use]:
@@ -516,7 +517,7 @@ def name_roll(*, user: Any, campaign_id: int, version: int | None, recipe: str, 
         text = f"{title} (p.160): " + "; ".join(apply_changes(campaign, changes))
     else:
         text = f"{title} (pp.157-160): {made.name}."
-    log(campaign, "ship" if use == "ship" else "crew", text, rolls=made.records, changes=changes)
+    log(campaign, "ship" if use == "ship" else "crew", text, rolls=made.records, changes=changes, before=before_edit)
     touch(campaign)
     return made.name
 
@@ -524,7 +525,7 @@ def name_roll(*, user: Any, campaign_id: int, version: int | None, recipe: str, 
 @transaction.atomic
 def contact_remove(*, user: Any, campaign_id: int, version: int | None, kind: str, contact_id: int) -> Campaign:
     """Remove a Rival or Patron (by id) or a Quest Rumor (by position, from 0)."""
-    campaign = load(user, campaign_id, version)
+    campaign, before_edit = load_edit(user, campaign_id, version)
     found: Rival | Patron | None
     if kind == "rival":
         found = campaign.rivals.filter(pk=contact_id).first()
@@ -535,7 +536,7 @@ def contact_remove(*, user: Any, campaign_id: int, version: int | None, kind: st
             raise DropshipError(f"No Quest Rumor {contact_id}.", field="contact")
         text = campaign.rumors[contact_id]
         campaign.rumors = [r for i, r in enumerate(campaign.rumors) if i != contact_id]
-        log(campaign, "crew", f"Quest Rumor removed: {text}")
+        log(campaign, "crew", f"Quest Rumor removed: {text}", before=before_edit)
         touch(campaign)
         return campaign
     else:
@@ -543,7 +544,7 @@ def contact_remove(*, user: Any, campaign_id: int, version: int | None, kind: st
     if found is None:
         raise DropshipError(f"No {kind} {contact_id} in this campaign.", field="contact")
     found.delete()
-    log(campaign, "crew", f"{kind.capitalize()} removed: {found.name}")
+    log(campaign, "crew", f"{kind.capitalize()} removed: {found.name}", before=before_edit)
     touch(campaign)
     return campaign
 

@@ -445,7 +445,7 @@ ACTIONS: dict[str, ActionFn] = {
         credits=_int(r, "step_credits") or 0,
         story_points=_int(r, "step_story_points") or 0,
     ),
-    "step_undo": lambda r, c: turn_services.change_undo(**_common(r, c)),
+    "step_undo": lambda r, c: turn_services.step_undo(**_common(r, c)),  # as the API's turns/current/undo/
     "undo": lambda r, c: turn_services.change_undo(**_common(r, c)),
     "species_roll": lambda r, c: crew_services.species_roll(**_common(r, c), value=_int(r, "value", None)),
     "name_roll": lambda r, c: services.name_roll(**_common(r, c), recipe=r.POST.get("recipe", ""), use=r.POST.get("use", "")),

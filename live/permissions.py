@@ -7,6 +7,7 @@ from typing import Any
 from live.engine.tracker import Role
 from live.models import Membership, Room
 from rules.errors import NotAllowed, NotFound
+from rules.writes import lock as lock_rows
 
 _RANK = {Role.VIEWER: 0, Role.PLAYER: 1, Role.OWNER: 2}
 
@@ -31,7 +32,7 @@ def room_for(user: Any, room_id: int, *, at_least: Role = Role.VIEWER, lock: boo
     Raises :class:`NotFound` when the user may not see the room at all (so outsiders learn
     nothing), and :class:`NotAllowed` when they see it but their role is too low.
     """
-    rooms = Room.objects.select_for_update() if lock else Room.objects
+    rooms = lock_rows(Room.objects.all()) if lock else Room.objects
     room = rooms.filter(pk=room_id).first()
     role = role_in(room, user) if room is not None else None
     if room is None or role is None:

@@ -19,9 +19,10 @@ from live.models import JoinCode, Membership, Room, RoomAction
 from live.permissions import room_for
 from live.selectors import MEMBER_TYPES, kind_tables, room_replayed_state
 from rules import selectors as rule_tables
+from rules import writes
 from rules.bounds import ID_MAX
 from rules.engine.dice import Dice
-from rules.errors import DropshipError, NotAllowed, NotFound, StaleVersion
+from rules.errors import DropshipError, NotAllowed, NotFound
 from rules.payloads import check_json
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no I, L, O, 0 or 1
@@ -44,12 +45,6 @@ class ActResult:
 
 def _new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-
-
-def _stale(room: Room) -> StaleVersion:
-    return StaleVersion(
-        "Someone else changed this; here is the latest.", field="version", extra={"version": room.version, "state": room.state}
-    )
 
 
 def _check_table_options(tracker: registry.TrackerKind, user: Any, options: dict[str, Any]) -> None:
@@ -75,8 +70,7 @@ def _check_table_options(tracker: registry.TrackerKind, user: Any, options: dict
 def _record(room: Room, action: Action, seed: int, events: list[Event], *, before: dict[str, Any]) -> RoomAction:
     """Keep an applied action: bump and save the room (its new state already set) and append the
     action to the log with its seed, roll records, events and the state before it (for undo)."""
-    room.version += 1
-    room.save(update_fields=["state", "version", "updated"])
+    writes.bump(room, fields=["state"])
     return RoomAction.objects.create(
         room=room,
         version=room.version,
@@ -92,10 +86,7 @@ def _record(room: Room, action: Action, seed: int, events: list[Event], *, befor
 
 
 def _check_version(room: Room, version: int | None) -> None:
-    if version is None:
-        raise DropshipError(f"version is required: the version you acted on (now {room.version}).", field="version")
-    if version != room.version:
-        raise _stale(room)
+    writes.check_version(room, version, state=room.state)
 
 
 @transaction.atomic
@@ -235,8 +226,7 @@ def _name(user: Any) -> str:
 
 def _log_member_change(room: Room, *, actor: Any, role: str, type: str, text: str, data: dict[str, Any]) -> RoomAction:
     """Bump the (locked) room's version and log one membership change, published after commit."""
-    room.version += 1
-    room.save(update_fields=["version", "updated"])
+    writes.bump(room, fields=())
     entry = RoomAction.objects.create(
         room=room,
         version=room.version,
@@ -411,8 +401,7 @@ def room_undo(*, user: Any, room_id: int, version: int | None) -> ActResult:
         room.state = last.state_before
     else:
         room.state = room_replayed_state(room, before_version=last.version)
-    room.version += 1
-    room.save(update_fields=["state", "version", "updated"])
+    writes.bump(room, fields=["state"])
     last.undone = True
     last.save(update_fields=["undone"])
     text = f"Undid: {last.events[0]['text'] if last.events else last.type}"

@@ -11,7 +11,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from rules.engine.dice import DiceError
 from rules.engine.errors import RuleError
+from rules.engine.tables import TableError
 
 
 class DropshipError(Exception):
@@ -49,16 +51,27 @@ class StaleVersion(DropshipError):
     status = 409
 
 
-def translate(exc: RuleError) -> DropshipError:
-    """The 400 answer for an engine's refusal: its message, and the field it names."""
-    return DropshipError(exc.message, field=exc.field)
+def translate(exc: RuleError, *, field: str | None = None, dice_field: str | None = None, where: str = "") -> DropshipError:
+    """The 400 answer for an engine's refusal: its message, and the field it names.
+
+    ``field`` is named when the refusal names none. ``dice_field`` names the input that carried
+    the dice when the refusal is about impossible dice or a table lookup outside the die
+    (:class:`DiceError`, :class:`TableError`). ``where`` prefixes the field (``"enemy."`` gives
+    ``enemy.faces``); a refusal that still names no field then names ``where`` itself."""
+    named = exc.field or field
+    if dice_field is not None and isinstance(exc, (DiceError, TableError)):
+        named = dice_field
+    if where:
+        named = f"{where}{named}" if named else where.rstrip(".")
+    return DropshipError(exc.message, field=named or None)
 
 
 @contextmanager
-def rule_errors() -> Iterator[None]:
+def rule_errors(*, field: str | None = None, dice_field: str | None = None, where: str = "") -> Iterator[None]:
     """Turn any engine refusal (:class:`RuleError`) raised inside the block into the
-    :class:`DropshipError` that views and the API answer with (400 naming the field)."""
+    :class:`DropshipError` that views and the API answer with (400 naming the field; see
+    :func:`translate` for ``field``, ``dice_field`` and ``where``)."""
     try:
         yield
     except RuleError as exc:
-        raise translate(exc) from exc
+        raise translate(exc, field=field, dice_field=dice_field, where=where) from exc

@@ -16,7 +16,7 @@ from rules import fixturefiles
 from rules.engine import names
 from rules.engine.dice import Dice, DiceError, RollRecord, parse
 from rules.engine.tables import TableRoll
-from rules.errors import DropshipError, NotAllowed, NotFound
+from rules.errors import DropshipError, NotAllowed, NotFound, rule_errors
 from rules.models import Roll, RuleSystem, RuleTable, TableEntry, TablesVersion
 from rules.selectors import engine_table, forget_cached_tables, table_get_for
 
@@ -86,10 +86,8 @@ def table_enter(*, table: RuleTable, roller: Roller, value: int, modifier: int =
     Raises :class:`DropshipError` naming the possible range when the dice cannot show ``value``.
     """
     engine = engine_table(table, column)
-    try:
+    with rule_errors(dice_field="value"):
         record = Dice.enter_total(engine.notation, value, reason=table.title)
-    except DiceError as exc:
-        raise DropshipError(str(exc), field="value") from exc
     if modifier:
         record = RollRecord(
             notation=record.notation,

@@ -9,6 +9,7 @@ import pytest
 
 from bughunt import services
 from bughunt.models import LogEntry, Mission, Squad
+from bughunt.tests.versions import mission_version
 from live import services as live_services
 from live.models import Room
 from rules.errors import DropshipError
@@ -59,8 +60,8 @@ def play_mission(user: Any, squad: Squad, *, objectives: int, casualty: str | No
     squad.refresh_from_db()
     mission = services.mission_create(user=user, squad_id=squad.pk, version=squad.version, seed=squad.turn)
     loadout = {str(t.pk): "Combat rifle" for t in services.available_troopers(squad)}
-    services.mission_loadout(user=user, mission_id=mission.pk, version=None, loadout=loadout)
-    mission = services.mission_start(user=user, mission_id=mission.pk, version=None)
+    services.mission_loadout(user=user, mission_id=mission.pk, version=mission_version(mission.pk), loadout=loadout)
+    mission = services.mission_start(user=user, mission_id=mission.pk, version=mission_version(mission.pk))
     table = Table(user, mission)
     for oid in [o["id"] for o in table.state["objectives"]][:objectives]:
         table.act("set_objective", objective=oid, completed="on")
@@ -80,9 +81,11 @@ def play_mission(user: Any, squad: Squad, *, objectives: int, casualty: str | No
         table.act("evacuate", unit=unit["id"])
     table.act("end_mission")
     with pytest.raises(DropshipError):  # the post-battle names only those who took the field
-        services.mission_finish(user=user, mission_id=mission.pk, version=None, mvp="Nobody")
+        services.mission_finish(user=user, mission_id=mission.pk, version=mission_version(mission.pk), mvp="Nobody")
     took = table.state["units"][0]["name"]
-    return services.mission_finish(user=user, mission_id=mission.pk, version=None, mvp=took, seed=squad.turn)
+    return services.mission_finish(
+        user=user, mission_id=mission.pk, version=mission_version(mission.pk), mvp=took, seed=squad.turn
+    )
 
 
 def test_a_squad_plays_three_missions_from_creation_to_the_third_post_battle(player) -> None:  # type: ignore[no-untyped-def]

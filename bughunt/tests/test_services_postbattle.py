@@ -8,6 +8,7 @@ import pytest
 
 from bughunt import services
 from bughunt.models import Mission, Squad
+from bughunt.tests.versions import mission_version, squad_version
 from live import services as live_services
 from live.models import Room
 from rules.errors import DropshipError
@@ -23,10 +24,10 @@ def act(user: Any, mission: Mission, type: str, **payload: Any) -> dict[str, Any
 
 def on_table(user: Any, squad: Squad) -> Mission:
     squad.refresh_from_db()
-    mission = services.mission_create(user=user, squad_id=squad.pk, version=None, seed=2)
+    mission = services.mission_create(user=user, squad_id=squad.pk, version=squad_version(squad.pk), seed=2)
     loadout = {str(t.pk): "Shot gun" for t in services.available_troopers(squad)}
-    services.mission_loadout(user=user, mission_id=mission.pk, version=None, loadout=loadout)
-    return services.mission_start(user=user, mission_id=mission.pk, version=None)
+    services.mission_loadout(user=user, mission_id=mission.pk, version=mission_version(mission.pk), loadout=loadout)
+    return services.mission_start(user=user, mission_id=mission.pk, version=mission_version(mission.pk))
 
 
 def figure(mission: Mission, name: str) -> str:
@@ -43,7 +44,7 @@ def squad(player) -> Squad:  # type: ignore[no-untyped-def]
 def test_the_post_battle_waits_for_the_tracker_to_end(player, squad) -> None:  # type: ignore[no-untyped-def]
     mission = on_table(player, squad)
     with pytest.raises(DropshipError, match="End the mission") as caught:
-        services.mission_finish(user=player, mission_id=mission.pk, version=None)
+        services.mission_finish(user=player, mission_id=mission.pk, version=mission_version(mission.pk))
     assert caught.value.field == "mission"
     mission.refresh_from_db()
     assert mission.stage == "in_play"
@@ -52,7 +53,9 @@ def test_the_post_battle_waits_for_the_tracker_to_end(player, squad) -> None:  #
 def test_no_objective_means_a_court_martial_for_the_one_in_charge(player, squad) -> None:  # type: ignore[no-untyped-def]
     mission = on_table(player, squad)
     act(player, mission, "end_mission")
-    mission = services.mission_finish(user=player, mission_id=mission.pk, version=None, in_charge="Hicks", seed=4)
+    mission = services.mission_finish(
+        user=player, mission_id=mission.pk, version=mission_version(mission.pk), in_charge="Hicks", seed=4
+    )
     titles = [s["title"] for s in mission.post_battle["steps"]]
     assert titles[0] == "Court martial"
     court = mission.post_battle["steps"][0]
@@ -65,7 +68,9 @@ def test_with_two_objectives_there_is_no_court_martial(player, squad) -> None:  
     for objective in state["objectives"]:
         act(player, mission, "set_objective", objective=objective["id"], completed="on")
     act(player, mission, "end_mission")
-    mission = services.mission_finish(user=player, mission_id=mission.pk, version=None, in_charge="Hicks", seed=4)
+    mission = services.mission_finish(
+        user=player, mission_id=mission.pk, version=mission_version(mission.pk), in_charge="Hicks", seed=4
+    )
     assert "Court martial" not in [s["title"] for s in mission.post_battle["steps"]]
 
 
@@ -74,9 +79,11 @@ def test_the_survived_card_is_spent_once_per_campaign(player, squad) -> None:  #
     act(player, mission, "adjust", figure=figure(mission, "Hudson"), status="casualty")
     act(player, mission, "end_mission")
     with pytest.raises(DropshipError) as caught:
-        services.mission_finish(user=player, mission_id=mission.pk, version=None, survived_card="Hicks")
+        services.mission_finish(user=player, mission_id=mission.pk, version=mission_version(mission.pk), survived_card="Hicks")
     assert caught.value.field == "survived_card"  # Hicks was not hurt
-    mission = services.mission_finish(user=player, mission_id=mission.pk, version=None, survived_card="Hudson", seed=9)
+    mission = services.mission_finish(
+        user=player, mission_id=mission.pk, version=mission_version(mission.pk), survived_card="Hudson", seed=9
+    )
     squad.refresh_from_db()
     assert "Survived" in squad.movie_magic_used
     hudson = squad.troopers.get(name="Hudson")
@@ -86,14 +93,16 @@ def test_the_survived_card_is_spent_once_per_campaign(player, squad) -> None:  #
     second = on_table(player, squad)
     act(player, second, "end_mission")
     with pytest.raises(DropshipError, match="already used"):
-        services.mission_finish(user=player, mission_id=second.pk, version=None, survived_card="Hudson")
+        services.mission_finish(user=player, mission_id=second.pk, version=mission_version(second.pk), survived_card="Hudson")
 
 
 def test_the_escape_card_spares_lost_marines(player, squad) -> None:  # type: ignore[no-untyped-def]
     mission = on_table(player, squad)
     act(player, mission, "exit_edge", figure=figure(mission, "Vasquez"))
     act(player, mission, "end_mission")
-    mission = services.mission_finish(user=player, mission_id=mission.pk, version=None, escape_card=True, seed=9)
+    mission = services.mission_finish(
+        user=player, mission_id=mission.pk, version=mission_version(mission.pk), escape_card=True, seed=9
+    )
     step = next(s for s in mission.post_battle["steps"] if s["number"] == 1)
     assert "Escape card" in step["text"] and step["rolls"] == []
     squad.refresh_from_db()
@@ -108,11 +117,11 @@ def test_military_life_offers_wait_on_the_squad_and_can_be_declined(player, squa
     ]
     squad.save()
     with pytest.raises(DropshipError) as caught:
-        services.offer_answer(user=player, squad_id=squad.pk, version=None, index=0, choice="maybe")
+        services.offer_answer(user=player, squad_id=squad.pk, version=squad_version(squad.pk), index=0, choice="maybe")
     assert caught.value.field == "choice" and "accept" in caught.value.message
     hicks = squad.troopers.get(name="Hicks")
     hicks.xp = 5
     hicks.save()
-    squad = services.offer_answer(user=player, squad_id=squad.pk, version=None, index=0, choice="accept")
+    squad = services.offer_answer(user=player, squad_id=squad.pk, version=squad_version(squad.pk), index=0, choice="accept")
     hicks.refresh_from_db()
     assert squad.pending == [] and hicks.xp == 0 and hicks.speed == 5

@@ -6,6 +6,7 @@ import pytest
 
 from bughunt import services
 from bughunt.models import LogEntry, Mission, Squad
+from bughunt.tests.versions import mission_version, squad_version
 from rules.errors import DropshipError, NotFound, StaleVersion
 
 pytestmark = pytest.mark.usefixtures("bughunt_tables")
@@ -130,38 +131,61 @@ def test_a_stale_version_is_refused_and_writes_nothing(player) -> None:  # type:
     assert not Mission.objects.exists()
 
 
+def test_a_write_without_a_version_is_refused_and_writes_nothing(player) -> None:  # type: ignore[no-untyped-def]
+    squad = make_squad(player)
+    with pytest.raises(DropshipError, match="version is required") as caught:
+        services.mission_create(user=player, squad_id=squad.pk, version=None)
+    assert caught.value.field == "version" and caught.value.status == 400
+    assert not Mission.objects.exists()
+    squad.refresh_from_db()
+    with pytest.raises(DropshipError, match="version is required"):
+        services.squad_update(user=player, squad_id=squad.pk, version=None, name="Lima")
+    squad.refresh_from_db()
+    assert squad.name == "Kilo"
+
+
 def test_another_users_squad_is_not_found(player, other) -> None:  # type: ignore[no-untyped-def]
     squad = make_squad(player)
     with pytest.raises(NotFound):
-        services.mission_create(user=other, squad_id=squad.pk, version=None)
+        services.mission_create(user=other, squad_id=squad.pk, version=squad_version(squad.pk))
 
 
 def test_support_requests_roll_each_option_once_and_spend_points(player) -> None:  # type: ignore[no-untyped-def]
     squad = make_squad(player)
     mission = services.mission_create(
-        user=player, squad_id=squad.pk, version=None, objective_faces=[1, 3, 5], priority_faces=[2, 2]
+        user=player, squad_id=squad.pk, version=squad_version(squad.pk), objective_faces=[1, 3, 5], priority_faces=[2, 2]
     )
     assert mission.setup["support"]["points"] == 2
-    mission = services.mission_request_support(user=player, mission_id=mission.pk, version=None, option="Sarge", faces=[3, 2])
+    mission = services.mission_request_support(
+        user=player, mission_id=mission.pk, version=mission_version(mission.pk), option="Sarge", faces=[3, 2]
+    )
     assert mission.setup["teams"][0]["name"] == "Sarge"  # 5 on 2D6 meets 5+
     with pytest.raises(DropshipError, match="already requested"):
-        services.mission_request_support(user=player, mission_id=mission.pk, version=None, option="Sarge", faces=[6, 6])
+        services.mission_request_support(
+            user=player, mission_id=mission.pk, version=mission_version(mission.pk), option="Sarge", faces=[6, 6]
+        )
     mission = services.mission_request_support(
-        user=player, mission_id=mission.pk, version=None, option="Intel report", faces=[3, 3]
+        user=player, mission_id=mission.pk, version=mission_version(mission.pk), option="Intel report", faces=[3, 3]
     )
     assert mission.setup["intel_report"] is False  # 6 is below 7+: point lost
     with pytest.raises(DropshipError, match="spent") as caught:
-        services.mission_request_support(user=player, mission_id=mission.pk, version=None, option="Grenades", faces=[6, 6])
+        services.mission_request_support(
+            user=player, mission_id=mission.pk, version=mission_version(mission.pk), option="Grenades", faces=[6, 6]
+        )
     assert caught.value.field == "option"
 
 
 def test_extra_support_card_grants_the_first_request_without_a_roll_once_per_campaign(player) -> None:  # type: ignore[no-untyped-def]
     squad = make_squad(player)
     mission = services.mission_create(
-        user=player, squad_id=squad.pk, version=None, objective_faces=[1, 3, 5], priority_faces=[3, 3]
+        user=player, squad_id=squad.pk, version=squad_version(squad.pk), objective_faces=[1, 3, 5], priority_faces=[3, 3]
     )
     mission = services.mission_request_support(
-        user=player, mission_id=mission.pk, version=None, option="K'Erin assault marine Team", extra_support_card=True
+        user=player,
+        mission_id=mission.pk,
+        version=mission_version(mission.pk),
+        option="K'Erin assault marine Team",
+        extra_support_card=True,
     )
     assert mission.setup["teams"][0]["name"] == "K'Erin assault marine Team"
     assert "kerin" in mission.setup["teams"][0]["special"]
@@ -174,12 +198,12 @@ def test_buying_a_support_point_costs_one_reputation_once(player) -> None:  # ty
     squad.reputation = 2
     squad.save()
     mission = services.mission_create(
-        user=player, squad_id=squad.pk, version=None, objective_faces=[1, 3, 5], priority_faces=[3, 3]
+        user=player, squad_id=squad.pk, version=squad_version(squad.pk), objective_faces=[1, 3, 5], priority_faces=[3, 3]
     )
-    mission = services.mission_buy_support(user=player, mission_id=mission.pk, version=None)
+    mission = services.mission_buy_support(user=player, mission_id=mission.pk, version=mission_version(mission.pk))
     assert mission.setup["support"]["points"] == 4
     with pytest.raises(DropshipError, match="already"):
-        services.mission_buy_support(user=player, mission_id=mission.pk, version=None)
+        services.mission_buy_support(user=player, mission_id=mission.pk, version=mission_version(mission.pk))
     squad.refresh_from_db()
     assert squad.reputation == 1
 
@@ -187,17 +211,21 @@ def test_buying_a_support_point_costs_one_reputation_once(player) -> None:  # ty
 def test_loadout_names_the_allowed_weapons_and_one_hand_cannon(player) -> None:  # type: ignore[no-untyped-def]
     squad = make_squad(player)
     mission = services.mission_create(
-        user=player, squad_id=squad.pk, version=None, objective_faces=[1, 3, 5], priority_faces=[3, 3]
+        user=player, squad_id=squad.pk, version=squad_version(squad.pk), objective_faces=[1, 3, 5], priority_faces=[3, 3]
     )
     ids = [str(t.pk) for t in squad.troopers.all()]
     with pytest.raises(DropshipError, match="Combat rifle, Shot gun, Boarding sword"):
-        services.mission_loadout(user=player, mission_id=mission.pk, version=None, loadout=dict.fromkeys(ids, "Railgun"))
+        services.mission_loadout(
+            user=player, mission_id=mission.pk, version=mission_version(mission.pk), loadout=dict.fromkeys(ids, "Railgun")
+        )
     with pytest.raises(DropshipError, match="needs a weapon"):
-        services.mission_loadout(user=player, mission_id=mission.pk, version=None, loadout={ids[0]: "Shot gun"})
+        services.mission_loadout(
+            user=player, mission_id=mission.pk, version=mission_version(mission.pk), loadout={ids[0]: "Shot gun"}
+        )
     mission = services.mission_loadout(
         user=player,
         mission_id=mission.pk,
-        version=None,
+        version=mission_version(mission.pk),
         loadout={ids[0]: "Shot gun", ids[1]: "Boarding sword", ids[2]: "Combat rifle"},
         hand_cannon=ids[1],
     )
@@ -222,9 +250,9 @@ def test_troopers_in_sick_bay_stay_behind(player) -> None:  # type: ignore[no-un
 
 def test_only_one_mission_at_a_time(player) -> None:  # type: ignore[no-untyped-def]
     squad = make_squad(player)
-    services.mission_create(user=player, squad_id=squad.pk, version=None)
+    services.mission_create(user=player, squad_id=squad.pk, version=squad_version(squad.pk))
     with pytest.raises(DropshipError, match="current mission"):
-        services.mission_create(user=player, squad_id=squad.pk, version=None)
+        services.mission_create(user=player, squad_id=squad.pk, version=squad_version(squad.pk))
 
 
 def test_reputation_for_priority_is_two_at_most_and_must_be_there(player) -> None:  # type: ignore[no-untyped-def]
@@ -232,8 +260,8 @@ def test_reputation_for_priority_is_two_at_most_and_must_be_there(player) -> Non
     squad.reputation = 1
     squad.save()
     with pytest.raises(DropshipError, match="-2 to 2") as caught:
-        services.mission_create(user=player, squad_id=squad.pk, version=None, reputation_spent=3)
+        services.mission_create(user=player, squad_id=squad.pk, version=squad_version(squad.pk), reputation_spent=3)
     assert caught.value.field == "reputation_spent"
     with pytest.raises(DropshipError, match="has 1") as caught:
-        services.mission_create(user=player, squad_id=squad.pk, version=None, reputation_spent=-2)
+        services.mission_create(user=player, squad_id=squad.pk, version=squad_version(squad.pk), reputation_spent=-2)
     assert caught.value.field == "reputation_spent" and not Mission.objects.exists()

@@ -94,13 +94,14 @@ def test_another_players_squad_is_404(client: Client, other) -> None:  # type: i
 
 def test_the_referee_hands_a_unit_to_a_player_at_the_table(client: Client, other) -> None:  # type: ignore[no-untyped-def]
     from bughunt import services
+    from bughunt.tests.versions import mission_version, squad_version
     from live import services as live_services
 
     squad = new_squad(client)
-    mission = services.mission_create(user=squad.owner, squad_id=squad.pk, version=None, seed=1)
+    mission = services.mission_create(user=squad.owner, squad_id=squad.pk, version=squad_version(squad.pk), seed=1)
     loadout = {str(t.pk): "Shot gun" for t in squad.troopers.all()}
-    services.mission_loadout(user=squad.owner, mission_id=mission.pk, version=None, loadout=loadout)
-    mission = services.mission_start(user=squad.owner, mission_id=mission.pk, version=None)
+    services.mission_loadout(user=squad.owner, mission_id=mission.pk, version=mission_version(mission.pk), loadout=loadout)
+    mission = services.mission_start(user=squad.owner, mission_id=mission.pk, version=mission_version(mission.pk))
     room = mission.room
     assert room is not None
     code = live_services.room_code(room)
@@ -154,3 +155,41 @@ def test_the_mission_page_shows_contacts_and_success_from_the_engine(client: Cli
         mission.save()
         page = client.get(f"/bughunt/missions/{mission.pk}/").content.decode()
         assert shown in page
+
+
+def test_a_special_assignment_takes_the_same_input_on_the_page_and_in_the_api(client: Client, player) -> None:  # type: ignore[no-untyped-def]
+    """One input schema (bughunt.inputs.AssignmentInput): the form's "5, 4" and the API's [5, 4]
+    are the same dice; a trooper that is no number is refused naming ``trooper`` on both."""
+    from rest_framework.test import APIClient
+
+    from bughunt.models import LogEntry
+
+    api = APIClient()
+    api.force_authenticate(player)
+    squad = new_squad(client)
+    hicks, hudson = squad.troopers.get(name="Hicks"), squad.troopers.get(name="Hudson")
+    page = f"/bughunt/{squad.pk}/assignment/"
+    refused = client.post(
+        page, {"version": squad.version, "trooper": "Hicks", "assignment": "Physical training", "faces": "5, 4"}
+    )
+    assert refused.status_code == 400 and "trooper: " in refused.content.decode()
+    refused_api = api.post(
+        f"/api/v1/bughunt/squads/{squad.pk}/assignments/",
+        {"version": squad.version, "trooper": "Hicks", "assignment": "Physical training", "faces": [5, 4]},
+        format="json",
+    )
+    assert refused_api.status_code == 400 and "trooper" in refused_api.json()
+    squad.refresh_from_db()
+    done = client.post(page, {"version": squad.version, "trooper": hicks.pk, "assignment": "Physical training", "faces": "5, 4"})
+    assert done.status_code == 302, done.content.decode()[:2000]
+    squad.refresh_from_db()
+    done_api = api.post(
+        f"/api/v1/bughunt/squads/{squad.pk}/assignments/",
+        {"version": squad.version, "trooper": hudson.pk, "assignment": "Physical training", "faces": [5, 4]},
+        format="json",
+    )
+    assert done_api.status_code == 200, done_api.content
+    rolls = [
+        e.rolls[0]["faces"] for e in LogEntry.objects.filter(squad=squad, step__startswith="special").order_by("id") if e.rolls
+    ]
+    assert rolls[-2:] == [[5, 4], [5, 4]]

@@ -207,3 +207,31 @@ def test_a_superscript_digit_in_a_number_field_is_refused_not_a_server_error(cam
         {"version": campaign.version, "page": "character", "character": "²"},
     )
     assert wrong.status_code == 400
+
+
+def test_step_undo_on_the_page_and_in_the_api_call_the_same_service(campaign: Any, player: Any) -> None:
+    """Step undo takes back the turn's last step (with what came after it), not only the last
+    change (a crew edit made after the step), from either side."""
+    from rest_framework.test import APIClient
+
+    client = Client()
+    client.force_login(player)
+    api = APIClient()
+    api.force_authenticate(player)
+    undos = {
+        "page": lambda: client.post(reverse("campaigns:act", args=[campaign.pk, "step_undo"]), {"version": campaign.version}),
+        "api": lambda: api.post(
+            f"/api/v1/campaigns/{campaign.pk}/turns/current/undo/", {"version": campaign.version}, format="json"
+        ),
+    }
+    first = turn_services.step_guide(campaign, campaign.turns.get())["spec"].key  # type: ignore[index]
+    for side, undo in undos.items():
+        campaign.refresh_from_db()
+        turn_services.step_resolve(user=player, campaign_id=campaign.pk, version=campaign.version, mode="manual", text=side)
+        campaign.refresh_from_db()
+        services.campaign_adjust(user=player, campaign_id=campaign.pk, version=campaign.version, credits=2, reason=side)
+        campaign.refresh_from_db()
+        assert undo().status_code in (200, 302)
+        assert campaign.log.get(kind="step", text__endswith=f": {side}").undone
+        assert campaign.log.filter(kind="undo").latest("id").text.startswith("Undid: ")
+        assert turn_services.step_guide(campaign, campaign.turns.get())["spec"].key == first  # type: ignore[index]
