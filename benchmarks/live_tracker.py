@@ -336,63 +336,88 @@ def under_load(users: list[Any], player: Any) -> None:
 # -- profile -----------------------------------------------------------------------------------
 
 
-REGISTRY = os.path.join("live", "registry.py")
-WRAPPERS = ("apply", "__call__")  # the wrapper of a reducer that reads no tables
-
-
 def keep_sql(queries: list[str], execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
     queries.append(sql)
     return execute(sql, params, many, context)
 
 
+def cpu_per_call(call: Callable[[int], object], repeats: int) -> float:
+    started = time.process_time()
+    for n in range(repeats):
+        call(n)
+    return (time.process_time() - started) / repeats
+
+
 def profile(users: list[Any], player: Any) -> None:
-    """One action of each kind, in this process, under cProfile: the top functions, the
-    reducer's share and the queries."""
-    owner = users[0]
+    """One action of each kind, in this process (Django's test client, no ASGI server): CPU per
+    request against the baseline view's, the reducer's own CPU (called alone on the same state
+    and actions), the queries, and the top functions under cProfile."""
     client = Client(HTTP_HOST="127.0.0.1")
-    token = Token.objects.get_or_create(user=owner)[0].key
+    token = Token.objects.get_or_create(user=users[0])[0].key
     for kind in KINDS:
-        room = template_room(kind, owner, player)
-        make = action_maker(kind, room.state)
+        profile_kind(kind, users[0], player, client, token)
 
-        def post(n: int, room: Room = room, make: Callable[[int], dict[str, Any]] = make) -> None:
-            version = Room.objects.values_list("version", flat=True).get(pk=room.pk)
-            response = client.post(
-                f"/api/v1/rooms/{room.pk}/actions/",
-                json.dumps({**make(n), "version": version}),
-                content_type="application/json",
-                HTTP_AUTHORIZATION=f"Token {token}",
-            )
-            assert response.status_code == 200, response.content
 
-        for n in range(5):
-            post(n)
-        queries: list[str] = []
-        with connection.execute_wrapper(partial(keep_sql, queries)):
-            post(5)
-        repeats = 100
-        profiler = cProfile.Profile(time.process_time)  # CPU, not the wait for the database
-        started = time.process_time()
-        profiler.enable()
-        for n in range(6, 6 + repeats):
-            post(n)
-        profiler.disable()
-        spent = (time.process_time() - started) / repeats
-        stats = pstats.Stats(profiler)
-        if os.environ.get("BENCH_PROFILE_DIR"):  # for a closer look: python -m pstats FILE
-            stats.dump_stats(Path(os.environ["BENCH_PROFILE_DIR"]) / f"{kind}.pstats")
-        reducer = sum(
-            entry[3]
-            for (filename, _, name), entry in stats.stats.items()  # type: ignore[attr-defined]
-            if (name == "reducer" and filename.endswith("_kind.py")) or (filename.endswith(REGISTRY) and name in WRAPPERS)
+def profile_kind(kind: str, owner: Any, player: Any, client: Client, token: str, repeats: int = 100) -> None:
+    from django.test import override_settings
+
+    from live import registry
+    from live.engine.tracker import Action, Role
+    from live.selectors import reducer_tables
+    from rules.engine.dice import Dice
+
+    room = template_room(kind, owner, player)
+    make = action_maker(kind, room.state)
+    counter = iter(range(10**6))
+
+    def post(_: int) -> None:
+        version = Room.objects.values_list("version", flat=True).get(pk=room.pk)
+        response = client.post(
+            f"/api/v1/rooms/{room.pk}/actions/",
+            json.dumps({**make(next(counter)), "version": version}),
+            content_type="application/json",
+            HTTP_AUTHORIZATION=f"Token {token}",
         )
-        print(
-            f"\n== {LABELS[kind]}: {spent * 1000:.2f} ms CPU per request (under cProfile), reducer {reducer / repeats * 1000:.2f} ms"
-        )
-        print(f"   {len(queries) - 1} queries in the request:")  # less the benchmark's own version read
-        for sql in queries[1:]:
-            print(f"     {sql[:150]}")
-        stats.sort_stats("cumulative").print_stats(35)
+        assert response.status_code == 200, response.content
+
+    def version_read(_: int) -> None:
+        Room.objects.values_list("version", flat=True).get(pk=room.pk)
+
+    def base(_: int) -> None:
+        assert client.get(f"/bench/baseline/{room.pk}/").status_code == 200
+
+    cpu_per_call(post, 5)
+    queries: list[str] = []
+    with connection.execute_wrapper(partial(keep_sql, queries)):
+        post(0)
+    action_cpu = cpu_per_call(post, repeats) - cpu_per_call(version_read, repeats)
+    with override_settings(ROOT_URLCONF=__name__):
+        base_cpu = cpu_per_call(base, repeats)
+    tracker = registry.get(kind)
+    tables, state = reducer_tables(tracker), Room.objects.get(pk=room.pk).state
+
+    def reduce(n: int) -> None:
+        body = make(n)
+        action = Action(body["type"], body["payload"], actor=str(owner.pk), role=Role.OWNER)
+        tracker.reducer(state, action, Dice(seed=n), tables)
+
+    reducer_cpu = cpu_per_call(reduce, repeats)
+    print(
+        f"\n== {LABELS[kind]}: {action_cpu * 1000:.2f} ms CPU per action request, in process; baseline view "
+        f"{base_cpu * 1000:.2f} ms; the reducer alone {reducer_cpu * 1000:.2f} ms ({reducer_cpu / action_cpu:.0%})"
+    )
+    print(f"   {len(queries) - 1} queries in the request:")  # less the benchmark's own version read
+    for sql in queries[1:]:
+        print(f"     {sql[:150]}")
+    profiler = cProfile.Profile(time.process_time)  # CPU, not the wait for the database
+    profiler.enable()
+    for n in range(repeats):
+        post(n)
+    profiler.disable()
+    stats = pstats.Stats(profiler)
+    if os.environ.get("BENCH_PROFILE_DIR"):  # for a closer look: python -m pstats FILE
+        stats.dump_stats(Path(os.environ["BENCH_PROFILE_DIR"]) / f"{kind}.pstats")
+    stats.sort_stats("cumulative").print_stats(35)
 
 
 def main() -> None:
