@@ -7,7 +7,7 @@ from typing import Any
 
 from django.urls import path
 from drf_spectacular.utils import extend_schema, extend_schema_field, inline_serializer
-from rest_framework import serializers, status
+from rest_framework import exceptions, serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -19,7 +19,7 @@ from live.models import Membership, Room, RoomAction
 from live.permissions import room_for
 from rules import bounds
 from rules.bounds import int_field
-from rules.errors import NotAllowed
+from rules.errors import DropshipError, NotAllowed
 from rules.pagination import LogCursorPagination
 
 
@@ -40,6 +40,41 @@ class LogEntrySerializer(serializers.ModelSerializer[RoomAction]):
     class Meta:
         model = RoomAction
         fields = ["version", "actor", "role", "type", "payload", "rolls", "events", "undone", "created"]
+
+
+_CREATED = serializers.DateTimeField()
+
+
+def log_entry_data(entry: RoomAction) -> dict[str, Any]:
+    """``LogEntrySerializer(entry).data`` without building a serializer (one per action answer):
+    the same keys and values. Reads ``entry.actor``: load it with the entry (or set it)."""
+    actor = entry.actor  # no query when actor_id is None
+    return {
+        "version": entry.version,
+        "actor": str(actor.username) if actor is not None else None,
+        "role": entry.role,
+        "type": entry.type,
+        "payload": entry.payload,
+        "rolls": entry.rolls,
+        "events": entry.events,
+        "undone": entry.undone,
+        "created": _CREATED.to_representation(entry.created),
+    }
+
+
+def _valid_input(request: Request, room_id: int, serializer: type[serializers.Serializer[Any]], at_least: Role) -> Any:
+    """The request's validated input for ``serializer``. A refused input is answered only after
+    the role check, so outsiders learn nothing from validation errors; a valid one goes straight
+    to the service, which checks the role itself (under its lock)."""
+    try:
+        data = serializer(data=request.data)
+        if data.is_valid():
+            return data.validated_data
+    except (exceptions.APIException, DropshipError):  # a body that does not parse, or holds what no column can
+        room_for(request.user, room_id, at_least=at_least)
+        raise
+    room_for(request.user, room_id, at_least=at_least)
+    raise exceptions.ValidationError(data.errors)
 
 
 class RoomSerializer(serializers.ModelSerializer[Room]):
@@ -188,13 +223,9 @@ class ActionApi(APIView):
         },
     )
     def post(self, request: Request, room_id: int) -> Response:
-        room_for(request.user, room_id, at_least=Role.PLAYER)  # outsiders learn nothing from validation errors
-        data = self.ActionInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        result = services.room_act(user=request.user, room_id=room_id, **data.validated_data)
-        return Response(
-            {"version": result.room.version, "state": result.room.state, "log_entry": LogEntrySerializer(result.entry).data}
-        )
+        data = _valid_input(request, room_id, self.ActionInputSerializer, Role.PLAYER)
+        result = services.room_act(user=request.user, room_id=room_id, **data)
+        return Response({"version": result.room.version, "state": result.room.state, "log_entry": log_entry_data(result.entry)})
 
 
 class UndoApi(APIView):
@@ -214,13 +245,9 @@ class UndoApi(APIView):
         },
     )
     def post(self, request: Request, room_id: int) -> Response:
-        room_for(request.user, room_id, at_least=Role.PLAYER)
-        data = self.UndoInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        result = services.room_undo(user=request.user, room_id=room_id, version=data.validated_data["version"])
-        return Response(
-            {"version": result.room.version, "state": result.room.state, "log_entry": LogEntrySerializer(result.entry).data}
-        )
+        data = _valid_input(request, room_id, self.UndoInputSerializer, Role.PLAYER)
+        result = services.room_undo(user=request.user, room_id=room_id, version=data["version"])
+        return Response({"version": result.room.version, "state": result.room.state, "log_entry": log_entry_data(result.entry)})
 
 
 class RoomLogPagination(LogCursorPagination):

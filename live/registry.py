@@ -25,14 +25,27 @@ KindReducer = Callable[[dict[str, Any], Action, Dice, Tables], tuple[dict[str, A
 """A kind's reducer: ``apply(state, action, dice, tables) -> (new_state, events)``."""
 
 
+@dataclass(frozen=True)
+class _WithoutTables:
+    """A kind reducer around an engine's three-argument ``apply``: it ignores the tables."""
+
+    apply: Reducer
+
+    def __call__(self, state: dict[str, Any], action: Action, dice: Dice, tables: Tables) -> tuple[dict[str, Any], list[Event]]:
+        return self.apply(state, action, dice)
+
+
 def without_tables(reducer: Reducer) -> KindReducer:
     """The kind reducer of an engine that reads no rule tables (its ``apply`` takes three
-    arguments): the tables passed in are ignored."""
+    arguments): the tables passed in are ignored, so the kernel does not read them for it
+    (:func:`reads_tables`)."""
+    return _WithoutTables(reducer)
 
-    def apply(state: dict[str, Any], action: Action, dice: Dice, tables: Tables) -> tuple[dict[str, Any], list[Event]]:
-        return reducer(state, action, dice)
 
-    return apply
+def reads_tables(kind: TrackerKind) -> bool:
+    """Whether ``kind``'s reducer reads its system's rule tables: not without a system, nor when
+    it was made by :func:`without_tables` (its ``initial_state`` may still read them)."""
+    return bool(kind.system) and not isinstance(kind.reducer, _WithoutTables)
 
 
 @dataclass(frozen=True)

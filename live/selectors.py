@@ -66,7 +66,7 @@ def room_replayed_state(room: Room, *, before_version: int | None = None) -> dic
     rows = actions.values_list("type", "payload", "actor_id", "role", "seed")
     log = [(Action(kind, payload, actor=str(actor or ""), role=Role(role)), seed) for kind, payload, actor, role, seed in rows]
     tracker = registry.get(room.kind)
-    tables = kind_tables(tracker)
+    tables = reducer_tables(tracker)
     return replay(room.initial_state, log, lambda state, action, dice: tracker.reducer(state, action, dice, tables))
 
 
@@ -74,6 +74,12 @@ def kind_tables(tracker: registry.TrackerKind) -> dict[str, RangeTable]:
     """The rule tables ``tracker``'s reducer gets: its system's book tables, from this process's
     memory (one query when unchanged); none for a kind without a system."""
     return rule_tables.system_tables(system=tracker.system) if tracker.system else {}
+
+
+def reducer_tables(tracker: registry.TrackerKind) -> dict[str, RangeTable]:
+    """The rule tables to pass ``tracker``'s reducer: :func:`kind_tables`, or none (and no
+    query) for a reducer that reads none (:func:`live.registry.reads_tables`)."""
+    return kind_tables(tracker) if registry.reads_tables(tracker) else {}
 
 
 def room_replay_matches(room: Room) -> bool:

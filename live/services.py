@@ -17,7 +17,7 @@ from live.engine.tracker import Action, Event, Role, TrackerError
 from live.events import publish_members, publish_room
 from live.models import JoinCode, Membership, Room, RoomAction
 from live.permissions import room_for
-from live.selectors import MEMBER_TYPES, kind_tables, room_replayed_state
+from live.selectors import MEMBER_TYPES, kind_tables, reducer_tables, room_replayed_state
 from rules import selectors as rule_tables
 from rules import writes
 from rules.bounds import ID_MAX
@@ -262,7 +262,7 @@ def _release_figures(room: Room, user_id: int) -> list[RoomAction]:
     if tracker.release is None:
         return []
     entries = []
-    tables = kind_tables(tracker)
+    tables = reducer_tables(tracker)
     for type, payload in tracker.release(room.state, str(user_id)):
         dice = Dice()
         assert dice.seed is not None
@@ -371,12 +371,13 @@ def room_act(
     # Reducers return a new state and never change the one they are given, so this stays as it was.
     before = room.state
     try:
-        state, events = tracker.reducer(room.state, action, dice, kind_tables(tracker))
+        state, events = tracker.reducer(room.state, action, dice, reducer_tables(tracker))
     except TrackerError as exc:
         error = NotAllowed if exc.__class__.__name__ == "NotYours" else DropshipError
         raise error(exc.message, field=exc.field) from exc
     room.state = state
     entry = _record(room, action, dice.seed, events, before=before)
+    entry.actor = user  # the log entry's actor is at hand: showing it costs no query
     transaction.on_commit(lambda: publish_room(room.pk, room.version))
     return ActResult(room=room, entry=entry)
 

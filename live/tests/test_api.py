@@ -219,3 +219,44 @@ def test_a_member_leaves_with_delete_on_themself(room: dict, seated_player, play
     left = seated_player.delete(f"/api/v1/rooms/{room['id']}/members/{player.pk}/", {"version": 0}, format="json")
     assert left.status_code == 204
     assert seated_player.get(f"/api/v1/rooms/{room['id']}/").status_code == 404
+
+
+def test_an_outsider_or_a_viewer_with_bad_action_input_learns_nothing_from_it(room: dict, outsider, player) -> None:  # type: ignore[no-untyped-def, type-arg]
+    from live.models import Membership
+
+    Membership.objects.create(room_id=room["id"], user=player, role="viewer")
+    for user, status in ((outsider, 404), (player, 403)):
+        client = APIClient()
+        client.force_authenticate(user)
+        for path in ("actions", "undo"):
+            url = f"/api/v1/rooms/{room['id']}/{path}/"
+            assert client.post(url, {"type": "end_phase"}, format="json").status_code == status  # no version
+            assert client.post(url, "{not json", content_type="application/json").status_code == status
+            assert client.post(url, {"type": "end_phase", "version": 0}, format="json").status_code == status
+
+
+def test_the_log_entry_of_an_action_and_an_undo_is_the_log_serializers(api_owner: APIClient, room: dict, owner) -> None:  # type: ignore[no-untyped-def, type-arg]
+    from live.apis import LogEntrySerializer
+    from live.models import RoomAction
+
+    url = f"/api/v1/rooms/{room['id']}/"
+    acted = api_owner.post(
+        url + "actions/", {"type": "add_character", "payload": {"name": "Ripley"}, "version": 0}, format="json"
+    )
+    undone = api_owner.post(url + "undo/", {"version": 1}, format="json")
+    entries = RoomAction.objects.filter(room_id=room["id"]).order_by("version")
+    assert acted.json()["log_entry"] == LogEntrySerializer(entries[0]).data | {"undone": False}  # undone since
+    assert undone.json()["log_entry"] == LogEntrySerializer(entries[1]).data
+    assert acted.json()["log_entry"]["actor"] == owner.username
+
+
+def test_an_action_reads_the_room_once_under_its_lock(api_owner: APIClient, room: dict) -> None:  # type: ignore[type-arg]
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    url = f"/api/v1/rooms/{room['id']}/actions/"
+    with CaptureQueriesContext(connection) as queries:
+        assert api_owner.post(url, {"type": "end_phase", "version": 0}, format="json").status_code == 200
+    sql = [q["sql"] for q in queries.captured_queries]
+    assert len([s for s in sql if s.startswith('SELECT "live_room"')]) == 1
+    assert not [s for s in sql if "auth_user" in s or "rules_" in s]  # no actor again, no tables for a reducer that reads none
