@@ -21,11 +21,7 @@
     return input.value !== input.defaultValue;
   }
 
-  document.addEventListener("htmx:beforeSwap", (event) => {
-    kept = null;
-    const target = event.detail.target;
-    const source = event.detail.requestConfig && event.detail.requestConfig.elt;
-    if (!target || target.id !== "tracker" || (source && source.closest && source.closest("form"))) return;
+  function remember(target) {
     kept = new Map();
     const fields = Array.from(target.querySelectorAll("input, select, textarea"));
     // Inputs outside the tracker that belong to a form inside it (form="...") are not swapped.
@@ -33,6 +29,29 @@
       const key = keyOf(field);
       if (key && edited(field)) kept.set(key, field.type === "checkbox" || field.type === "radio" ? field.checked : field.value);
     }
+  }
+
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    kept = null;
+    const target = event.detail.target;
+    const source = event.detail.requestConfig && event.detail.requestConfig.elt;
+    if (!target || target.id !== "tracker" || (source && source.closest && source.closest("form"))) return;
+    remember(target);
+  });
+
+  // A tracker pushed on the event stream (the hidden [data-tracker-push] receiver swaps it). One
+  // older than the tracker shown (a push that crossed this device's own answer) is dropped.
+  document.addEventListener("htmx:sseBeforeMessage", (event) => {
+    kept = null;
+    if (!event.target || !event.target.matches || !event.target.matches("[data-tracker-push]")) return;
+    const tracker = document.getElementById("tracker");
+    if (!tracker) return;
+    const found = /data-version="(\d+)"/.exec(event.detail.data || "");
+    if (found && Number(found[1]) < Number(tracker.dataset.version)) {
+      event.preventDefault();
+      return;
+    }
+    remember(tracker);
   });
 
   document.addEventListener("htmx:afterSwap", () => {
@@ -217,4 +236,72 @@
   }
   document.addEventListener("DOMContentLoaded", syncPhaseButton);
   document.addEventListener("htmx:afterSettle", syncPhaseButton);
+})();
+
+// The room's event stream pushes this device's tracker; the device asks for it itself only when
+// its stream opens (once: it may have missed a change while away) and, while the stream is
+// down, every POLL_MS. A "reload" event means this device's view is gone (its role changed, or it
+// left the table): the page is loaded again.
+// Pushed HTML is rendered once for every device of a view, so it carries no CSRF token and no
+// per-device parts: plain forms get the page's token here, and [data-only-for="<user id>"]
+// elements stay only on that user's device (data-me on the stream's element).
+(() => {
+  const POLL_MS = 5000;
+  let poll = null;
+  const heard = new WeakSet();
+
+  function refresh() {
+    const tracker = document.getElementById("tracker");
+    if (tracker && tracker.hasAttribute("hx-get")) htmx.trigger(tracker, "dropship:refresh");
+  }
+
+  document.addEventListener("htmx:sseOpen", (event) => {
+    if (!event.target || !event.target.matches || !event.target.matches("[data-room-stream]")) return;
+    if (poll) window.clearInterval(poll);
+    poll = null;
+    const source = event.detail && event.detail.source;
+    if (source && !heard.has(source)) {
+      heard.add(source);
+      source.addEventListener("reload", () => window.location.reload());
+    }
+    refresh();
+  });
+  document.addEventListener("htmx:sseError", (event) => {
+    if (!event.target || !event.target.matches || !event.target.matches("[data-room-stream]")) return;
+    if (!poll) poll = window.setInterval(refresh, POLL_MS);
+  });
+
+  function csrfToken() {
+    try {
+      return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
+    } catch (_) {
+      return "";
+    }
+  }
+
+  function adopt() {
+    const stream = document.querySelector("[data-room-stream]");
+    if (!stream) return;
+    const me = stream.dataset.me || "";
+    for (const elt of document.querySelectorAll("[data-only-for]")) {
+      if (elt.dataset.onlyFor === me) {
+        elt.removeAttribute("data-only-for");
+        elt.hidden = false;
+      } else {
+        elt.remove();
+      }
+    }
+    const token = csrfToken();
+    if (!token) return;
+    for (const form of stream.ownerDocument.querySelectorAll("form[method=post]")) {
+      if (form.querySelector("input[name=csrfmiddlewaretoken]")) continue;
+      const input = document.createElement("input");
+      input.type = "hidden";
+      input.name = "csrfmiddlewaretoken";
+      input.value = token;
+      form.prepend(input);
+    }
+  }
+  document.addEventListener("htmx:afterSettle", adopt);
+  document.addEventListener("htmx:oobAfterSwap", adopt);
 })();
