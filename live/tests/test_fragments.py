@@ -44,7 +44,7 @@ def test_each_view_is_rendered_once_from_the_committed_state(room: Room, player)
 
 
 def test_the_queries_do_not_grow_with_the_views(room: Room, player) -> None:  # type: ignore[no-untyped-def]
-    others = [UserFactory(username=f"marine{n}") for n in range(4)]
+    others = [UserFactory.create(username=f"marine{n}") for n in range(4)]
     services.room_share(room, {u.pk: "player" for u in others})
     one = [OWNER_VIEW]
     many = [OWNER_VIEW, WATCH_VIEW, *(view_of(Role.PLAYER, u.pk) for u in [player, *others])]
