@@ -40,14 +40,49 @@
   });
 
   // A tracker pushed on the event stream (the hidden [data-tracker-push] receiver swaps it). One
-  // older than the tracker shown (a push that crossed this device's own answer) is dropped.
+  // older than the tracker shown, or the same version with the same members (this device's own
+  // answer already showed it), is dropped: swapping it would only detach the form of a request
+  // still in flight.
+  function stampOf(html) {
+    const version = /data-version="(\d+)"/.exec(html);
+    const members = /[?&](?:amp;)?members=([\d.]+)/.exec(html);
+    return { version: version ? Number(version[1]) : NaN, members: members ? members[1] : "" };
+  }
+
+  function newer(html, tracker) {
+    const pushed = stampOf(html);
+    const shown = stampOf(`data-version="${tracker.dataset.version}" ${tracker.getAttribute("hx-get") || ""}`);
+    return pushed.version > shown.version || (pushed.version === shown.version && pushed.members !== shown.members);
+  }
+
+  // While this device's own request for the tracker (or the member list) is on its way, a push
+  // waits: swapping it first would detach the request's target, and the answer would land
+  // nowhere. The newest push waiting is shown after the answer, if it is still newer.
+  const inFlight = new Set();
+  let held = null;
+  const aimsAtTracker = (detail) => detail.target && (detail.target.id === "tracker" || detail.target.id === "members");
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    if (aimsAtTracker(event.detail)) inFlight.add(event.detail.xhr);
+  });
+  document.addEventListener("htmx:afterRequest", (event) => {
+    if (!inFlight.delete(event.detail.xhr) || inFlight.size > 0 || held === null) return;
+    const html = held;
+    held = null;
+    const tracker = document.getElementById("tracker");
+    if (!tracker || !newer(html, tracker)) return;
+    remember(tracker);
+    htmx.swap(tracker, html, { swapStyle: "outerHTML", swapDelay: 0, settleDelay: 20 });
+  });
+
   document.addEventListener("htmx:sseBeforeMessage", (event) => {
     kept = null;
     if (!event.target || !event.target.matches || !event.target.matches("[data-tracker-push]")) return;
     const tracker = document.getElementById("tracker");
     if (!tracker) return;
-    const found = /data-version="(\d+)"/.exec(event.detail.data || "");
-    if (found && Number(found[1]) < Number(tracker.dataset.version)) {
+    const html = event.detail.data || "";
+    const fresh = newer(html, tracker);
+    if (!fresh || inFlight.size > 0) {
+      if (fresh) held = html;
       event.preventDefault();
       return;
     }
