@@ -15,6 +15,7 @@ dropship.js adds it to plain forms.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -95,10 +96,23 @@ def render_views(room_id: int, views: Iterable[str]) -> dict[str, str | None]:
                 continue
             role, user = seat
             me = str(user.pk) if user.is_authenticated else ""
-            out[view] = template.render({**base, "role": role.value, "me": me, "user": user, "watch": view == WATCH_VIEW})
+            html = template.render({**base, "role": role.value, "me": me, "user": user, "watch": view == WATCH_VIEW})
+            out[view] = compact(html)
         return out
     finally:
         release_connection()
+
+
+_LINE_BREAKS = re.compile(r"\s*\n\s*")
+
+
+def compact(html: str) -> str:
+    """``html`` on one line, without its indentation: every device's stream re-encodes an event
+    line by line, so one short line costs each device the least. Whitespace around a line break
+    reads as one space in HTML; a fragment with ``<pre>`` or ``<textarea>`` keeps its lines."""
+    if "<pre" in html or "<textarea" in html:
+        return html
+    return _LINE_BREAKS.sub(" ", html).strip()
 
 
 def _seat(view: str, room: Room, users: dict[int, Any]) -> tuple[Role, Any] | None:
