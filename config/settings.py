@@ -194,7 +194,7 @@ if REDIS_URL:
         "password": _redis_url.password,
         "socket_connect_timeout": 2,
     }
-EVENTSTREAM_STORAGE_CLASS = "django_eventstream.storage.DjangoModelStorage"
+EVENTSTREAM_STORAGE_CLASS = "live.events.RoomEventStorage"
 EVENTSTREAM_CHANNELMANAGER_CLASS = "live.events.RoomChannelManager"
 
 # -- auth -------------------------------------------------------------------------------

@@ -1,15 +1,29 @@
-"""Live events: after a change commits, every device on the room's channel hears
-``version`` ``{room, version}`` (or ``members`` ``{room, members}`` when someone joined) over
-Server-Sent Events (django-eventstream) and fetches what changed.
+"""Live events: after a change commits, every device watching the room shows it.
+
+Two kinds of channel per room, both behind the room check (:class:`RoomChannelManager`):
+
+- ``room-<id>``: ``version`` ``{room, version}`` (or ``members`` ``{room, members}`` when someone
+  joined), for API clients and pages that fetch what they need. Reliable: every event is stored
+  in the database before it is published, so a client that reconnects with ``Last-Event-ID``
+  gets what it missed.
+- ``room-<id>.<view>`` (:mod:`live.fragments`): the room page's stream. When a ``version`` or
+  ``members`` event reaches a process, it renders the room's fragment once per view that has a
+  device listening in that process, and queues the HTML (``tracker``) to each of them: phones do
+  not refetch. Not stored: a device that was away asks once for the tracker when its stream
+  opens again.
+
+A waiting stream holds no database connection: the permission check and the event store close
+theirs after reading (:func:`live.fragments.release_connection`), and the views' channels are
+never read from the store.
 
 Without REDIS_URL events fan out inside the one process; with it, through Redis to every
 process (django-eventstream's EVENTSTREAM_REDIS).
 
-Redis may go away and come back. Every event is stored in the database before it is
-published (reliable channels), so nothing is lost while Redis is down: the publish fails
-quietly, and :class:`ReconnectingRedisListener` (installed by ``LiveConfig.ready``) keeps
+Redis may go away and come back. Stored events are not lost while Redis is down: the publish
+fails quietly, and :class:`ReconnectingRedisListener` (installed by ``LiveConfig.ready``) keeps
 trying to resubscribe, with backoff, and meanwhile wakes this process's open streams so that
-they read the missed events from the database.
+they read the missed events from the database; when Redis is back, every room watched here is
+pushed afresh.
 """
 
 from __future__ import annotations
@@ -20,10 +34,12 @@ import logging
 import random
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django_eventstream import send_event
 from django_eventstream.channelmanager import DefaultChannelManager
 from django_eventstream.event import Event
+from django_eventstream.storage import DjangoModelStorage
 from django_eventstream.views import RedisListener, get_listener_manager
 from redis import Redis
 from redis.asyncio import Redis as AsyncRedis
@@ -43,46 +59,199 @@ READ_TIMEOUT = 5.0
 HEALTH_CHECK_INTERVAL = 15
 
 ROOM_PREFIX = "room-"
+VIEW_SEPARATOR = "."
+# The pushed fragment's event, and the one that tells a device its view is gone (reload the page).
+FRAGMENT_EVENT = "tracker"
+RELOAD_EVENT = "reload"
 
 
 def room_channel(room_id: int) -> str:
     return f"{ROOM_PREFIX}{room_id}"
 
 
+def view_channel(room_id: int, view: str) -> str:
+    """The channel on which devices of ``view`` (:func:`live.fragments.view_of`) hear the room's
+    fragment."""
+    return f"{ROOM_PREFIX}{room_id}{VIEW_SEPARATOR}{view}"
+
+
+def parse_channel(channel: str) -> tuple[int, str] | None:
+    """``(room id, view)`` of a room's channel (view ``""`` for the room's own), else ``None``."""
+    if not channel.startswith(ROOM_PREFIX):
+        return None
+    room, _, view = channel.removeprefix(ROOM_PREFIX).partition(VIEW_SEPARATOR)
+    if not (room.isascii() and room.isdecimal()):
+        return None
+    return int(room), view
+
+
 def publish_room(room_id: int, version: int) -> None:
-    """Tell every device on the room's channel that ``version`` is the latest."""
+    """Tell every device on the room's channel that ``version`` is the latest, and push the
+    fragment to the devices watching the room page."""
     try:
         send_event(room_channel(room_id), "version", {"room": room_id, "version": version})
     except Exception:  # a dead event bus must not fail a committed action; devices also poll
         logger.exception("Could not publish room %s version %s", room_id, version)
+    if not hasattr(settings, "EVENTSTREAM_REDIS"):
+        push_room(room_id)  # with Redis, every process (this one too) pushes on hearing the event
 
 
 def publish_members(room_id: int) -> None:
     """Tell every device on the room's channel that its members changed without a new version
     (someone joined): ``members`` with ``{room, members}``, the members' stamp
-    (:func:`live.selectors.members_stamp`)."""
+    (:func:`live.selectors.members_stamp`); the room page's devices get the fragment pushed."""
     from live.selectors import members_stamp
 
     try:
         send_event(room_channel(room_id), "members", {"room": room_id, "members": members_stamp(room_id)})
     except Exception:  # a dead event bus must not fail a committed join; devices also poll
         logger.exception("Could not publish the members of room %s", room_id)
+    if not hasattr(settings, "EVENTSTREAM_REDIS"):
+        push_room(room_id)
 
 
 class RoomChannelManager(DefaultChannelManager):
-    """Read permission per channel: only those who may see the room hear its events."""
+    """Read permission per channel: only those who may see the room hear its events, and a
+    view's channel only those seated in that view. The check reads the database once and closes
+    the connection, so a stream holds none while it waits."""
 
     def can_read_channel(self, user: Any, channel: str) -> bool:
+        from live.fragments import release_connection, view_of
         from live.models import Room
         from live.permissions import role_in
 
-        if not channel.startswith(ROOM_PREFIX):
+        parsed = parse_channel(channel)
+        if parsed is None:
             return False
+        room_id, view = parsed
         try:
-            room = Room.objects.get(pk=int(channel.removeprefix(ROOM_PREFIX)))
-        except (Room.DoesNotExist, ValueError):
+            room = Room.objects.filter(pk=room_id).first()
+            role = role_in(room, user) if room is not None else None
+        finally:
+            release_connection()
+        if role is None:
             return False
-        return role_in(room, user) is not None
+        return not view or view == view_of(role, getattr(user, "pk", None))
+
+    def is_channel_reliable(self, channel: str) -> bool:
+        """The room's channel is stored (clients catch up by ``Last-Event-ID``); a view's is not
+        (a reconnecting page asks for the tracker once)."""
+        return VIEW_SEPARATOR not in channel
+
+
+class RoomEventStorage(DjangoModelStorage):
+    """django-eventstream's database store, closing the connection after each read a stream
+    makes (its first look at a channel, its catch-up), so a waiting stream holds none."""
+
+    def get_events(self, channel: str, last_id: int, limit: int = 100) -> list[Event]:
+        from live.fragments import release_connection
+
+        try:
+            return super().get_events(channel, last_id, limit=limit)  # type: ignore[no-any-return]
+        finally:
+            release_connection()
+
+    def get_current_id(self, channel: str) -> int:
+        from live.fragments import release_connection
+
+        try:
+            return super().get_current_id(channel)  # type: ignore[no-any-return]
+        finally:
+            release_connection()
+
+
+# -- pushing the fragment: once per view with a device listening in this process ---------------
+
+# Rooms being pushed by this process's event loop, each with whether another push was asked
+# for meanwhile (the push then runs again, from the newest state: pushes coalesce and never
+# overtake each other). Touched on the event loop's thread only.
+_pushing: dict[int, bool] = {}
+
+
+def local_views(room_id: int) -> set[str]:
+    """The room's views that have a stream open in this process."""
+    manager = get_listener_manager()
+    prefix = f"{room_channel(room_id)}{VIEW_SEPARATOR}"
+    with manager.lock:
+        return {channel.removeprefix(prefix) for channel in manager.listeners_by_channel if channel.startswith(prefix)}
+
+
+def watched_rooms() -> set[int]:
+    """Rooms with a view's stream open in this process."""
+    manager = get_listener_manager()
+    with manager.lock:
+        channels = list(manager.listeners_by_channel)
+    return {parsed[0] for parsed in map(parse_channel, channels) if parsed is not None and parsed[1]}
+
+
+def _stream_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop this process's streams run on (none while no stream is open)."""
+    manager = get_listener_manager()
+    with manager.lock:
+        for group in manager.listeners_by_channel.values():
+            for listener in group:
+                if listener.loop is not None:
+                    return listener.loop  # type: ignore[no-any-return]
+    return None
+
+
+def push_room(room_id: int) -> None:
+    """Render the room's fragment once per view watched in this process and queue it to those
+    streams, on the streams' event loop (from any thread; nothing to do while none watches)."""
+    if not local_views(room_id):
+        return
+    loop = _stream_loop()
+    if loop is None:
+        return
+    try:
+        running = asyncio.get_running_loop()
+    except RuntimeError:
+        running = None
+    if running is loop:
+        _request_push(room_id)
+    else:
+        loop.call_soon_threadsafe(_request_push, room_id)
+
+
+def _request_push(room_id: int) -> None:
+    if room_id in _pushing:
+        _pushing[room_id] = True
+        return
+    _pushing[room_id] = False
+    asyncio.get_running_loop().create_task(_push(room_id))
+
+
+async def _push(room_id: int) -> None:
+    from live.fragments import render_views
+
+    try:
+        while True:
+            _pushing[room_id] = False
+            views = local_views(room_id)
+            if not views:
+                return
+            try:
+                rendered = await sync_to_async(render_views, thread_sensitive=False)(room_id, views)
+            except Exception:  # a failed render must not stop later pushes; devices poll when told
+                logger.exception("Could not render room %s for its devices", room_id)
+                return
+            deliver(room_id, rendered)
+            if not _pushing.get(room_id):
+                return
+    finally:
+        _pushing.pop(room_id, None)
+
+
+def deliver(room_id: int, rendered: dict[str, str | None]) -> None:
+    """Queue each view's HTML (``tracker``) to its open streams in this process; a view mapped to
+    ``None`` is gone, and its devices are told to reload (``reload``)."""
+    manager = get_listener_manager()
+    for view, html in rendered.items():
+        channel = view_channel(room_id, view)
+        if html is None:
+            manager.add_to_queues(channel, Event(channel, RELOAD_EVENT, ""))
+        else:
+            manager.add_to_queues(channel, Event(channel, FRAGMENT_EVENT, html))
 
 
 def wake_open_streams() -> int:
@@ -131,6 +300,8 @@ class ReconnectingRedisListener(RedisListener):
                 if failed:
                     logger.warning("Live events: Redis is back; open streams catch up from the database")
                     wake_open_streams()
+                    for room_id in watched_rooms():
+                        push_room(room_id)
                 failed, delay = False, RETRY_FIRST
                 while True:
                     message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=READ_TIMEOUT)
@@ -160,6 +331,9 @@ class ReconnectingRedisListener(RedisListener):
             logger.exception("Live events: skipped a malformed Redis message")
             return
         get_listener_manager().add_to_queues(data["channel"], event)
+        parsed = parse_channel(str(data["channel"]))
+        if parsed is not None and not parsed[1] and data["event_type"] in ("version", "members"):
+            push_room(parsed[0])
 
 
 async def _close_quietly(pubsub: Any, client: AsyncRedis) -> None:

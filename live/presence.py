@@ -1,6 +1,6 @@
-"""Who is at the table: the last time each member's device showed up, kept in the cache (Redis
-when configured, the process's memory otherwise) and never in the database, so a device polling
-every few seconds writes no row."""
+"""Who is at the table: the last time each member's device showed up (opened the room, asked for
+the tracker, or kept its event stream open), kept in the cache (Redis when configured, the
+process's memory otherwise) and never in the database, so a watching device writes no row."""
 
 from __future__ import annotations
 
@@ -26,6 +26,14 @@ def mark_seen(room_id: int, user_id: int) -> bool:
     if not cache.add(f"{_key(room_id, user_id)}:fresh", True, THROTTLE):
         return False
     cache.set(_key(room_id, user_id), timezone.now(), REMEMBER)
+    return True
+
+
+async def amark_seen(room_id: int, user_id: int) -> bool:
+    """:func:`mark_seen` from async code (an open event stream)."""
+    if not await cache.aadd(f"{_key(room_id, user_id)}:fresh", True, THROTTLE):
+        return False
+    await cache.aset(_key(room_id, user_id), timezone.now(), REMEMBER)
     return True
 
 

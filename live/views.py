@@ -1,16 +1,27 @@
 """HTML screens for shared rooms: list and create, the room (tracker, members, join code, log),
-join by code, QR code, and the tracker fragment that devices refetch when the version moves."""
+join by code, QR code, the room's event stream, and the tracker fragment that a device asks for
+when its stream (re)opens or, while the stream is down, every few seconds."""
 
 from __future__ import annotations
 
 import io
+import time
+from collections.abc import AsyncIterator
 from typing import Any
 
 import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden, JsonResponse
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBase,
+    HttpResponseForbidden,
+    JsonResponse,
+    StreamingHttpResponse,
+)
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -19,9 +30,10 @@ from django_htmx.middleware import HtmxDetails
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.exceptions import AuthenticationFailed
 
-from live import registry, selectors, services
+from live import presence, registry, selectors, services
 from live.engine.tracker import Role
-from live.events import room_channel
+from live.events import room_channel, view_channel
+from live.fragments import LOG_PAGE, release_connection, room_context, view_of
 from live.links import join_link
 from live.models import Room
 from live.permissions import room_for
@@ -29,7 +41,6 @@ from rules.errors import DropshipError, NotAllowed, NotFound, StaleVersion
 from rules.refusals import htmx_refusal
 
 LIST_FIELDS = {"characters", "faces"}
-LOG_PAGE = 12  # log lines on the room's page, and per "Older entries" step
 NOT_PAYLOAD = {"csrfmiddlewaretoken", "type", "version"}
 
 
@@ -49,25 +60,7 @@ def _load(request: HttpRequest, room_id: int, at_least: Role = Role.VIEWER) -> t
 
 
 def _context(request: HttpRequest, room: Room, role: Role, **extra: Any) -> dict[str, Any]:
-    tracker = registry.get(room.kind)
-    seats = selectors.room_seats(room)
-    return {
-        "room": room,
-        "role": role.value,
-        "state": room.state,
-        "tracker": tracker,
-        "tracker_template": f"{tracker.template}#tracker",
-        "tracker_controls": f"{tracker.template}#controls",
-        "me": str(request.user.pk) if request.user.is_authenticated else "",
-        "log": selectors.room_log(room, limit=LOG_PAGE),
-        # One action per version: older lines exist exactly when the version passed a page.
-        "log_more": room.version > LOG_PAGE,
-        "log_before": max(room.version - LOG_PAGE + 1, 1),
-        # Members load once per render: the figure loops read this list, not the database.
-        "seats": seats,
-        "members_stamp": selectors.members_stamp_of(seats),
-        **extra,
-    }
+    return room_context(room, role, request.user, **extra)
 
 
 @login_required
@@ -268,12 +261,17 @@ def room_qr(request: HtmxHttpRequest, room_id: int) -> HttpResponse:
     return HttpResponse(out.getvalue(), content_type="image/svg+xml")
 
 
-def room_events(request: HttpRequest, room_id: int) -> HttpResponse:
+def room_events(request: HttpRequest, room_id: int) -> HttpResponseBase:
     """The room's Server-Sent Event stream (django-eventstream), behind the room check.
 
     Browsers come with their session; API clients send ``Authorization: Token <key>``, checked by
     DRF's own TokenAuthentication like every API call (a wrong token answers 401). Events are
-    ``version`` with ``{room, version}``: fetch ``/api/v1/rooms/{id}/`` when it moves."""
+    ``version`` with ``{room, version}``: fetch ``/api/v1/rooms/{id}/`` when it moves.
+
+    The room page asks for ``?fragments=1``: it hears, instead, ``tracker`` with the fragment
+    rendered for its view (:mod:`live.fragments`), and ``reload`` when its view is gone (a role
+    changed, the member left). The stream holds no database connection while it waits, and
+    keeps the member marked present (in the cache) while it is open."""
     if request.META.get("HTTP_AUTHORIZATION"):
         try:
             found = TokenAuthentication().authenticate(request)  # type: ignore[arg-type]
@@ -281,8 +279,26 @@ def room_events(request: HttpRequest, room_id: int) -> HttpResponse:
             return JsonResponse({"detail": str(exc.detail)}, status=401, headers={"WWW-Authenticate": "Token"})
         if found is not None:
             request.user = found[0]
-    _load(request, room_id)
-    return eventstream_events(request, channels=[room_channel(room_id)])
+    _, role = _load(request, room_id)
+    user_id = request.user.pk if request.user.is_authenticated else None
+    fragments = bool(request.GET.get("fragments"))
+    channel = view_channel(room_id, view_of(role, user_id)) if fragments else room_channel(room_id)
+    response = eventstream_events(request, channels=[channel])
+    release_connection()
+    if user_id is not None and isinstance(response, StreamingHttpResponse) and response.is_async:
+        response.streaming_content = _present_while_open(response.streaming_content, room_id, user_id)  # type: ignore[arg-type]
+    return response
+
+
+async def _present_while_open(stream: AsyncIterator[bytes], room_id: int, user_id: int) -> AsyncIterator[bytes]:
+    """Pass the stream through, marking the member seen (a cache write, at most every
+    :data:`live.presence.THROTTLE` seconds: the stream's keep-alives come every 20 s)."""
+    marked = 0.0
+    async for chunk in stream:
+        if time.monotonic() - marked >= presence.THROTTLE:
+            marked = time.monotonic()
+            await presence.amark_seen(room_id, user_id)
+        yield chunk
 
 
 @require_POST

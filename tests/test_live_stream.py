@@ -13,6 +13,7 @@ from django.test import Client
 from rest_framework.authtoken.models import Token
 
 from live import services
+from live.models import Room
 from tests.asgi_server import asgi_server
 from tests.factories import UserFactory
 
@@ -122,3 +123,131 @@ def test_an_api_client_follows_the_room_with_its_token_and_hears_a_join(room_and
         assert _open_stream_with(base, room.pk, {"Authorization": "Token not-a-token"}).status == 401
         outsider = Token.objects.create(user=UserFactory.create(username="burke")).key
         assert _open_stream_with(base, room.pk, {"Authorization": f"Token {outsider}"}).status == 404
+
+
+def _cookie_for(user) -> str:  # type: ignore[no-untyped-def]
+    return _session_cookie(user)
+
+
+def _open_page_stream(base: str, room_id: int, cookie: str) -> http.client.HTTPResponse:
+    """The room page's own stream (``?fragments=1``): the fragment of the device's view."""
+    url = urlparse(base)
+    conn = http.client.HTTPConnection(url.hostname or "127.0.0.1", url.port, timeout=20)
+    conn.request("GET", f"/events/rooms/{room_id}/?fragments=1", headers={"Cookie": cookie, "Accept": "text/event-stream"})
+    response = conn.getresponse()
+    assert response.status == 200
+    return response
+
+
+def _next_raw(stream: http.client.HTTPResponse, wanted: str) -> str:
+    """The data of the next ``wanted`` event, its lines joined as an EventSource joins them."""
+    event, lines = "", list[str]()
+    while True:
+        line = stream.readline().decode().rstrip("\r\n")
+        if line.startswith("event:"):
+            event, lines = line.split(":", 1)[1].strip(), []
+        elif line.startswith("data:"):
+            lines.append(line[5:].removeprefix(" "))
+        elif line == "" and event:
+            if event == wanted:
+                return "\n".join(lines)
+            event = ""
+
+
+def test_the_room_page_hears_its_own_view_of_the_tracker_pushed(room_and_people) -> None:  # type: ignore[no-untyped-def]
+    room, token, cookie = room_and_people
+    viewer = UserFactory.create(username="gorman")
+    services.room_share(room, {viewer.pk: "viewer"})
+    with asgi_server() as base:
+        player_stream = _open_page_stream(base, room.pk, cookie)
+        viewer_stream = _open_page_stream(base, room.pk, _cookie_for(viewer))
+        _next_raw(player_stream, "stream-open")
+        _next_raw(viewer_stream, "stream-open")
+        _act(base, room.pk, token, 0)
+        for stream in (player_stream, viewer_stream):
+            html = _tracker_at(stream, 1)
+            assert "Trooper 0" in html and 'hx-swap-oob="outerHTML"' in html  # the member list, out of band
+            assert "csrfmiddlewaretoken" not in html  # one render for every device: the page adds its own token
+        # A viewer's own Leave button comes with every viewer's view, marked for dropship.js to keep.
+        assert f'data-only-for="{viewer.pk}"' in html
+
+
+def test_a_device_may_hear_only_its_own_view(room_and_people) -> None:  # type: ignore[no-untyped-def]
+    from live.events import RoomChannelManager, view_channel
+
+    room, _, _ = room_and_people
+    manager = RoomChannelManager()
+    watcher = room.members.get(user__username="drake").user
+    assert manager.can_read_channel(watcher, view_channel(room.pk, f"player-{watcher.pk}"))
+    assert not manager.can_read_channel(watcher, view_channel(room.pk, "owner"))
+    assert not manager.can_read_channel(watcher, view_channel(room.pk, "watch"))
+    assert not manager.can_read_channel(watcher, view_channel(room.pk, f"player-{room.owner_id}"))
+    assert manager.can_read_channel(room.owner, view_channel(room.pk, "owner"))
+    assert not manager.is_channel_reliable(view_channel(room.pk, "owner"))
+    assert manager.is_channel_reliable(f"room-{room.pk}")
+
+
+def _server_connections(pid: int) -> int:
+    """Database connections the server process holds: its backends on PostgreSQL, its open
+    handles on the SQLite file otherwise."""
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")
+            return int(cursor.fetchone()[0])
+    import os
+
+    name = os.path.realpath(connection.settings_dict["NAME"])
+    fds = os.listdir(f"/proc/{pid}/fd")
+    return sum(1 for fd in fds if _link(f"/proc/{pid}/fd/{fd}") == name)
+
+
+def _link(path: str) -> str:
+    import os
+
+    try:
+        return os.readlink(path)
+    except OSError:
+        return ""
+
+
+def test_idle_event_streams_hold_no_database_connection(room_and_people) -> None:  # type: ignore[no-untyped-def]
+    import time
+
+    room, token, cookie = room_and_people
+    with asgi_server() as base:
+        streams = [_open_page_stream(base, room.pk, cookie) for _ in range(6)]
+        streams += [_open_stream_with(base, room.pk, {"Authorization": f"Token {token}"}) for _ in range(4)]
+        streams += [_open_stream(base, room.pk, cookie) for _ in range(2)]
+        for stream in streams:
+            _next_raw(stream, "stream-open")
+        _act(base, room.pk, token, 0)
+        for stream in streams[:6]:
+            _tracker_at(stream, 1)
+        for stream in streams[6:]:
+            _next_raw(stream, "version")
+        time.sleep(0.5)  # the action's request has ended
+        assert _server_connections(base.pid) == 0
+
+
+@pytest.mark.redis
+def test_the_fragment_is_pushed_by_the_process_holding_the_stream_through_redis(room_and_people) -> None:  # type: ignore[no-untyped-def]
+    room, token, cookie = room_and_people
+    Room.objects.filter(pk=room.pk).update(guests_can_watch=True)
+    with asgi_server(redis_url=settings.REDIS_URL) as first, asgi_server(redis_url=settings.REDIS_URL) as second:
+        player, guest = _open_page_stream(first, room.pk, cookie), _open_page_stream(first, room.pk, "")
+        _next_raw(player, "stream-open")
+        _next_raw(guest, "stream-open")
+        _act(second, room.pk, token, 0)
+        for stream in (player, guest):
+            assert "Trooper 0" in _tracker_at(stream, 1)
+
+
+def _tracker_at(stream: http.client.HTTPResponse, version: int) -> str:
+    """The next pushed fragment of ``version`` (a shared Redis may carry other servers' events for
+    a room of the same id, which make this server push the room again: those are skipped)."""
+    while True:
+        html = _next_raw(stream, "tracker")
+        if html.lstrip().startswith(f'<section id="tracker" data-version="{version}"'):
+            return html

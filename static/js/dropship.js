@@ -21,11 +21,7 @@
     return input.value !== input.defaultValue;
   }
 
-  document.addEventListener("htmx:beforeSwap", (event) => {
-    kept = null;
-    const target = event.detail.target;
-    const source = event.detail.requestConfig && event.detail.requestConfig.elt;
-    if (!target || target.id !== "tracker" || (source && source.closest && source.closest("form"))) return;
+  function remember(target) {
     kept = new Map();
     const fields = Array.from(target.querySelectorAll("input, select, textarea"));
     // Inputs outside the tracker that belong to a form inside it (form="...") are not swapped.
@@ -33,6 +29,64 @@
       const key = keyOf(field);
       if (key && edited(field)) kept.set(key, field.type === "checkbox" || field.type === "radio" ? field.checked : field.value);
     }
+  }
+
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    kept = null;
+    const target = event.detail.target;
+    const source = event.detail.requestConfig && event.detail.requestConfig.elt;
+    if (!target || target.id !== "tracker" || (source && source.closest && source.closest("form"))) return;
+    remember(target);
+  });
+
+  // A tracker pushed on the event stream (the hidden [data-tracker-push] receiver swaps it). One
+  // older than the tracker shown, or the same version with the same members (this device's own
+  // answer already showed it), is dropped: swapping it would only detach the form of a request
+  // still in flight.
+  function stampOf(html) {
+    const version = /data-version="(\d+)"/.exec(html);
+    const members = /[?&](?:amp;)?members=([\d.]+)/.exec(html);
+    return { version: version ? Number(version[1]) : NaN, members: members ? members[1] : "" };
+  }
+
+  function newer(html, tracker) {
+    const pushed = stampOf(html);
+    const shown = stampOf(`data-version="${tracker.dataset.version}" ${tracker.getAttribute("hx-get") || ""}`);
+    return pushed.version > shown.version || (pushed.version === shown.version && pushed.members !== shown.members);
+  }
+
+  // While this device's own request for the tracker (or the member list) is on its way, a push
+  // waits: swapping it first would detach the request's target, and the answer would land
+  // nowhere. The newest push waiting is shown after the answer, if it is still newer.
+  const inFlight = new Set();
+  let held = null;
+  const aimsAtTracker = (detail) => detail.target && (detail.target.id === "tracker" || detail.target.id === "members");
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    if (aimsAtTracker(event.detail)) inFlight.add(event.detail.xhr);
+  });
+  document.addEventListener("htmx:afterRequest", (event) => {
+    if (!inFlight.delete(event.detail.xhr) || inFlight.size > 0 || held === null) return;
+    const html = held;
+    held = null;
+    const tracker = document.getElementById("tracker");
+    if (!tracker || !newer(html, tracker)) return;
+    remember(tracker);
+    htmx.swap(tracker, html, { swapStyle: "outerHTML", swapDelay: 0, settleDelay: 20 });
+  });
+
+  document.addEventListener("htmx:sseBeforeMessage", (event) => {
+    kept = null;
+    if (!event.target || !event.target.matches || !event.target.matches("[data-tracker-push]")) return;
+    const tracker = document.getElementById("tracker");
+    if (!tracker) return;
+    const html = event.detail.data || "";
+    const fresh = newer(html, tracker);
+    if (!fresh || inFlight.size > 0) {
+      if (fresh) held = html;
+      event.preventDefault();
+      return;
+    }
+    remember(tracker);
   });
 
   document.addEventListener("htmx:afterSwap", () => {
@@ -217,4 +271,72 @@
   }
   document.addEventListener("DOMContentLoaded", syncPhaseButton);
   document.addEventListener("htmx:afterSettle", syncPhaseButton);
+})();
+
+// The room's event stream pushes this device's tracker; the device asks for it itself only when
+// its stream opens (once: it may have missed a change while away) and, while the stream is
+// down, every POLL_MS. A "reload" event means this device's view is gone (its role changed, or it
+// left the table): the page is loaded again.
+// Pushed HTML is rendered once for every device of a view, so it carries no CSRF token and no
+// per-device parts: plain forms get the page's token here, and [data-only-for="<user id>"]
+// elements stay only on that user's device (data-me on the stream's element).
+(() => {
+  const POLL_MS = 5000;
+  let poll = null;
+  const heard = new WeakSet();
+
+  function refresh() {
+    const tracker = document.getElementById("tracker");
+    if (tracker && tracker.hasAttribute("hx-get")) htmx.trigger(tracker, "dropship:refresh");
+  }
+
+  document.addEventListener("htmx:sseOpen", (event) => {
+    if (!event.target || !event.target.matches || !event.target.matches("[data-room-stream]")) return;
+    if (poll) window.clearInterval(poll);
+    poll = null;
+    const source = event.detail && event.detail.source;
+    if (source && !heard.has(source)) {
+      heard.add(source);
+      source.addEventListener("reload", () => window.location.reload());
+    }
+    refresh();
+  });
+  document.addEventListener("htmx:sseError", (event) => {
+    if (!event.target || !event.target.matches || !event.target.matches("[data-room-stream]")) return;
+    if (!poll) poll = window.setInterval(refresh, POLL_MS);
+  });
+
+  function csrfToken() {
+    try {
+      return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
+    } catch (_) {
+      return "";
+    }
+  }
+
+  function adopt() {
+    const stream = document.querySelector("[data-room-stream]");
+    if (!stream) return;
+    const me = stream.dataset.me || "";
+    for (const elt of document.querySelectorAll("[data-only-for]")) {
+      if (elt.dataset.onlyFor === me) {
+        elt.removeAttribute("data-only-for");
+        elt.hidden = false;
+      } else {
+        elt.remove();
+      }
+    }
+    const token = csrfToken();
+    if (!token) return;
+    for (const form of stream.ownerDocument.querySelectorAll("form[method=post]")) {
+      if (form.querySelector("input[name=csrfmiddlewaretoken]")) continue;
+      const input = document.createElement("input");
+      input.type = "hidden";
+      input.name = "csrfmiddlewaretoken";
+      input.value = token;
+      form.prepend(input);
+    }
+  }
+  document.addEventListener("htmx:afterSettle", adopt);
+  document.addEventListener("htmx:oobAfterSwap", adopt);
 })();
