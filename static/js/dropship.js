@@ -34,6 +34,17 @@
   document.addEventListener("htmx:beforeSwap", (event) => {
     kept = null;
     const target = event.detail.target;
+    // A refetched tracker (a GET) older than the one shown arrived late, after this device's own
+    // change answered: drawing it would bring back an older version (and its forms would be
+    // refused as stale).
+    const config = event.detail.requestConfig;
+    if (target && target.id === "tracker" && config && config.verb === "get") {
+      const incoming = stampOf(event.detail.serverResponse || "").version;
+      if (incoming < Number(target.dataset.version)) {
+        event.detail.shouldSwap = false;
+        return;
+      }
+    }
     const source = event.detail.requestConfig && event.detail.requestConfig.elt;
     if (!target || target.id !== "tracker" || (source && source.closest && source.closest("form"))) return;
     remember(target);
