@@ -884,7 +884,9 @@ def mission_finish(
     escaped = "Escape" in played_here
     outcome = campaign.MissionOutcome(
         priority=int(report.get("priority", mission.setup.get("priority", 1))),
-        objectives_completed=int(report.get("objectives_completed", 0)),
+        # Before the Signals penalty, which the post-battle sequence applies (once) from the
+        # Signals numbers below; a report from before ``objective_points`` has only the total.
+        objectives_completed=int(report.get("objective_points", report.get("objectives_completed", 0))),
         took_field=tuple(took_field),
         casualties=tuple(mains("casualties")),
         lost_marines=tuple(lost),
@@ -915,6 +917,7 @@ def mission_finish(
         pay_court_martial=pay_court_martial,
     )
     result = _engine_call("post_battle", campaign.post_battle, tables, state, outcome, Dice(seed=seed), choices)
+    total = _engine_call("post_battle", campaign.objective_total, tables, outcome)[0]  # after the Signals rule
     backgrounds = {
         str(step.data.get("name")): dict(step.data) for _, title, step in result.steps if title == "Replacement" and step.data
     }
@@ -932,7 +935,7 @@ def mission_finish(
     _log(
         squad,
         "mission: end",
-        f"Mission {mission.number} over after round {report.get('rounds', '?')}: {outcome.objectives_completed} Objective point(s); "
+        f"Mission {mission.number} over after round {report.get('rounds', '?')}: {total} Objective point(s); "
         f"casualties {', '.join(outcome.casualties) or 'none'}; lost marines {', '.join(lost) or 'none'}"
         + (" (Escape card: no Lost Marine rolls)" if escaped and lost else "")
         + ".",
@@ -943,7 +946,7 @@ def mission_finish(
         squad.turn = mission.turn  # the log keeps the turn the steps belong to
         _log(squad, f"post-battle: {number}. {title}", step.text or title, step.rolls, mission=mission, data=dict(step.data))
     squad.turn = result.squad.turn
-    mission.outcome = {**report, "objectives_completed": outcome.objectives_completed, "in_charge": outcome.in_charge}
+    mission.outcome = {**report, "objectives_completed": total, "in_charge": outcome.in_charge}
     mission.post_battle = {
         "steps": [{"number": n, "title": t, "text": r.text, "rolls": [x.as_dict() for x in r.rolls]} for n, t, r in result.steps]
     }

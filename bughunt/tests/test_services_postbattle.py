@@ -125,3 +125,27 @@ def test_military_life_offers_wait_on_the_squad_and_can_be_declined(player, squa
     squad = services.offer_answer(user=player, squad_id=squad.pk, version=squad_version(squad.pk), index=0, choice="accept")
     hicks.refresh_from_db()
     assert squad.pending == [] and hicks.xp == 0 and hicks.speed == 5
+
+
+def test_the_signals_penalty_counts_once_after_the_tracker(player, squad) -> None:  # type: ignore[no-untyped-def]
+    """Four Signals placed and none investigated take 1 off the Objective total (p.201): the
+    tracker's outcome shows it, and the post-battle sequence must not take it off again."""
+    mission = on_table(player, squad)
+    assert mission.room is not None
+    room = Room.objects.get(pk=mission.room.pk)
+    for objective in room.state["objectives"]:
+        act(player, mission, "set_objective", objective=objective["id"], completed="on")
+    room = Room.objects.get(pk=mission.room.pk)
+    room.state = {**room.state, "signals": 4, "signals_investigated": 0}  # the scene: Signals left alone
+    room.save(update_fields=["state"])
+    act(player, mission, "end_mission")
+    mission = services.mission_finish(
+        user=player, mission_id=mission.pk, version=mission_version(mission.pk), in_charge="Hicks", seed=4
+    )
+    report = mission.outcome
+    assert report["objective_points"] - 1 == report["objectives_completed"]
+    from bughunt.models import LogEntry
+
+    steps = LogEntry.objects.filter(mission=mission, step__startswith="post-battle")
+    reputation = next(e for e in steps if (e.data or {}).get("objectives") is not None)
+    assert reputation.data["objectives"] == report["objectives_completed"] == 2

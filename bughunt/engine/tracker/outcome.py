@@ -27,6 +27,9 @@ def outcome(state: Mapping[str, Any]) -> dict[str, Any]:
     ``casualties``, ``lost_marines`` (left by an edge), ``evacuated`` and ``on_table`` are lists of
     ``{"name", "main", "unit", "trooper_id", "defeated_by"}`` (trooper_id from the setup, if given); ``took_field`` the main characters' names. ``objectives_completed``
     follows :func:`_objectives_done_final`; ``success`` is 2 or more, ``court_martial`` 0.
+    ``objective_points`` is the total before the Signals penalty: the post-battle sequence takes
+    it with ``signals_initial`` and ``signals_investigated`` and applies the penalty itself
+    (:func:`bughunt.engine.campaign.objective_total`), once.
     """
 
     def who(statuses: tuple[str, ...]) -> list[dict[str, Any]]:
@@ -47,6 +50,7 @@ def outcome(state: Mapping[str, Any]) -> dict[str, Any]:
         "priority_start": state["priority_start"],
         "priority": state["priority"],
         "objectives_completed": done,
+        "objective_points": _objectives_done(state),
         "success": mission_success(done),
         "court_martial": done == 0,
         "took_field": [u["name"] for u in state["units"] if u["kind"] == "character"],
