@@ -106,31 +106,20 @@ class SquadAccess(IsAuthenticated):
         return True
 
 
-class VersionSerializer(serializers.Serializer[Any]):
-    version = int_field(1, bounds.VERSION_MAX, help_text="The squad version this write was made against.")
-
-
 class SquadListApi(APIView):
     permission_classes = [SquadAccess]
 
     class SquadFilterSerializer(serializers.Serializer[Any]):
         q = text_filter()
 
-    class SquadCreateSerializer(serializers.Serializer[Any]):
-        name = serializers.CharField(max_length=80)
-        character_names = serializers.ListField(child=serializers.CharField(max_length=60), min_length=3, max_length=5)
-        difficulty = serializers.ChoiceField(choices=[d for d, _ in Squad.DIFFICULTIES], default="Mess Me Up")
-        escalation = serializers.BooleanField(default=False)
-        signals = serializers.BooleanField(default=False)
-
     @extend_schema(responses=SquadSerializer(many=True))
     def get(self, request: Request) -> Response:
         squads = selectors.squad_list(user=request.user, search=query_filters(self.SquadFilterSerializer, request)["q"])
         return Response(SquadSerializer(squads, many=True).data)
 
-    @extend_schema(request=SquadCreateSerializer, responses={201: SquadDetailSerializer})
+    @extend_schema(request=inputs.SquadCreateInput, responses={201: SquadDetailSerializer})
     def post(self, request: Request) -> Response:
-        data = self.SquadCreateSerializer(data=request.data)
+        data = inputs.SquadCreateInput(data=request.data)
         data.is_valid(raise_exception=True)
         squad = services.squad_create(user=request.user, **data.validated_data)
         return Response(SquadDetailSerializer(squad).data, status=status.HTTP_201_CREATED)
@@ -214,20 +203,9 @@ class OfferApi(APIView):
 class MissionCreateApi(APIView):
     permission_classes = [SquadAccess]
 
-    class MissionCreateInputSerializer(VersionSerializer):
-        difficulty = serializers.ChoiceField(
-            choices=[d for d, _ in Squad.DIFFICULTIES], required=False, allow_null=True, default=None
-        )
-        reputation_spent = serializers.IntegerField(min_value=-2, max_value=2, default=0)
-        priority_shift = serializers.IntegerField(min_value=-1, max_value=1, default=0)
-        objective_faces = serializers.ListField(
-            child=int_field(0, bounds.FACE_MAX), required=False, allow_null=True, default=None
-        )
-        priority_faces = serializers.ListField(child=int_field(0, bounds.FACE_MAX), required=False, allow_null=True, default=None)
-
-    @extend_schema(request=MissionCreateInputSerializer, responses={201: MissionSerializer})
+    @extend_schema(request=inputs.MissionCreateInput, responses={201: MissionSerializer})
     def post(self, request: Request, squad_id: int) -> Response:
-        data = self.MissionCreateInputSerializer(data=request.data)
+        data = inputs.MissionCreateInput(data=request.data)
         data.is_valid(raise_exception=True)
         mission = services.mission_create(user=request.user, squad_id=squad_id, **data.validated_data)
         return Response(MissionSerializer(mission).data, status=status.HTTP_201_CREATED)
@@ -244,15 +222,9 @@ class MissionDetailApi(APIView):
 class MissionSupportApi(APIView):
     permission_classes = [SquadAccess]
 
-    class MissionSupportInputSerializer(VersionSerializer):
-        option = serializers.CharField(max_length=60, required=False, default="")
-        buy = serializers.BooleanField(default=False, help_text="Spend 1 Reputation for +1 Support point instead.")
-        faces = serializers.ListField(child=int_field(0, bounds.FACE_MAX), required=False, allow_null=True, default=None)
-        extra_support_card = serializers.BooleanField(default=False)
-
-    @extend_schema(request=MissionSupportInputSerializer, responses=MissionSerializer)
+    @extend_schema(request=inputs.MissionSupportInput, responses=MissionSerializer)
     def post(self, request: Request, mission_id: int) -> Response:
-        data = self.MissionSupportInputSerializer(data=request.data)
+        data = inputs.MissionSupportInput(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
         if v["buy"]:
@@ -272,16 +244,9 @@ class MissionSupportApi(APIView):
 class MissionLoadoutApi(APIView):
     permission_classes = [SquadAccess]
 
-    class MissionLoadoutInputSerializer(VersionSerializer):
-        loadout = serializers.DictField(
-            child=serializers.CharField(), help_text="Trooper id -> Combat rifle, Shot gun or Boarding sword."
-        )
-        hand_cannon = serializers.CharField(required=False, allow_null=True, default=None)
-        extras = serializers.DictField(child=serializers.CharField(), required=False, default=dict)
-
-    @extend_schema(request=MissionLoadoutInputSerializer, responses=MissionSerializer)
+    @extend_schema(request=inputs.MissionLoadoutInput, responses=MissionSerializer)
     def post(self, request: Request, mission_id: int) -> Response:
-        data = self.MissionLoadoutInputSerializer(data=request.data)
+        data = inputs.MissionLoadoutInput(data=request.data)
         data.is_valid(raise_exception=True)
         mission = services.mission_loadout(user=request.user, mission_id=mission_id, **data.validated_data)
         return Response(MissionSerializer(mission).data)
@@ -290,12 +255,9 @@ class MissionLoadoutApi(APIView):
 class MissionStartApi(APIView):
     permission_classes = [SquadAccess]
 
-    class MissionStartInputSerializer(VersionSerializer):
-        guests_can_watch = serializers.BooleanField(default=False)
-
-    @extend_schema(request=MissionStartInputSerializer, responses=MissionSerializer)
+    @extend_schema(request=inputs.MissionStartInput, responses=MissionSerializer)
     def post(self, request: Request, mission_id: int) -> Response:
-        data = self.MissionStartInputSerializer(data=request.data)
+        data = inputs.MissionStartInput(data=request.data)
         data.is_valid(raise_exception=True)
         mission = services.mission_start(user=request.user, mission_id=mission_id, **data.validated_data)
         return Response(MissionSerializer(mission).data)
@@ -304,22 +266,9 @@ class MissionStartApi(APIView):
 class MissionFinishApi(APIView):
     permission_classes = [SquadAccess]
 
-    class MissionFinishInputSerializer(VersionSerializer):
-        mvp = serializers.CharField(required=False, allow_null=True, default=None)
-        in_charge = serializers.CharField(required=False, allow_null=True, default=None)
-        advanced_care = serializers.ListField(child=serializers.CharField(), required=False, default=list)
-        retire = serializers.ListField(child=serializers.CharField(), required=False, default=list)
-        pay_court_martial = serializers.BooleanField(default=False)
-        buy_rest = serializers.BooleanField(default=False)
-        escape_card = serializers.BooleanField(default=False, help_text="Play the Escape card: no Lost Marine rolls.")
-        survived_card = serializers.CharField(
-            required=False, allow_null=True, default=None, help_text="Play Survived for this character."
-        )
-        replacement_names = serializers.ListField(child=serializers.CharField(max_length=60), required=False, default=list)
-
-    @extend_schema(request=MissionFinishInputSerializer, responses=MissionSerializer)
+    @extend_schema(request=inputs.MissionFinishInput, responses=MissionSerializer)
     def post(self, request: Request, mission_id: int) -> Response:
-        data = self.MissionFinishInputSerializer(data=request.data)
+        data = inputs.MissionFinishInput(data=request.data)
         data.is_valid(raise_exception=True)
         mission = services.mission_finish(user=request.user, mission_id=mission_id, **data.validated_data)
         return Response(MissionSerializer(mission).data)

@@ -5,8 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
+from rest_framework.utils import html
 
+from bughunt.models import Squad
+from bughunt.services import MAX_MAIN, MIN_MAIN
 from rules import bounds
 from rules.bounds import int_field
 from rules.inputs import FacesField
@@ -36,3 +40,153 @@ class OfferInput(VersionInput):
 
     index = int_field(0, bounds.STAT)
     choice = serializers.CharField(max_length=40)
+
+
+class NamesField(serializers.ListField):
+    """Names: a list (JSON) or a form's one text input with commas (``"Drake, Ferro"``); empty
+    items are dropped."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("child", serializers.CharField(max_length=60))
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("default", list)
+        super().__init__(**kwargs)
+
+    def get_value(self, dictionary: Any) -> Any:
+        if html.is_html_input(dictionary):  # a form sends one text input, not a list
+            raw = dictionary.get(self.field_name, serializers.empty)
+            return serializers.empty if raw is serializers.empty else [n.strip() for n in raw.split(",") if n.strip()]
+        return super().get_value(dictionary)
+
+
+DIFFICULTIES = [d for d, _ in Squad.DIFFICULTIES]
+
+
+def _difficulty(**kwargs: Any) -> serializers.ChoiceField:
+    return serializers.ChoiceField(
+        choices=DIFFICULTIES, error_messages={"invalid_choice": f"Must be one of: {', '.join(DIFFICULTIES)}."}, **kwargs
+    )
+
+
+class SquadSettingsInput(VersionInput):
+    """:func:`bughunt.services.squad_update`: a field left out stays as it is (a form's unticked
+    box is ``False``)."""
+
+    name = serializers.CharField(required=False, allow_blank=True, help_text="What the squad is called.")
+    difficulty = _difficulty(required=False)
+    escalation = serializers.BooleanField(required=False, help_text="Campaign escalation (p.187).")
+    signals = serializers.BooleanField(required=False, help_text="Signals (p.190).")
+
+
+class MissionCreateInput(VersionInput):
+    """:func:`bughunt.services.mission_create` (pp.184-190)."""
+
+    difficulty = _difficulty(required=False, allow_null=True, default=None)
+    reputation_spent = int_field(-2, 2, default=0)
+    priority_shift = int_field(-1, 1, default=0)
+    objective_faces = FacesField()
+    priority_faces = FacesField()
+
+
+class MissionSupportInput(VersionInput):
+    """:func:`bughunt.services.mission_request_support`, or with ``buy``
+    :func:`bughunt.services.mission_buy_support` (p.187)."""
+
+    option = serializers.CharField(max_length=60, required=False, default="")
+    buy = serializers.BooleanField(default=False, help_text="Spend 1 Reputation for +1 Support point instead.")
+    faces = FacesField()
+    extra_support_card = serializers.BooleanField(default=False)
+
+
+class PrefixedDictField(serializers.DictField):
+    """A mapping: a JSON object, or a form's inputs named ``<prefix><key>`` (``weapon_12``);
+    with ``skip_blank`` a form's empty choices are left out."""
+
+    def __init__(self, *, form_prefix: str, skip_blank: bool = False, **kwargs: Any) -> None:
+        self.form_prefix = form_prefix
+        self.skip_blank = skip_blank
+        super().__init__(**kwargs)
+
+    def get_value(self, dictionary: Any) -> Any:
+        if html.is_html_input(dictionary):
+            found = {
+                key.removeprefix(self.form_prefix): value
+                for key, value in dictionary.items()
+                if key.startswith(self.form_prefix) and (value or not self.skip_blank)
+            }
+            if found or self.required:
+                return found
+            return serializers.empty
+        return super().get_value(dictionary)
+
+
+class MissionLoadoutInput(VersionInput):
+    """:func:`bughunt.services.mission_loadout` (step 6, p.187)."""
+
+    loadout = PrefixedDictField(
+        form_prefix="weapon_",
+        child=serializers.CharField(),
+        help_text="Trooper id -> Combat rifle, Shot gun or Boarding sword.",
+    )
+    hand_cannon = serializers.CharField(required=False, allow_null=True, default=None)
+    extras = PrefixedDictField(form_prefix="extra_", skip_blank=True, child=serializers.CharField(), required=False, default=dict)
+
+
+class MissionStartInput(VersionInput):
+    """:func:`bughunt.services.mission_start`."""
+
+    guests_can_watch = serializers.BooleanField(default=False)
+
+
+class MissionFinishInput(VersionInput):
+    """:func:`bughunt.services.mission_finish` (pp.201-206)."""
+
+    mvp = serializers.CharField(required=False, allow_null=True, default=None)
+    in_charge = serializers.CharField(required=False, allow_null=True, default=None)
+    advanced_care = serializers.ListField(child=serializers.CharField(), required=False, default=list)
+    retire = serializers.ListField(child=serializers.CharField(), required=False, default=list)
+    pay_court_martial = serializers.BooleanField(default=False)
+    buy_rest = serializers.BooleanField(default=False)
+    escape_card = serializers.BooleanField(default=False, help_text="Play the Escape card: no Lost Marine rolls.")
+    survived_card = serializers.CharField(
+        required=False, allow_null=True, default=None, help_text="Play Survived for this character."
+    )
+    replacement_names = NamesField()
+
+
+class NumberedNamesField(serializers.ListField):
+    """Names: a list (JSON) or a form's inputs ``<name without "_names">_1`` to ``_<count>``
+    (``character_1`` ...); blank inputs are left out."""
+
+    def __init__(self, *, form_count: int, **kwargs: Any) -> None:
+        self.form_count = form_count
+        super().__init__(**kwargs)
+
+    def get_value(self, dictionary: Any) -> Any:
+        if html.is_html_input(dictionary):
+            stem = str(self.field_name).removesuffix("_names")
+            names = (str(dictionary.get(f"{stem}_{i}", "")).strip() for i in range(1, self.form_count + 1))
+            return [n for n in names if n]
+        return super().get_value(dictionary)
+
+
+@extend_schema_serializer(component_name="SquadCreate")
+class SquadCreateInput(serializers.Serializer[Any]):
+    """:func:`bughunt.services.squad_create` (p.178): three main characters is standard."""
+
+    _names_message = f"Must hold {MIN_MAIN} to {MAX_MAIN} names (three is standard)."
+
+    name = serializers.CharField(
+        max_length=80,
+        error_messages={"blank": "Required: what the squad is called.", "required": "Required: what the squad is called."},
+    )
+    character_names = NumberedNamesField(
+        form_count=MAX_MAIN,
+        child=serializers.CharField(max_length=60),
+        min_length=MIN_MAIN,
+        max_length=MAX_MAIN,
+        error_messages={"min_length": _names_message, "max_length": _names_message},
+    )
+    difficulty = _difficulty(default="Mess Me Up")
+    escalation = serializers.BooleanField(default=False)
+    signals = serializers.BooleanField(default=False)

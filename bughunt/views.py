@@ -16,8 +16,6 @@ from django.views.decorators.http import require_GET, require_POST
 from bughunt import inputs, selectors, services
 from bughunt.models import Mission, Squad
 from rules.errors import DropshipError, NotFound
-from rules.forms import posted_flag as _flag
-from rules.forms import posted_int
 from rules.inputs import validated
 
 LOG_PAGE = 100  # log lines per page: a long campaign's log stays a quick page
@@ -37,17 +35,6 @@ def _mission_or_404(request: HttpRequest, mission_id: int) -> Mission:
         raise Http404(exc.message) from exc
 
 
-def _int(request: HttpRequest, key: str) -> int:
-    """A whole number from the form (0 when empty) within an integer column's range; the
-    service names the field when it is outside the rule's."""
-    return posted_int(request, key) or 0
-
-
-def _version(request: HttpRequest) -> int | None:
-    raw = request.POST.get("version")
-    return int(raw) if raw and raw.isdecimal() else None
-
-
 @login_required
 @require_GET
 def squad_list(request: HttpRequest) -> HttpResponse:
@@ -63,16 +50,8 @@ def squad_list(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def squad_create(request: HttpRequest) -> HttpResponse:
-    names = [request.POST.get(f"character_{i}", "") for i in range(1, services.MAX_MAIN + 1)]
     try:
-        squad = services.squad_create(
-            user=request.user,
-            name=request.POST.get("name", ""),
-            character_names=names,
-            difficulty=request.POST.get("difficulty", "Mess Me Up"),
-            escalation=_flag(request, "escalation"),
-            signals=_flag(request, "signals"),
-        )
+        squad = services.squad_create(user=request.user, **validated(inputs.SquadCreateInput, request.POST))
     except DropshipError as exc:
         context = {
             "squads": selectors.squad_list(user=request.user),
@@ -130,19 +109,19 @@ def _squad_write(request: HttpRequest, squad_id: int, write: Callable[[Squad], A
 @login_required
 @require_POST
 def squad_settings(request: HttpRequest, squad_id: int) -> HttpResponse:
-    return _squad_write(
-        request,
-        squad_id,
-        lambda s: services.squad_update(
+    def write(squad: Squad) -> Squad:
+        v = validated(inputs.SquadSettingsInput, request.POST)
+        return services.squad_update(
             user=request.user,
-            squad_id=s.pk,
-            version=_version(request),
-            name=request.POST.get("name"),
-            difficulty=request.POST.get("difficulty"),
-            escalation=_flag(request, "escalation"),
-            signals=_flag(request, "signals"),
-        ),
-    )
+            squad_id=squad.pk,
+            version=v["version"],
+            name=v.get("name"),
+            difficulty=v.get("difficulty"),
+            escalation=v.get("escalation"),
+            signals=v.get("signals"),
+        )
+
+    return _squad_write(request, squad_id, write)
 
 
 @login_required
@@ -189,20 +168,11 @@ def offer(request: HttpRequest, squad_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def mission_create(request: HttpRequest, squad_id: int) -> HttpResponse:
-    return _squad_write(
-        request,
-        squad_id,
-        lambda s: services.mission_create(
-            user=request.user,
-            squad_id=s.pk,
-            version=_version(request),
-            difficulty=request.POST.get("difficulty") or None,
-            reputation_spent=_int(request, "reputation_spent"),
-            priority_shift=_int(request, "priority_shift"),
-            objective_faces=request.POST.get("objective_faces") or None,
-            priority_faces=request.POST.get("priority_faces") or None,
-        ),
-    )
+    def write(squad: Squad) -> Mission:
+        v = validated(inputs.MissionCreateInput, request.POST)
+        return services.mission_create(user=request.user, squad_id=squad.pk, **v)
+
+    return _squad_write(request, squad_id, write)
 
 
 @login_required
@@ -272,43 +242,33 @@ def _mission_write(request: HttpRequest, mission_id: int, write: Callable[[Missi
 @login_required
 @require_POST
 def mission_support(request: HttpRequest, mission_id: int) -> HttpResponse:
-    if request.POST.get("buy"):
-        return _mission_write(
-            request,
-            mission_id,
-            lambda m: services.mission_buy_support(user=request.user, mission_id=m.pk, version=_version(request)),
-        )
-    return _mission_write(
-        request,
-        mission_id,
-        lambda m: services.mission_request_support(
+    def write(mission: Mission) -> Mission:
+        v = validated(inputs.MissionSupportInput, request.POST)
+        if v["buy"]:
+            return services.mission_buy_support(user=request.user, mission_id=mission.pk, version=v["version"])
+        return services.mission_request_support(
             user=request.user,
-            mission_id=m.pk,
-            version=_version(request),
-            option=request.POST.get("option", ""),
-            faces=request.POST.get("faces") or None,
-            extra_support_card=_flag(request, "extra_support_card"),
-        ),
-    )
+            mission_id=mission.pk,
+            version=v["version"],
+            option=v["option"],
+            faces=v["faces"],
+            extra_support_card=v["extra_support_card"],
+        )
+
+    return _mission_write(request, mission_id, write)
 
 
 @login_required
 @require_POST
 def mission_loadout(request: HttpRequest, mission_id: int) -> HttpResponse:
-    loadout = {k.removeprefix("weapon_"): str(v) for k, v in request.POST.items() if k.startswith("weapon_")}
-    extras = {k.removeprefix("extra_"): str(v) for k, v in request.POST.items() if k.startswith("extra_") and v}
-    return _mission_write(
-        request,
-        mission_id,
-        lambda m: services.mission_loadout(
-            user=request.user,
-            mission_id=m.pk,
-            version=_version(request),
-            loadout=loadout,
-            hand_cannon=request.POST.get("hand_cannon") or None,
-            extras=extras,
-        ),
-    )
+    """Step 6: the form's ``weapon_<trooper id>`` and ``extra_<support>`` choices are the
+    input's ``loadout`` and ``extras``."""
+
+    def write(mission: Mission) -> Mission:
+        v = validated(inputs.MissionLoadoutInput, request.POST)
+        return services.mission_loadout(user=request.user, mission_id=mission.pk, **v)
+
+    return _mission_write(request, mission_id, write)
 
 
 @login_required
@@ -316,12 +276,8 @@ def mission_loadout(request: HttpRequest, mission_id: int) -> HttpResponse:
 def mission_start(request: HttpRequest, mission_id: int) -> HttpResponse:
     mission = _mission_or_404(request, mission_id)
     try:
-        services.mission_start(
-            user=request.user,
-            mission_id=mission.pk,
-            version=_version(request),
-            guests_can_watch=_flag(request, "guests_can_watch"),
-        )
+        v = validated(inputs.MissionStartInput, request.POST)
+        services.mission_start(user=request.user, mission_id=mission.pk, **v)
     except DropshipError as exc:
         return render(request, "bughunt/mission_detail.html", _mission_context(request, mission, error=exc), status=exc.status)
     mission.refresh_from_db()
@@ -334,21 +290,9 @@ def mission_start(request: HttpRequest, mission_id: int) -> HttpResponse:
 def mission_finish(request: HttpRequest, mission_id: int) -> HttpResponse:
     """End the mission: read the tracker's outcome and run the post-battle sequence with the
     player's choices (MVP, advanced care, retirements, Reputation for the court martial and R&R)."""
-    return _mission_write(
-        request,
-        mission_id,
-        lambda m: services.mission_finish(
-            user=request.user,
-            mission_id=m.pk,
-            version=_version(request),
-            mvp=request.POST.get("mvp") or None,
-            in_charge=request.POST.get("in_charge") or None,
-            advanced_care=request.POST.getlist("advanced_care"),
-            retire=request.POST.getlist("retire"),
-            pay_court_martial=_flag(request, "pay_court_martial"),
-            buy_rest=_flag(request, "buy_rest"),
-            escape_card=_flag(request, "escape_card"),
-            survived_card=request.POST.get("survived_card") or None,
-            replacement_names=[n for n in request.POST.get("replacement_names", "").split(",") if n.strip()],
-        ),
-    )
+
+    def write(mission: Mission) -> Mission:
+        v = validated(inputs.MissionFinishInput, request.POST)
+        return services.mission_finish(user=request.user, mission_id=mission.pk, **v)
+
+    return _mission_write(request, mission_id, write)

@@ -193,3 +193,48 @@ def test_a_special_assignment_takes_the_same_input_on_the_page_and_in_the_api(cl
         e.rolls[0]["faces"] for e in LogEntry.objects.filter(squad=squad, step__startswith="special").order_by("id") if e.rolls
     ]
     assert rolls[-2:] == [[5, 4], [5, 4]]
+
+
+def test_the_forms_and_the_api_share_one_input_per_operation(client: Client) -> None:
+    """The same serializers (bughunt.inputs) read a form's text, blanks and ticked boxes and the
+    API's JSON: a form's blank choice is "none", a bad value is refused naming the field."""
+    from rest_framework.test import APIClient
+
+    squad = new_squad(client)
+    refused = client.post(f"/bughunt/{squad.pk}/missions/new/", {"version": squad.version, "reputation_spent": "3"})
+    assert refused.status_code == 400
+    assert "reputation_spent: Must be a whole number from -2 to 2." in refused.content.decode()
+    refused = client.post(f"/bughunt/{squad.pk}/missions/new/", {"version": squad.version, "objective_faces": "3, x"})
+    assert refused.status_code == 400 and "objective_faces" in refused.content.decode()
+    created = client.post(
+        f"/bughunt/{squad.pk}/missions/new/",
+        {"version": squad.version, "difficulty": "", "reputation_spent": "", "objective_faces": "3, 3, 6"},
+    )
+    assert created.status_code == 302
+    mission = squad.missions.get()
+    squad.refresh_from_db()
+    api = APIClient()
+    api.force_authenticate(squad.owner)
+    body = {"version": squad.version, "loadout": {str(t.pk): "Boarding sword" for t in squad.troopers.all()}}
+    assert api.post(f"/api/v1/bughunt/missions/{mission.pk}/loadout/", body, format="json").status_code == 200
+    squad.refresh_from_db()
+    refused = client.post(f"/bughunt/missions/{mission.pk}/start/", {"version": squad.version, "guests_can_watch": "maybe"})
+    assert refused.status_code == 400 and "guests_can_watch" in refused.content.decode()
+    assert (
+        client.post(f"/bughunt/missions/{mission.pk}/start/", {"version": squad.version, "guests_can_watch": "yes"}).status_code
+        == 302
+    )
+    mission.refresh_from_db()
+    assert mission.room is not None and mission.room.guests_can_watch
+
+
+def test_squad_settings_take_the_form_as_the_input_reads_it(client: Client) -> None:
+    squad = new_squad(client)
+    refused = client.post(f"/bughunt/{squad.pk}/settings/", {"version": squad.version, "difficulty": "Easy peasy"})
+    assert refused.status_code == 400 and "difficulty: Must be one of:" in refused.content.decode()
+    changed = client.post(f"/bughunt/{squad.pk}/settings/", {"version": squad.version, "name": "Lima", "signals": "on"})
+    assert changed.status_code == 302
+    squad.refresh_from_db()
+    assert squad.name == "Lima" and squad.signals and not squad.escalation
+    refused = client.post(f"/bughunt/{squad.pk}/settings/", {"version": squad.version, "name": " "})
+    assert refused.status_code == 400 and "name" in refused.content.decode()
