@@ -20,8 +20,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from battles import selectors, services
+from battles import inputs, selectors, services
 from battles.engine import nominis
+from battles.inputs import FpBattleVersionSerializer
 from battles.models import Battle, BattleJob
 from campaigns.selectors import fiveparsecs_tables
 from rules import bounds
@@ -75,10 +76,6 @@ def _detail(user: Any, battle_id: int) -> dict[str, Any]:
 # -- input serializers -------------------------------------------------------------------------
 
 
-class FpBattleVersionSerializer(serializers.Serializer[Any]):
-    version = int_field(1, bounds.VERSION_MAX, help_text="The battle version this write was made against.")
-
-
 def _valid(serializer_class: type[serializers.Serializer[Any]], request: Request) -> dict[str, Any]:
     data = serializer_class(data=request.data)
     data.is_valid(raise_exception=True)
@@ -130,18 +127,6 @@ class FpNominisActInputSerializer(FpBattleVersionSerializer):
 
 class FpNominisAutoInputSerializer(FpBattleVersionSerializer):
     seed = int_field(0, bounds.SEED_MAX, required=False, allow_null=True, default=None)
-
-
-class FpBattleFinishInputSerializer(FpBattleVersionSerializer):
-    held_field = serializers.BooleanField(required=False, allow_null=True, default=None)
-    won = serializers.BooleanField(required=False, allow_null=True, default=None)
-    casualties = serializers.ListField(child=serializers.CharField(), required=False, allow_null=True, default=None)
-    killed_any = serializers.BooleanField(default=False, help_text="Elite rewards, a battle played by hand: an enemy fell.")
-    killed_leader = serializers.BooleanField(default=False, help_text="... a Lieutenant, Captain or Unique Individual fell.")
-    killed_unique = serializers.BooleanField(default=False, help_text="... the Unique Individual fell.")
-    quest_finished = serializers.BooleanField(default=False, help_text="Elite rewards: this battle finished a Quest.")
-    rival_roll = serializers.BooleanField(default=False, help_text="Elite rewards: the core rules call for a Rival roll.")
-    psionic_uses = serializers.IntegerField(default=0, min_value=0, max_value=99, help_text="Powers the crew's Psionics used.")
 
 
 class FpOddsInputSerializer(serializers.Serializer[Any]):
@@ -286,9 +271,9 @@ class FpBattleFinishApi(APIView):
 
     permission_classes = [BattleAccess]
 
-    @extend_schema(request=FpBattleFinishInputSerializer, responses=FpBattleDetailSerializer)
+    @extend_schema(request=inputs.FpBattleFinishInputSerializer, responses=FpBattleDetailSerializer)
     def post(self, request: Request, battle_id: int) -> Response:
-        services.battle_finish(user=request.user, battle_id=battle_id, **_valid(FpBattleFinishInputSerializer, request))
+        services.battle_finish(user=request.user, battle_id=battle_id, **_valid(inputs.FpBattleFinishInputSerializer, request))
         return Response(_detail(request.user, battle_id))
 
 

@@ -21,7 +21,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from battles import selectors, services
+from battles import inputs, selectors, services
 from battles.engine import fp_enemies, fp_setup, nominis
 from battles.models import Battle, BattleJob
 from campaigns.models import Campaign
@@ -31,6 +31,7 @@ from rules.errors import DropshipError, NotFound
 from rules.forms import posted_faces as _faces
 from rules.forms import posted_flag as _flag
 from rules.forms import posted_int
+from rules.inputs import validated
 from rules.jobs import QueueUnavailable
 
 #: Crew rows on the standalone set-up form (the largest crew size, p.8).
@@ -144,11 +145,6 @@ def _int(request: HttpRequest, key: str, default: int | None = 0, *, field: str 
     """A whole number from the form within an integer column's range; the service names the
     field when it is outside the rule's."""
     return posted_int(request, key, default, field=field)
-
-
-def _yes_no(request: HttpRequest, key: str) -> bool | None:
-    raw = request.POST.get(key, "")
-    return True if raw == "yes" else False if raw == "no" else None
 
 
 def bad_input(field: str | None, rows: Sequence[int] = ()) -> str:
@@ -612,11 +608,6 @@ def _assignments(request: HttpRequest) -> dict[str, int]:
     return out
 
 
-def _casualties(request: HttpRequest) -> list[str] | None:
-    picked = [v for v in request.POST.getlist("casualties") if v.strip()]
-    return picked or None
-
-
 ActionFn = Callable[[HttpRequest, Battle], Any]
 
 VIP_STATS = ("reactions", "speed", "combat_skill", "toughness", "savvy")
@@ -658,16 +649,7 @@ ACTIONS: dict[str, ActionFn] = {
     "nominis_auto": lambda r, b: services.nominis_auto(**_common(r, b)),
     "nominis_undo": lambda r, b: services.nominis_undo(**_common(r, b)),
     "finish": lambda r, b: services.battle_finish(
-        **_common(r, b),
-        held_field=_yes_no(r, "held_field"),
-        won=_yes_no(r, "won"),
-        casualties=_casualties(r),
-        killed_any=_flag(r, "killed_any"),
-        killed_leader=_flag(r, "killed_leader"),
-        killed_unique=_flag(r, "killed_unique"),
-        quest_finished=_flag(r, "quest_finished"),
-        rival_roll=_flag(r, "rival_roll"),
-        psionic_uses=_int(r, "psionic_uses", 0) or 0,
+        user=r.user, battle_id=b.pk, **validated(inputs.FpBattleFinishInputSerializer, r.POST)
     ),
     "odds": lambda r, b: services.odds_start(user=r.user, battle_id=b.pk, runs=_int(r, "runs", DEFAULT_RUNS) or 0),
     "delete": lambda r, b: services.battle_delete(**_common(r, b)),

@@ -449,3 +449,16 @@ def test_a_campaign_reader_posting_a_bad_battle_form_is_told_their_role_not_the_
     refused = stranger.post(reverse("battles:act", args=[battle.pk, "odds"]), {"version": battle.version, "runs": "lots"})
     assert refused.status_code == 403
     assert "must be a whole number" not in refused.content.decode()
+
+
+def test_the_finish_form_and_the_api_share_one_input(client: Client) -> None:
+    """battles.inputs reads the form's yes/no radios and blank numbers as the API reads JSON."""
+    battle = _create(client)
+    refused = _act(client, battle, "finish", held_field="maybe")
+    assert refused.status_code == 400 and "held_field: Must be a valid boolean." in refused.content.decode()
+    refused = _act(client, battle, "finish", held_field="no", psionic_uses="100")
+    assert refused.status_code == 400 and "psionic_uses" in refused.content.decode()
+    done = _act(client, battle, "finish", held_field="no", won="", psionic_uses="")
+    assert done.status_code == 302
+    battle.refresh_from_db()
+    assert _res(battle)["held_field"] is False
