@@ -11,6 +11,7 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from typing import Any
 
+from django.db import connection
 from django.db.models import Count, F, Q, QuerySet
 
 from rules.display import slugs_in, slugs_in_text
@@ -65,8 +66,15 @@ _TABLES = _TablesCache()
 
 
 def tables_version() -> str:
-    """The rule tables' version token (one query); empty before the first change is recorded."""
-    return TablesVersion.objects.filter(pk=1).values_list("token", flat=True).first() or ""
+    """The rule tables' version token (one query); empty before the first change is recorded.
+
+    Read on every tracker action of a kind whose reducer reads tables, so written as plain SQL:
+    the ORM's compiling of ``TablesVersion.objects.filter(pk=1)`` cost more than the query."""
+    meta, quote = TablesVersion._meta, connection.ops.quote_name
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT token FROM {quote(meta.db_table)} WHERE {quote(meta.pk.column or 'id')} = %s", [1])
+        row = cursor.fetchone()
+    return str(row[0]) if row and row[0] else ""
 
 
 def forget_cached_tables() -> None:
