@@ -7,7 +7,8 @@ ratios and the targets of issue 18.
 Through a real uvicorn process (with Redis when REDIS_URL is set), room page streams
 (``/events/rooms/{id}/?fragments=1``) watch a threat-tracker room while its owner acts through the
 API, one action at a time. For 1 device, for N devices of one view (viewers and guests), and for
-N devices spread over the owner, four players and the watchers (six views), it prints:
+N devices spread over the owner, four players and the watchers (six views, three renders: the
+players share one), it prints:
 
 - the server's CPU time per action (the uvicorn process's user+system time over the run, divided
   by the actions), and its ratio to one device (target: within 2x);

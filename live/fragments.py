@@ -1,16 +1,21 @@
 """The room's live fragment (the tracker, with the log and the member list out of band), built for
-one device's request or rendered once per *view* and pushed to every device watching.
+one device's request or rendered once per *role* and pushed to every device watching.
 
-A view is what one kind of seat sees; every device of that seat gets the same HTML:
+A device listens on its view's channel; the views of one role share one render:
 
 - ``owner``: the owner's (every figure carries its forms);
-- ``player-<user id>``: one per seated player (forms on the figures they play, ``me``);
+- ``player-<user id>``: one channel per seated player, all fed the one *players'* render
+  (``shared``): each played figure's controls come inside ``<template data-played-by="<user
+  id>">`` (:func:`live.templatetags.seats.seat_controls`), and dropship.js keeps them on that
+  player's device only (``data-me``), as it keeps a player's own "Leave" button
+  (``data-only-for``). The server still refuses an action on a figure the user does not play;
 - ``watch``: one for every viewer and guest (they read; a viewer's own "Leave" button is marked
   ``data-only-for`` and kept by dropship.js on that viewer's device only).
 
-So an action costs one render per view that has a device listening, whatever the number of
-devices. Pushed HTML carries no CSRF token: htmx sends the page's own in a header, and
-dropship.js adds it to plain forms.
+So an action costs at most three renders (owner, players, watchers), whatever the number of
+players and devices. A plain page load (and a device's own request for the tracker) is still
+rendered for its user. Pushed HTML carries no CSRF token: htmx sends the page's own in a header,
+and dropship.js adds it to plain forms.
 """
 
 from __future__ import annotations
@@ -33,6 +38,9 @@ FRAME = "live/room.html#tracker-frame"
 OWNER_VIEW = "owner"
 WATCH_VIEW = "watch"
 PLAYER_VIEW = "player-"
+# Kinds whose tracker template does not mark its players' controls yet ({% seat_controls %}): their
+# players' views are still rendered one per player.
+PER_PLAYER_KINDS = frozenset({"mass"})
 
 
 def view_of(role: Role, user_id: int | None) -> str:
@@ -70,8 +78,9 @@ def room_context(room: Room, role: Role, user: Any, *, seats: list[selectors.Sea
 
 
 def render_views(room_id: int, views: Iterable[str]) -> dict[str, str | None]:
-    """The fragment of room ``room_id`` for each of ``views``, rendered once each from the
-    committed state: about five queries in all, then one template render per view. A view
+    """The fragment of room ``room_id`` for each of ``views``, rendered from the committed state:
+    about four queries in all, then one template render per role (owner, players, watchers)
+    among the views, the players' views sharing one. A view
     nobody holds any more (the room is gone, the player left or changed role) maps to ``None``:
     its devices must reload.
 
@@ -84,20 +93,26 @@ def render_views(room_id: int, views: Iterable[str]) -> dict[str, str | None]:
             return dict.fromkeys(wanted)
         seats = selectors.room_seats(room)
         players = {seat.user_id for seat in seats if seat.role == Role.PLAYER.value}
-        wanted_players = {uid for uid in map(_player_id, wanted) if uid is not None}
-        users = {u.pk: u for u in get_user_model().objects.filter(pk__in=wanted_players & players)}
+        users: dict[int, Any] = {}
+        if room.kind in PER_PLAYER_KINDS:
+            wanted_players = {uid for uid in map(_player_id, wanted) if uid is not None} & players
+            users = {u.pk: u for u in get_user_model().objects.filter(pk__in=wanted_players)}
         template = get_template(FRAME)
         base = room_context(room, Role.VIEWER, None, seats=seats, pushed=True)
+        by_role: dict[Role, str] = {}
         out: dict[str, str | None] = {}
         for view in wanted:
-            seat = _seat(view, room, users)
-            if seat is None:
+            role = _role_of(view, room, players)
+            if role is None:
                 out[view] = None
-                continue
-            role, user = seat
-            me = str(user.pk) if user.is_authenticated else ""
-            html = template.render({**base, "role": role.value, "me": me, "user": user, "watch": view == WATCH_VIEW})
-            out[view] = compact(html)
+            elif role == Role.PLAYER and room.kind in PER_PLAYER_KINDS:
+                user = users[_player_id(view) or 0]
+                seat = {"role": role.value, "me": str(user.pk), "user": user, "watch": False, "shared": False}
+                out[view] = compact(template.render({**base, **seat}))
+            else:
+                if role not in by_role:
+                    by_role[role] = compact(template.render({**base, **_seat_context(role, room)}))
+                out[view] = by_role[role]
         return out
     finally:
         release_connection()
@@ -115,14 +130,33 @@ def compact(html: str) -> str:
     return _LINE_BREAKS.sub(" ", html).strip()
 
 
-def _seat(view: str, room: Room, users: dict[int, Any]) -> tuple[Role, Any] | None:
+def _role_of(view: str, room: Room, players: set[int]) -> Role | None:
+    """The role whose render ``view`` is fed; ``None`` when nobody holds the view any more."""
     if view == OWNER_VIEW:
-        return Role.OWNER, room.owner
+        return Role.OWNER
     if view == WATCH_VIEW:
-        return Role.VIEWER, AnonymousUser()
+        return Role.VIEWER
     user_id = _player_id(view)
-    user = users.get(user_id) if user_id is not None else None
-    return (Role.PLAYER, user) if user is not None else None
+    return Role.PLAYER if user_id is not None and user_id in players else None
+
+
+class _AnyPlayer:
+    """The signed-in user of the players' render: some player, no one in particular (``pk`` is
+    ``None``, so no per-user part matches; the players' parts are marked for dropship.js)."""
+
+    is_authenticated = True
+    is_anonymous = False
+    pk = None
+    username = ""
+
+
+def _seat_context(role: Role, room: Room) -> dict[str, Any]:
+    """What differs between the three renders: the role, the user and who ``me`` is."""
+    if role == Role.OWNER:
+        return {"role": role.value, "me": str(room.owner.pk), "user": room.owner, "watch": False, "shared": False}
+    if role == Role.PLAYER:
+        return {"role": role.value, "me": "", "user": _AnyPlayer(), "watch": False, "shared": True}
+    return {"role": role.value, "me": "", "user": AnonymousUser(), "watch": True, "shared": False}
 
 
 def _player_id(view: str) -> int | None:

@@ -1,4 +1,4 @@
-"""The room's fragment rendered once per view (owner, each player, one for viewers and guests)
+"""The room's fragment rendered once per role (owner, players, viewers and guests)
 for the event stream, and the poll fallback that writes nothing."""
 
 from __future__ import annotations
@@ -82,3 +82,32 @@ def test_the_room_page_opens_its_views_stream_and_asks_for_the_tracker_only_on_d
     assert f'sse-connect="/events/rooms/{room.pk}/?fragments=1"' in page and f'data-me="{player.pk}"' in page
     assert 'sse-swap="tracker"' in page
     assert 'hx-trigger="dropship:refresh"' in page and "every 5s" not in page
+
+
+def test_every_player_is_pushed_one_render_that_marks_who_plays_each_figure(room: Room, player) -> None:  # type: ignore[no-untyped-def]
+    other = UserFactory.create(username="hicks")
+    services.room_share(room, {other.pk: "player"})
+    services.room_act(
+        user=room.owner, room_id=room.pk, type="add_character", payload={"name": "Hicks", "owner": str(other.pk)}, version=2
+    )
+    mine, theirs = view_of(Role.PLAYER, player.pk), view_of(Role.PLAYER, other.pk)
+    html = render_views(room.pk, [OWNER_VIEW, mine, theirs, WATCH_VIEW])
+    assert html[mine] is html[theirs]  # one render for every player
+    shared = html[mine]
+    assert shared
+    # Each played figure's check box comes marked with its player, for dropship.js to keep on that
+    # player's device only, and its plain name for everyone else; the referee's figure has none.
+    assert f'<template data-played-by="{player.pk}"><label class="character' in shared
+    assert f'<template data-played-by="{other.pk}"><label class="character' in shared
+    assert f'<template data-not-played-by="{player.pk}"><span class="character other' in shared
+    assert shared.count('name="characters"') == 2  # Ripley's and Hicks's; Bishop is the referee's
+    # Each player's own Leave button, marked the same way; the owner's and the viewers' renders have no marks.
+    assert f'data-only-for="{player.pk}"' in shared and f'data-only-for="{other.pk}"' in shared
+    assert "data-played-by=" not in (html[OWNER_VIEW] or "") and "data-played-by=" not in (html[WATCH_VIEW] or "")
+
+
+def test_a_plain_page_load_is_still_rendered_for_its_player(room: Room, player) -> None:  # type: ignore[no-untyped-def]
+    client = Client()
+    client.force_login(player)
+    page = client.get(f"/rooms/{room.pk}/").content.decode()
+    assert "data-played-by=" not in page and page.count('name="characters" value=') == 1

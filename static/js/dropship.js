@@ -1,3 +1,43 @@
+// The tracker pushed to every player is rendered once for all of them: each figure's controls
+// come inside <template data-played-by="<user ids>"> and what the others see of it inside
+// <template data-not-played-by="<user ids>">. seat() puts in place the parts meant for this
+// device's user (data-me on the room's stream element) and drops the rest; cards marked
+// data-played-by-card are then ordered as the server orders them for one user: this user's own
+// first, the rest folded into the [data-fold-others] details that follows them. The server
+// still refuses a player's action on a figure they do not play: this is only what the page shows.
+function seat(root) {
+  const stream = document.querySelector("[data-room-stream]");
+  if (!root || !root.querySelectorAll || !stream) return;
+  const me = stream.dataset.me || "";
+  const named = (elt, attribute) => me !== "" && (elt.getAttribute(attribute) || "").split(/\s+/).includes(me);
+  for (const tpl of root.querySelectorAll("template[data-played-by], template[data-not-played-by]")) {
+    const keep = tpl.hasAttribute("data-played-by") ? named(tpl, "data-played-by") : !named(tpl, "data-not-played-by");
+    if (!keep) {
+      tpl.remove();
+      continue;
+    }
+    const nodes = Array.from(tpl.content.childNodes);
+    tpl.replaceWith(tpl.content);
+    for (const node of nodes) if (node.nodeType === Node.ELEMENT_NODE && window.htmx) htmx.process(node);
+  }
+  for (const fold of root.querySelectorAll("details[data-fold-others]")) {
+    const cards = Array.from(fold.parentElement.querySelectorAll(":scope > [data-played-by-card]"));
+    const own = cards.filter((card) => named(card, "data-played-by-card"));
+    const others = cards.filter((card) => !own.includes(card));
+    if (own.length === 0 || others.length === 0) {
+      fold.remove();
+      continue;
+    }
+    for (const card of own) fold.parentElement.insertBefore(card, cards[0]);
+    for (const card of others) fold.appendChild(card);
+    fold.parentElement.insertBefore(fold, own[own.length - 1].nextSibling);
+    const count = fold.querySelector("[data-fold-count]");
+    if (count) count.textContent = String(others.length);
+    fold.removeAttribute("data-fold-others");
+    fold.hidden = false;
+  }
+}
+
 // Keep what someone is typing when another device's change refreshes the tracker.
 //
 // A live refresh swaps #tracker. Just before, remember every edited input inside it (keyed by
@@ -101,6 +141,7 @@
   });
 
   document.addEventListener("htmx:afterSwap", () => {
+    seat(document.getElementById("tracker"));
     if (!kept || kept.size === 0) return;
     const tracker = document.getElementById("tracker");
     if (!tracker) return;
@@ -288,9 +329,10 @@
 // its stream opens (once: it may have missed a change while away) and, while the stream is
 // down, every POLL_MS. A "reload" event means this device's view is gone (its role changed, or it
 // left the table): the page is loaded again.
-// Pushed HTML is rendered once for every device of a view, so it carries no CSRF token and no
-// per-device parts: plain forms get the page's token here, and [data-only-for="<user id>"]
-// elements stay only on that user's device (data-me on the stream's element).
+// Pushed HTML is rendered once for every device of a role, so it carries no CSRF token and no
+// per-device parts: plain forms get the page's token here, [data-only-for="<user id>"]
+// elements stay only on that user's device (data-me on the stream's element), and the players'
+// figure controls are seated by seat() above.
 (() => {
   const POLL_MS = 5000;
   let poll = null;
@@ -329,6 +371,7 @@
     const stream = document.querySelector("[data-room-stream]");
     if (!stream) return;
     const me = stream.dataset.me || "";
+    seat(document);
     for (const elt of document.querySelectorAll("[data-only-for]")) {
       if (elt.dataset.onlyFor === me) {
         elt.removeAttribute("data-only-for");
