@@ -188,18 +188,30 @@ def test_a_device_may_hear_only_its_own_view(room_and_people) -> None:  # type: 
 
 
 def _server_connections(pid: int) -> int:
-    """Database connections the server process holds: its backends on PostgreSQL, its open
-    handles on the SQLite file otherwise."""
-    from django.db import connection
-
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")
-            return int(cursor.fetchone()[0])
+    """Database connections the server process ``pid`` holds: its TCP sockets to PostgreSQL's port
+    (not every backend of the test database: threads of this test process, such as earlier
+    browser tests' live servers, may hold some), its open handles on the SQLite file otherwise."""
     import os
 
-    name = os.path.realpath(connection.settings_dict["NAME"])
+    from django.db import connection
+
     fds = os.listdir(f"/proc/{pid}/fd")
+    if connection.vendor == "postgresql":
+        port = int(connection.settings_dict.get("PORT") or 5432)
+        inodes = {link[len("socket:[") : -1] for fd in fds if (link := _link(f"/proc/{pid}/fd/{fd}")).startswith("socket:[")}
+        held = 0
+        for table in ("tcp", "tcp6"):
+            try:
+                lines = open(f"/proc/{pid}/net/{table}").read().splitlines()[1:]
+            except OSError:
+                continue
+            for line in lines:
+                fields = line.split()
+                remote_port = int(fields[2].rsplit(":", 1)[1], 16)
+                established = fields[3] == "01"
+                held += int(established and remote_port == port and fields[9] in inodes)
+        return held
+    name = os.path.realpath(connection.settings_dict["NAME"])
     return sum(1 for fd in fds if _link(f"/proc/{pid}/fd/{fd}") == name)
 
 
