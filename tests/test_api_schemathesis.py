@@ -35,9 +35,10 @@ from tests.world import World, build_world
 pytestmark = pytest.mark.django_db
 
 EXAMPLES_PER_OPERATION = 10
-# The whole fuzzing run's cap on 2 shared CPU cores: operations still waiting when it is spent
-# skip, each saying so (the summary lists them), rather than stretching CI.
-BUDGET_SECONDS = 200.0
+# The whole fuzzing run's cap: operations still waiting when it is spent skip, each saying so (the
+# summary lists them), rather than stretching CI without end. Every operation took 504 s on 2
+# shared cores (2026-11-27); at 200 s, 53 of the 89 skipped in CI.
+BUDGET_SECONDS = 900.0
 _started: list[float] = []
 
 schema = schemathesis.openapi.from_dict(SchemaGenerator().get_schema(request=None, public=True))
