@@ -37,6 +37,7 @@ from rules.engine import names
 from rules.engine.dice import Dice, RollRecord
 from rules.errors import DropshipError, NotAllowed, rule_errors
 from rules.models import RuleTable
+from rules.payloads import check_json
 from rules.selectors import visible_tables
 
 # -- shared helpers ------------------------------------------------------------------------
@@ -655,7 +656,8 @@ def job_start(*, user: Any, kind: str, campaign: Campaign | None = None, documen
     after commit (at once, in-process, without Redis).
 
     Raises :class:`DropshipError` for an unknown ``kind`` or an import over
-    :data:`MAX_IMPORT_BYTES` (``field="file"``; nothing is stored), and
+    :data:`MAX_IMPORT_BYTES` or holding a NUL character or a non-finite number anywhere
+    (``field`` the path inside the document, from ``file``; nothing is stored), and
     :class:`rules.jobs.QueueUnavailable` (503) when the broker cannot take the job, which is
     then ``failed`` with a message to try again."""
     from campaigns.tasks import campaign_job_run
@@ -664,6 +666,9 @@ def job_start(*, user: Any, kind: str, campaign: Campaign | None = None, documen
         raise DropshipError("kind must be export or import.", field="kind")
     if kind == "import":
         import_size_check(len(json.dumps(document).encode()), field="file")
+        # An uploaded file or pasted text is parsed by the view, not by the API's JSON parser,
+        # so nothing has refused NUL characters yet: PostgreSQL cannot store them in jsonb.
+        check_json(document, field="file")
     job_sweep(user=user)
     job = CampaignJob.objects.create(
         owner=user,

@@ -6,6 +6,7 @@ before anything is stored."""
 from __future__ import annotations
 
 import copy
+import json
 import logging
 import threading
 from collections.abc import Callable
@@ -289,4 +290,16 @@ def test_an_oversized_import_file_or_text_is_refused_unread(player: Any) -> None
     assert 'name="file" accept=".json,application/json" aria-invalid="true"' in page
     pasted = browser.post(reverse("campaigns:import"), {"text": "x" * (services.MAX_IMPORT_BYTES + 10)})
     assert pasted.status_code == 400 and "text: the import is 2,000,010 bytes" in pasted.content.decode()
+    assert not CampaignJob.objects.exists()
+
+
+def test_an_import_holding_a_nul_character_is_refused_naming_where_it_sits(player: Any) -> None:
+    doc = exported(player)
+    doc["campaign"]["name"] = "Bad\u0000name"
+    text = json.dumps(doc)
+    upload = SimpleUploadedFile("crew.json", text.encode(), content_type="application/json")
+    page = browser_for(player).post(reverse("campaigns:import"), {"file": upload})
+    assert page.status_code == 400 and "file.campaign.name must not contain NUL" in page.content.decode()
+    pasted = api_for(player).post("/api/v1/campaigns/import/", {"text": text}, format="json")
+    assert pasted.status_code == 400 and pasted.json()["field"] == "file.campaign.name"
     assert not CampaignJob.objects.exists()
