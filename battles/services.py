@@ -11,11 +11,12 @@ Set-up shape (``Battle.setup``)::
     {"battle": BattleSetup.as_dict(), "enemy": EnemyForce.as_dict(),
      "crew": [{"name", "ref", "reactions", "speed", "combat_skill", "toughness", "savvy", "save",
                "weapons": [{"name", "range", "shots", "damage", "traits"}], "captain", "bot",
-               "soulless", "kerin"}],
+               "soulless", "kerin", "psionic", and for a Psionic "powers", "swift", "shrels", "focus"}],
      "options": {CampaignOptions.as_dict() keys plus the battle flags of BATTLE_FLAGS},
      "hit_numbers": {"open", "cover", "source"}, "seed": int, "enemy_weapons": {name: profile},
      "campaign_turn": int, "objective": str, "warnings": [str],
-     "core": [fp_setup.CoreRoll.as_dict()]}  # the player's own core-rulebook tables, see below
+     "core": [fp_setup.CoreRoll.as_dict()],  # the player's own core-rulebook tables, see below
+     "psionic_legality": "outlawed" | "unusual" | "common" | ""}  # the campaign world's (p.20)
 
 Rulings:
 
@@ -219,9 +220,41 @@ def _campaign_crew(campaign: Campaign, tables: Mapping[str, RangeTable]) -> list
                 "soulless": member.kind == "soulless",
                 "kerin": species == "kerin",
                 "psionic": bool(member.sheet.get("psionic")) and not member.sheet.get("psionics_lost"),
+                **_psionic_kit(member),
             }
         )
     return crew
+
+
+#: Psionic gear of the Compendium (p.27) as kit names.
+WARDING_SHREL = "warding shrel"
+PSIONIC_FOCUS = "psionic focus"
+#: The crew figure keys the live tracker reads for a Psionic (battles.engine.fp_tracker.setup.psionic_figure).
+PSIONIC_KEYS = ("psionic", "powers", "swift", "shrels", "focus")
+
+
+def _psionic_kit(member: Any) -> dict[str, Any]:
+    """What a campaign Psionic brings to battle (pp.17-27): its powers (name: enhanced), whether it
+    is Swift (it Strains more safely, p.20), its Warding Shrels (at most 2 count: two cancel) and
+    Psionic Focus. Empty for anyone who is not a Psionic with powers."""
+    sheet = member.sheet or {}
+    if not sheet.get("psionic") or sheet.get("psionics_lost") or not sheet.get("powers"):
+        return {}
+    kit = [str(item).strip().lower() for item in sheet.get("equipment", []) or []]
+    return {
+        "powers": {str(name): bool(enhanced) for name, enhanced in dict(sheet["powers"]).items()},
+        "swift": member.species.strip().lower() == "swift",
+        "shrels": min(kit.count(WARDING_SHREL), 2),
+        "focus": PSIONIC_FOCUS in kit,
+    }
+
+
+def _psionic_legality(campaign: Campaign | None) -> str:
+    """The current world's Psionic legality for the tracker (p.20): ``outlawed``, ``unusual``,
+    ``common``, or blank when there is no campaign or it was never rolled."""
+    world = campaign_services.current_world(campaign) if campaign is not None else None
+    status = world.psionic_legality if world is not None else ""
+    return {"outlawed": "outlawed", "unusual": "unusual", "who_cares": "common"}.get(status, "")
 
 
 # -- enemy ------------------------------------------------------------------------------------
@@ -586,6 +619,7 @@ def battle_create(
             "enemy_kind": str(enemy.get("kind") or "humanoid"),
             "warnings": [f"No profile for the enemy weapon {w!r}: figures go without it." for w in warnings],
             "core": [parts[k].as_dict() for _, k in CORE_PARTS if k in parts],
+            "psionic_legality": _psionic_legality(campaign),
         },
     )
     if campaign is not None:
@@ -708,9 +742,12 @@ def tracker_setup(battle: Battle, tables: Mapping[str, RangeTable]) -> dict[str,
                 "kind": "cybernetic" if c["bot"] else "humanoid",
                 "bot": c["bot"],
                 "kerin": c["kerin"],
+                "soulless": bool(c.get("soulless")),
+                **({k: c[k] for k in PSIONIC_KEYS if k in c} if c.get("psionic") and c.get("powers") else {}),
             }
             for c in setup["crew"]
         ],
+        "psionic_legality": setup.get("psionic_legality") or "",
         "enemies": [group],
         "options": tracker_options,
         "campaign_turn": turn,

@@ -253,6 +253,13 @@ def fp_moves(state: dict[str, Any]) -> list[Move]:
         *[("resolve", {"attacker": f, "target": e, "range": 8}) for f in crew for e in enemies[:2]],
         *[("adjust", {"enemy": e, "stun_change": d}) for e in enemies[:1] for d in (1, -1)],
         ("adjust", {"figure": crew[0], "wounded": "on"}),
+        *[
+            ("psionic", {"figure": crew[0], "power": p, "target": t, "distance": d})
+            for p in ("Shock", "Rejuvenate", "Psionic Scare")
+            for t in [*enemies[:1], *crew]
+            for d in (4, 9)
+        ],
+        *[("psionic_strain", {"figure": crew[0], "strain": s}) for s in ("on", "off")],
     ]
 
 
@@ -262,13 +269,34 @@ def fp_check(state: dict[str, Any]) -> None:
     for fig in state["crew"] + state["enemies"]:
         assert fig["status"] in fp_tracker.STATUSES, fig
         assert 0 <= fig["stun"] <= 9, fig
+    # Psionics (pp.19-22): one Psionic Action per round, uses never fewer than rounds acted in,
+    # reinforcements called once and only from a Projection; a single Warding Shrel spent at most once.
+    book = state["psionics"]
+    ria = state["crew"][0]
+    assert book["uses"] >= (1 if ria["psionic_round"] is not None else 0)
+    assert ria["psionic_round"] is None or ria["psionic_round"] <= state["round"]
+    assert book["pending"] is None or book["pending"]["figure"] == ria["id"]
+    if book["reinforcements"] is not None:
+        assert book["reinforcements"]["basic"] + book["reinforcements"]["specialists"] <= 3
+    assert all(effect["until"] >= state["round"] for effect in book["effects"])
 
 
 FP_SETUP = {
     "crew": [
-        {"name": "Ria", "reactions": 2, "speed": 5, "combat_skill": 1, "toughness": 4, "weapons": ["Military rifle"]},
+        {
+            "name": "Ria",
+            "reactions": 2,
+            "speed": 5,
+            "combat_skill": 1,
+            "toughness": 4,
+            "weapons": ["Hand gun"],
+            "psionic": True,
+            "powers": {"Shock": False, "Rejuvenate": True, "Psionic Scare": False},
+            "shrels": 1,
+        },
         {"name": "Bo", "reactions": 1, "speed": 4, "combat_skill": 0, "toughness": 3, "weapons": ["Hand gun"]},
     ],
+    "psionic_legality": "unusual",
     "enemies": [
         {"name": "Punks", "count": 3, "profile": {"speed": 4, "combat_skill": 0, "toughness": 3}, "weapons": ["Scrap pistol"]}
     ],

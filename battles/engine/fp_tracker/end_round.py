@@ -25,6 +25,7 @@ from battles.engine.fp_tracker.base import (
     _take,
 )
 from battles.engine.fp_tracker.lookups import _crew_up, _down, _group, _names, _on_table, _waiting, panic_range
+from battles.engine.fp_tracker.psionics import psionic_round_end
 from battles.engine.fp_tracker.setup import _add_enemy
 from live.engine.tracker import (
     Action,
@@ -42,7 +43,8 @@ from rules.engine.tables import RangeTable
 
 def _end_of_round(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
     """The End phase: Morale, battle end on an empty table, Respawns (p.30), Movement all over the
-    place (p.34), deployment arrivals (p.45), the Escalation check (p.46), the time limit (p.34)."""
+    place (p.34), deployment arrivals (p.45), psionic reinforcements and lapsing powers (p.21),
+    the Escalation check (p.46), the time limit (p.34)."""
     rnd = state["round"]
     state["phase"] = "end"
     if payload_flag(action, "objective_reached"):
@@ -56,6 +58,7 @@ def _end_of_round(state: dict[str, Any], action: Action, dice: Dice, tables: Map
     events.extend(_respawns(state))
     events.extend(_movement(state, action, dice, tables))
     events.extend(_arrivals(state, action, dice, tables))
+    events.extend(psionic_round_end(state))
     if state["deployment"] and state["deployment"]["key"] == "reinforced" and not _on_table(state):
         return events + _finish(state, True, "No enemy is on the table after the reinforcement roll (p.45).")
     removed = sum(1 for f in state["enemies"] if f["down_round"] == rnd)

@@ -24,6 +24,7 @@ from battles.engine.fp_tracker.flow import (
     _set_player,
 )
 from battles.engine.fp_tracker.lookups import _refresh
+from battles.engine.fp_tracker.psionics import _psionic, _psionic_strain, psionic_uses
 from live.engine.tracker import (
     Action,
     Event,
@@ -73,7 +74,7 @@ def outcome(state: Mapping[str, Any]) -> dict[str, Any]:
     ``held_field`` (None while undecided), ``casualties`` (crew names down as casualties),
     ``enemies_killed`` (enemy casualties), ``enemies_fled``, ``rounds``, ``objective_possible``
     (False when the time limit ran out on an objective other than Defend or Fight Off), and
-    ``escalations``. Wounded, Damaged and Bleeding end with the battle (p.100)."""
+    ``escalations``, ``psionic_uses`` (Psionic Actions the crew took, p.20). Wounded, Damaged and Bleeding end with the battle (p.100)."""
     objective = str(state.get("objective") or "")
     return {
         "held_field": state["held_field"],
@@ -85,6 +86,7 @@ def outcome(state: Mapping[str, Any]) -> dict[str, Any]:
         "objective_possible": not state["time_up"] or objective in TIME_OBJECTIVES,
         "escalations": list(state["escalation"]["seen"]),
         "deployment": state["deployment"]["name"] if state["deployment"] else None,
+        "psionic_uses": psionic_uses(state),
     }
 
 
@@ -100,4 +102,6 @@ _HANDLERS: dict[str, Handler] = {
     "end_battle": _end_battle,
     "adjust": _adjust,
     "resolve": _resolve,
+    "psionic": _psionic,
+    "psionic_strain": _psionic_strain,
 }

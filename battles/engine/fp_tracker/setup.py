@@ -97,6 +97,48 @@ def _figure(
     return fig
 
 
+# -- Psionics (pp.17-22; the actions are in battles.engine.fp_tracker.psionics) -------------------
+
+PSIONIC_LEGALITY: tuple[str, ...] = ("outlawed", "unusual", "common")
+
+
+def psionics_state(setup: Mapping[str, Any]) -> dict[str, Any]:
+    """The battle's psionic bookkeeping from the set-up's ``psionic_legality`` (p.20; blank when
+    the world's status is not known). Raises :class:`TrackerError` naming ``psionic_legality``."""
+    raw = str(setup.get("psionic_legality") or "").strip().lower()
+    if raw and raw not in PSIONIC_LEGALITY:
+        raise _err(f"psionic_legality must be one of {', '.join(PSIONIC_LEGALITY)} or blank; got {raw!r}.", "psionic_legality")
+    return {"legality": raw or None, "uses": 0, "pending": None, "reinforcements": None, "effects": []}
+
+
+def psionic_figure(raw: Mapping[str, Any], key: str) -> dict[str, Any]:
+    """The psionic keys of a crew figure from its set-up entry: ``psionic``, ``powers`` (name:
+    enhanced), ``swift``, ``shrels`` (0-2), ``focus``, and the round of its last Psionic Action.
+    Raises :class:`TrackerError` naming the key."""
+    psionic = flag_value(raw.get("psionic"), f"{key}.psionic")
+    powers_raw = raw.get("powers") or {}
+    if isinstance(powers_raw, Mapping):
+        powers = {str(name): flag_value(enhanced, f"{key}.powers.{name}") for name, enhanced in powers_raw.items()}
+    elif isinstance(powers_raw, list | tuple):
+        powers = {str(name): False for name in powers_raw}
+    else:
+        raise _err(f"{key}.powers must be a list of power names or {{name: enhanced}}.", f"{key}.powers")
+    if powers and not psionic:
+        raise _err(f"{key}.powers: only a Psionic has powers.", f"{key}.powers")
+    shrels = raw.get("shrels") or 0
+    if not isinstance(shrels, int) or isinstance(shrels, bool) or not 0 <= shrels <= 2:
+        raise _err(f"{key}.shrels must be 0, 1 or 2 (Warding Shrels carried); got {shrels!r}.", f"{key}.shrels")
+    return {
+        "psionic": psionic,
+        "powers": powers,
+        "swift": flag_value(raw.get("swift"), f"{key}.swift"),
+        "shrels": shrels,
+        "shrel_spent": False,
+        "focus": flag_value(raw.get("focus"), f"{key}.focus"),
+        "psionic_round": None,
+    }
+
+
 def _options(setup: Mapping[str, Any], tables: Mapping[str, RangeTable], turn: int) -> dict[str, Any]:
     raw = setup.get("options") or {}
     if not isinstance(raw, Mapping):
@@ -151,6 +193,8 @@ def initial_state(setup: Mapping[str, Any], tables: Mapping[str, RangeTable]) ->
       ``planned`` {deployment_face, time_limit}: rolls the set-up card already made, used instead
       of rolling Deployment Variables' D100 or Paying us by the Hour's time limit again (dice the
       player types in the action still win).
+    - ``psionic_legality`` (``outlawed``, ``unusual``, ``common``, p.20) and each crew figure's
+      ``psionic``, ``powers``, ``swift``, ``shrels``, ``focus`` (:func:`psionic_figure`).
 
     Set-up options applied here: Actually Specialized, Armored Leaders, Veteran (pp.32-33, numbers
     from difficulty-toggles), elite rank upgrades (p.49, elite-rank-upgrades), progressive Strength
@@ -239,6 +283,15 @@ def initial_state(setup: Mapping[str, Any], tables: Mapping[str, RangeTable]) ->
                 slot=None,
             )
         )
+        fig = state["crew"][-1]
+        if flag_value(raw.get("soulless"), f"{key}.soulless"):
+            fig["soulless"] = True
+        psionic = psionic_figure(raw, key)
+        if psionic["psionic"]:  # only a Psionic carries these keys (older battles' states stay as they were)
+            fig.update(psionic)
+    book = psionics_state(setup)
+    if book["legality"] or any(f.get("psionic") for f in state["crew"]):
+        state["psionics"] = book
     for n, raw in enumerate(groups_raw):
         _add_group(state, tables, raw, f"enemies[{n}]")
     _apply_setup_options(state, tables)
