@@ -202,7 +202,8 @@ def _server_connections(pid: int) -> int:
         held = 0
         for table in ("tcp", "tcp6"):
             try:
-                lines = open(f"/proc/{pid}/net/{table}").read().splitlines()[1:]
+                with open(f"/proc/{pid}/net/{table}") as listing:
+                    lines = listing.read().splitlines()[1:]
             except OSError:
                 continue
             for line in lines:
