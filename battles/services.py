@@ -10,8 +10,11 @@ Set-up shape (``Battle.setup``)::
 
     {"battle": BattleSetup.as_dict(), "enemy": EnemyForce.as_dict(),
      "crew": [{"name", "ref", "reactions", "speed", "combat_skill", "toughness", "savvy", "save",
+               "save_kind"?, "second_save"?, "save_from"?,
                "weapons": [{"name", "range", "shots", "damage", "traits"}], "captain", "bot",
-               "soulless", "kerin", "psionic", and for a Psionic "powers", "swift", "shrels", "focus"}],
+               "soulless", "kerin", "psionic", and for a Psionic "powers", "swift", "shrels", "focus",
+               "krag"?, "reroll_natural_one"?, "left_out"?, "reminders"?,
+               "seize_modifier"?}],  # the ?-keys: campaign battles (see _campaign_crew)
      "options": {CampaignOptions.as_dict() keys plus the battle flags of BATTLE_FLAGS},
      "hit_numbers": {"open", "cover", "source"}, "seed": int, "enemy_weapons": {name: profile},
      "campaign_turn": int, "objective": str, "warnings": [str],
@@ -21,8 +24,13 @@ Set-up shape (``Battle.setup``)::
 Rulings:
 
 - A campaign battle takes the campaign's options; ``options`` then only carries the battle
-  flags (:data:`BATTLE_FLAGS`). Its crew is every active crew member; a kit item is a weapon
-  when the Dramatic Weapons table (pp.88-89) names it, other kit is left off the figure.
+  flags (:data:`BATTLE_FLAGS`). Its crew is every active crew member as it is
+  (:func:`_campaign_crew`): a kit item is a weapon when the Dramatic Weapons table (pp.88-89)
+  names it, other kit is left off the figure; a Psionic's weapons other than Pistol or Melee are
+  not fired (p.18, a set-up warning says so); worn armour and screens and the Bot upgrades give
+  the Saving Throw and its kind (p.26); a Multi-wave scanner adds +1 to Seize the Initiative in
+  the tracker (p.26); a Krag rerolls a natural 1 in a Rival mission (p.12) and the species rules
+  the table applies show on the figure (pp.12-15).
 - Enemy weapons the Dramatic Weapons table does not name (core-rulebook weapons) need a profile
   in ``enemy["weapon_profiles"]``; without one the figure goes without that weapon and the set-up
   says so in ``setup["warnings"]``.
@@ -49,6 +57,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -63,6 +72,8 @@ from battles.models import Battle, BattleJob
 from battles.selectors import battle_for
 from campaigns import services as campaign_services
 from campaigns import turn_services
+from campaigns.crew_services import to_engine
+from campaigns.engine import characters as ch
 from campaigns.engine.difficulty import turn_difficulty
 from campaigns.engine.options import CampaignOptions, parse_options
 from campaigns.engine.slots import slot as slot_spec
@@ -196,13 +207,28 @@ def _crew_figure(tables: Mapping[str, RangeTable], raw: Any, index: int) -> dict
 
 
 def _campaign_crew(campaign: Campaign, tables: Mapping[str, RangeTable]) -> list[dict[str, Any]]:
+    """The crew figures of a campaign battle: every active crew member as it is.
+
+    - Weapons: kit the Dramatic Weapons table names (pp.88-89). A Psionic's weapon without the
+      Pistol or Melee trait (carried from before the character became a Psionic) is not fired
+      (p.18): it is left off the figure and named in ``left_out`` (the set-up warnings say so).
+    - Saving Throw (``characters.saving_throw``, p.26): ``save``, ``save_kind`` (armor, screen or
+      both) and ``second_save`` from worn armour and screens typed by the player and a Bot's
+      built-in Armor save (as typed; a Bot with none typed has none) with Improved armor casing
+      (5+, never worse) and the Deflection module (both kinds). Armour and a screen worn together
+      give one save per hit, the best the hit leaves standing (Bug Hunt p.178 rolls one die; p.26
+      lets a save that is both kinds be made unless the attack negates both), so the better one is
+      ``save`` and a worse one of the other kind ``second_save``. ``save_from`` says what gives it.
+    - ``seize_modifier``: a Bot's Multi-wave scanner, +1 to Seize the Initiative (p.26).
+    - Species (pp.12-15): ``krag`` (Belligerent against Rivals is set by :func:`_crew_for_mission`)
+      and ``reminders``, the species rules the table applies (no Dash, terrain, hazards), with
+      their pages.
+    """
     crew: list[dict[str, Any]] = []
     for member in campaign.characters.filter(status="active"):
-        weapons = []
-        for item in member.sheet.get("equipment", []) or []:
-            made = _weapon(tables, item, "crew.weapons")
-            if made is not None:
-                weapons.append(made)
+        sheet = _engine(partial(to_engine, member), where=f"crew.{member.name}.")
+        weapons, left_out = _campaign_weapons(tables, sheet)
+        saving = ch.saving_throw(sheet, tables)
         species = member.species.lower().replace("'", "").replace("-", "")
         crew.append(
             {
@@ -213,14 +239,21 @@ def _campaign_crew(campaign: Campaign, tables: Mapping[str, RangeTable]) -> list
                 "combat_skill": member.combat_skill,
                 "toughness": member.toughness,
                 "savvy": member.savvy,
-                "save": None,
+                "save": saving.save,
+                "save_kind": saving.kind,
+                "second_save": saving.second_save,
+                "save_from": list(saving.sources),
                 "weapons": weapons,
+                "left_out": left_out,
                 "captain": member.is_captain,
                 "bot": member.kind == "bot",
                 "soulless": member.kind == "soulless",
                 "kerin": species == "kerin",
+                "krag": sheet.species == ch.KRAG,
                 "psionic": bool(member.sheet.get("psionic")) and not member.sheet.get("psionics_lost"),
                 **_psionic_kit(member),
+                "seize_modifier": ch.seize_initiative_bonus(sheet, tables),
+                "reminders": list(ch.battle_traits(sheet, tables, against_rivals=False).reminders),
             }
         )
     return crew
@@ -255,6 +288,47 @@ def _psionic_legality(campaign: Campaign | None) -> str:
     world = campaign_services.current_world(campaign) if campaign is not None else None
     status = world.psionic_legality if world is not None else ""
     return {"outlawed": "outlawed", "unusual": "unusual", "who_cares": "common"}.get(status, "")
+
+
+def _campaign_weapons(tables: Mapping[str, RangeTable], sheet: ch.Character) -> tuple[list[dict[str, Any]], list[str]]:
+    """The weapons a crew member fires (kit the Dramatic Weapons table names) and the names of
+    those a Psionic may not use (no Pistol or Melee trait, p.18)."""
+    weapons: list[dict[str, Any]] = []
+    left_out: list[str] = []
+    for item in sheet.equipment:
+        made = _weapon(tables, item, "crew.weapons")
+        if made is None:
+            continue
+        if sheet.psionic and not sheet.psionics_lost and not ch.weapon_allowed(sheet, made["traits"], tables):
+            left_out.append(made["name"])
+            continue
+        weapons.append(made)
+    return weapons, left_out
+
+
+def _crew_for_mission(figures: list[dict[str, Any]], source: str) -> None:
+    """What the mission changes on campaign crew figures: in a Rival mission a Krag rerolls a
+    natural 1 on its firing or Brawl dice, once (Belligerent, p.12); the resolver does it."""
+    for figure in figures:
+        if figure.get("krag"):
+            figure["reroll_natural_one"] = source == "rival"
+
+
+def _crew_warnings(figures: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Set-up warnings about the crew: a Psionic's weapons left out of the battle (p.18)."""
+    return [
+        f"{f['name']} is a Psionic and may use only Pistol or Melee weapons (p.18): "
+        f"{', '.join(f['left_out'])} stay{'s' if len(f['left_out']) == 1 else ''} out of this battle."
+        for f in figures
+        if f.get("left_out")
+    ]
+
+
+def crew_seize_modifier(crew: Sequence[Mapping[str, Any]]) -> int:
+    """What the crew adds to Seize the Initiative: +1 when it fields a Bot with a Multi-wave
+    scanner (p.26). The page makes it cumulative with a Motion Tracker only, so two scanners
+    still give +1 (the best ``seize_modifier`` of the figures)."""
+    return max((int(c.get("seize_modifier") or 0) for c in crew), default=0)
 
 
 # -- enemy ------------------------------------------------------------------------------------
@@ -572,6 +646,7 @@ def battle_create(
             )
         )
         enemy = _core_enemy(enemy, parts.get("enemy_encounters"))
+    _crew_for_mission(figures, setup.mission.source)
     force = _enemy_force(
         dice,
         tables,
@@ -617,7 +692,10 @@ def battle_create(
             "objective": objective_name,
             "enemy_weapons": enemy_weapons,
             "enemy_kind": str(enemy.get("kind") or "humanoid"),
-            "warnings": [f"No profile for the enemy weapon {w!r}: figures go without it." for w in warnings],
+            "warnings": [
+                *_crew_warnings(figures),
+                *[f"No profile for the enemy weapon {w!r}: figures go without it." for w in warnings],
+            ],
             "core": [parts[k].as_dict() for _, k in CORE_PARTS if k in parts],
             "psionic_legality": _psionic_legality(campaign),
         },
@@ -737,6 +815,8 @@ def tracker_setup(battle: Battle, tables: Mapping[str, RangeTable]) -> dict[str,
                 "toughness": c["toughness"],
                 "savvy": c["savvy"],
                 "save": c["save"],
+                "save_kind": c.get("save_kind"),
+                "second_save": c.get("second_save"),
                 "weapons": c["weapons"],
                 "captain": c["captain"],
                 "kind": "cybernetic" if c["bot"] else "humanoid",
@@ -744,6 +824,8 @@ def tracker_setup(battle: Battle, tables: Mapping[str, RangeTable]) -> dict[str,
                 "kerin": c["kerin"],
                 "soulless": bool(c.get("soulless")),
                 **({k: c[k] for k in PSIONIC_KEYS if k in c} if c.get("psionic") and c.get("powers") else {}),
+                "reroll_natural_one": bool(c.get("reroll_natural_one")),
+                "reminders": c.get("reminders") or [],
             }
             for c in setup["crew"]
         ],
@@ -753,7 +835,7 @@ def tracker_setup(battle: Battle, tables: Mapping[str, RangeTable]) -> dict[str,
         "campaign_turn": turn,
         "ai": group["ai"],
         "objective": setup.get("objective") or "",
-        "seize_modifier": max(-6, min(6, int(seize or 0))),
+        "seize_modifier": max(-6, min(6, int(seize or 0) + crew_seize_modifier(setup["crew"]))),
         "seize_allowed": seize is not None,
         "hit_numbers": None
         if opts.dramatic_combat

@@ -595,6 +595,45 @@ class CharacterEquipApi(_CharacterActionApi):
         return self.act(request, campaign_id, character_id)
 
 
+class CampaignProtectionInputSerializer(CampaignVersionSerializer):
+    name = serializers.CharField(max_length=80, help_text="The armour or screen, as your core rulebook names it.")
+    kind = serializers.CharField(required=False, allow_blank=True, default="", help_text="armor or screen.")
+    saving_throw = int_field(
+        2, 6, required=False, allow_null=True, default=None, help_text="Its Saving Throw as a D6 target (5 = 5+)."
+    )
+    remove = serializers.BooleanField(default=False, help_text="Take the gear called name off instead.")
+
+
+class CharacterProtectionApi(_CharacterActionApi):
+    """Worn armour or a screen typed by the player (kind armor or screen, Saving Throw 2-6), or
+    take it off; a battle gives the figure its best Saving Throw of each kind (p.26)."""
+
+    Input = CampaignProtectionInputSerializer
+    service = staticmethod(crew_services.character_protection)
+
+    @extend_schema(request=CampaignProtectionInputSerializer, responses=CampaignCharacterSerializer)
+    def post(self, request: Request, campaign_id: int, character_id: int) -> Response:
+        return self.act(request, campaign_id, character_id)
+
+
+class CampaignBotSaveInputSerializer(CampaignVersionSerializer):
+    bot_save = int_field(
+        2, 6, allow_null=True, help_text="The Bot's built-in Armor Saving Throw from your core rulebook, or null."
+    )
+
+
+class CharacterBotSaveApi(_CharacterActionApi):
+    """A Bot's built-in Armor Saving Throw (the core rulebook's number); Improved armor casing and
+    the Deflection module (p.26) build on it in battle."""
+
+    Input = CampaignBotSaveInputSerializer
+    service = staticmethod(crew_services.character_bot_save)
+
+    @extend_schema(request=CampaignBotSaveInputSerializer, responses=CampaignCharacterSerializer)
+    def post(self, request: Request, campaign_id: int, character_id: int) -> Response:
+        return self.act(request, campaign_id, character_id)
+
+
 class CampaignInjuryInputSerializer(CampaignVersionSerializer):
     injury = serializers.CharField(required=False, allow_blank=True, default="")
     sick_bay = int_field(0, bounds.TURNS, required=False, default=0, help_text="Campaign turns in Sick Bay.")
@@ -1005,6 +1044,8 @@ urlpatterns = [
     path(f"{CH}/bot-upgrade/", CharacterBotUpgradeApi.as_view(), name="api-campaign-character-bot-upgrade"),
     path(f"{CH}/implant/", CharacterImplantApi.as_view(), name="api-campaign-character-implant"),
     path(f"{CH}/equip/", CharacterEquipApi.as_view(), name="api-campaign-character-equip"),
+    path(f"{CH}/protection/", CharacterProtectionApi.as_view(), name="api-campaign-character-protection"),
+    path(f"{CH}/bot-save/", CharacterBotSaveApi.as_view(), name="api-campaign-character-bot-save"),
     path(f"{CH}/injury/", CharacterInjuryApi.as_view(), name="api-campaign-character-injury"),
     path(f"{CH}/creation-results/", CharacterCreationResultsApi.as_view(), name="api-campaign-character-creation-results"),
     path(f"{C}/ship/", ShipApi.as_view(), name="api-campaign-ship"),

@@ -1,5 +1,6 @@
 """Writes for the crew and the ship: creation with the Krag, Skulker and Psionic rules,
-advancement, psionic powers, training, Bot upgrades, implants, kit, injuries, and ship parts.
+advancement, psionic powers, training, Bot upgrades, implants, kit, worn armour and screens, a
+Bot's built-in Saving Throw, injuries, and ship parts.
 
 Every function takes the campaign ``version`` it was made against, runs in one transaction,
 logs what it did with its rolls, and charges credits where the rules cost any (refusing when the
@@ -404,7 +405,8 @@ def character_equip(
     remove: bool = False,
 ) -> Character:
     """Hand an item to a crew member (or take it back with ``remove``). Weapon traits come from
-    the dramatic weapons table or are typed; a Psionic may only use Pistol or Melee weapons."""
+    the dramatic weapons table for a name it knows (whatever is typed), else are typed; a
+    Psionic may only use Pistol or Melee weapons (p.18), refused naming ``item``."""
     campaign, before_edit = load_edit(user, campaign_id, version)
     member = _member(campaign, character_id)
     tables = fiveparsecs_tables()
@@ -414,6 +416,57 @@ def character_equip(
         sheet = engine_call(lambda: ch.equip(to_engine(member), item.strip(), tuple(traits) or None, tables))
     store(member, sheet)
     log(campaign, "crew", f"{member.name} {'drops' if remove else 'takes'} {item.strip()}", before=before_edit)
+    touch(campaign)
+    return member
+
+
+@transaction.atomic
+def character_protection(
+    *,
+    user: Any,
+    campaign_id: int,
+    version: int | None,
+    character_id: int,
+    name: str,
+    kind: str = "",
+    saving_throw: int | None = None,
+    remove: bool = False,
+) -> Character:
+    """Put worn protective gear on a crew member, typed by the player (the core rulebook's list
+    is not in our sources): ``name``, ``kind`` ``armor`` or ``screen`` and ``saving_throw``, its
+    Saving Throw as a D6 target 2-6; or take the gear called ``name`` off with ``remove``. A
+    battle gives the figure its best Saving Throw of each kind (p.26, ``characters.saving_throw``).
+    Raises :class:`DropshipError` naming ``name``, ``kind`` or ``saving_throw``."""
+    campaign, before_edit = load_edit(user, campaign_id, version)
+    member = _member(campaign, character_id)
+    if remove:
+        sheet = engine_call(lambda: ch.take_off(to_engine(member), name))
+        said = f"{member.name} takes off {name.strip()}"
+    else:
+        if saving_throw is None or isinstance(saving_throw, bool) or not 2 <= int(saving_throw) <= 6:
+            raise DropshipError(
+                f"saving_throw must be a D6 target from 2 to 6 (5 = 5+); got {saving_throw!r}.", field="saving_throw"
+            )
+        sheet = engine_call(lambda: ch.wear(to_engine(member), name, kind, int(saving_throw)))
+        worn = sheet.protection[-1]
+        said = f"{member.name} wears {worn.name} ({worn.kind.title()} {worn.save}+)"
+    store(member, sheet)
+    log(campaign, "crew", said, before=before_edit)
+    touch(campaign)
+    return member
+
+
+@transaction.atomic
+def character_bot_save(*, user: Any, campaign_id: int, version: int | None, character_id: int, bot_save: int | None) -> Character:
+    """Set a Bot's built-in Armor Saving Throw, the core rulebook's number typed by the player
+    (2-6, ``None`` for none). Improved armor casing and the Deflection module (p.26) build on
+    it in battle. Raises :class:`DropshipError` naming ``kind`` (not a Bot) or ``bot_save``."""
+    campaign, before_edit = load_edit(user, campaign_id, version)
+    member = _member(campaign, character_id)
+    sheet = engine_call(lambda: ch.set_bot_save(to_engine(member), bot_save))
+    store(member, sheet)
+    said = f"built-in Armor Saving Throw {bot_save}+" if bot_save is not None else "no built-in Saving Throw"
+    log(campaign, "crew", f"{member.name}: {said}", before=before_edit)
     touch(campaign)
     return member
 

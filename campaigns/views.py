@@ -76,6 +76,7 @@ RANGES: dict[str, tuple[int, int]] = {
     "xp": (0, bounds.XP),
     "sick_bay": (0, bounds.TURNS),
     "value": (0, bounds.ROLL_MAX),
+    **{key: (2, 6) for key in ("saving_throw", "bot_save")},  # a Saving Throw as a D6 target (p.26)
     "face": (0, bounds.FACE_MAX),
     **{key: (0, bounds.STAT) for key in ("shots", "damage", "credits_results", "patrons", "rivals", "predict_swap")},
 }
@@ -228,6 +229,8 @@ def _character_context(request: HttpRequest, campaign: Campaign, role: Role, mem
         member=member,
         sheet=sheet,
         can_dash=ch.can_dash(sheet, tables),
+        saving_throw=ch.saving_throw(sheet, tables),
+        protection_kinds=ch.PROTECTION_KINDS,
         courses=[e.result for e in tables["compendium-advanced-training"].rows()],
         bot_upgrades=[e.result for e in tables["bot-upgrades"].rows()],
         weapons=[e.result for e in tables["dramatic-weapons"].rows()],
@@ -405,6 +408,17 @@ ACTIONS: dict[str, ActionFn] = {
         item=r.POST.get("item", ""),
         traits=[t.strip() for t in r.POST.get("traits", "").split(",") if t.strip()],
         remove=_flag(r, "remove"),
+    ),
+    "protection": lambda r, c: crew_services.character_protection(
+        **_common(r, c),
+        character_id=_character(r),
+        name=r.POST.get("name", ""),
+        kind=r.POST.get("kind", ""),
+        saving_throw=_int(r, "saving_throw", None),
+        remove=_flag(r, "remove"),
+    ),
+    "bot_save": lambda r, c: crew_services.character_bot_save(
+        **_common(r, c), character_id=_character(r), bot_save=_int(r, "bot_save", None)
     ),
     "injury": lambda r, c: crew_services.character_injury(
         **_common(r, c),

@@ -184,6 +184,8 @@ MATRIX: dict[str, Rule] = {
     "api/v1/campaigns/<int:campaign_id>/characters/<int:character_id>/bot-upgrade/": R("campaign", "reader", "editor"),
     "api/v1/campaigns/<int:campaign_id>/characters/<int:character_id>/implant/": R("campaign", "reader", "editor"),
     "api/v1/campaigns/<int:campaign_id>/characters/<int:character_id>/equip/": R("campaign", "reader", "editor"),
+    "api/v1/campaigns/<int:campaign_id>/characters/<int:character_id>/protection/": R("campaign", "reader", "editor"),
+    "api/v1/campaigns/<int:campaign_id>/characters/<int:character_id>/bot-save/": R("campaign", "reader", "editor"),
     "api/v1/campaigns/<int:campaign_id>/characters/<int:character_id>/injury/": R("campaign", "reader", "editor"),
     "api/v1/campaigns/<int:campaign_id>/characters/<int:character_id>/creation-results/": R("campaign", "reader", "editor"),
     "api/v1/campaigns/<int:campaign_id>/ship/": R("campaign", "reader", "editor"),

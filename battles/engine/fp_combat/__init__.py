@@ -37,8 +37,12 @@ Rulings (where the book is silent or relies on the core rules)
 - All firing dice are rolled together (one record). Hits go on the target in order; hits left
   after it is removed are ``spare_hits`` (a non-Focused weapon's caller may place them on another
   figure within 3", Bug Hunt p.177; a Focused weapon loses them).
-- Each hit (Bug Hunt p.178): a saving throw first when the target has ``save`` and the weapon is
-  not Piercing; a made save means no Stun and 1" of knock back. Otherwise D6 + Damage against
+- Each hit (Bug Hunt p.178): one Saving Throw first when the target has a save the hit does not
+  negate (:func:`save_against`): Piercing negates Armor saves only (p.89: a Screen still saves,
+  as the Soulless Force screen of p.59 shows), a hit that ignores Screens (the Salvage hazards,
+  p.141) negates Screen saves only, and a save of both kinds (the Bot Deflection module, p.26)
+  stands unless both are negated; a figure with a save of each kind rolls the better one the hit
+  leaves standing. A made save means no Stun and 1" of knock back. Otherwise D6 + Damage against
   Toughness: equal or more makes a casualty (the Five Parsecs threshold, p.98, which replaces Bug
   Hunt's "equal = Wounded"), less adds one Stun marker and 1" of knock back. A third Stun marker
   knocks the figure out (Bug Hunt p.178): result "casualty", but ``beat_toughness`` is False, so
@@ -111,6 +115,12 @@ TRAITS: frozenset[str] = frozenset(
     }
 )
 RESULTS: tuple[str, ...] = ("saved", "stunned", "casualty")
+#: Saving Throw kinds (p.26): Armor (Piercing negates it, p.89), Screen (a hit that ignores
+#: Screens negates it, p.141), or both (only an attack negating both forms stops it).
+ARMOR: str = "armor"
+SCREEN: str = "screen"
+BOTH: str = "both"
+SAVE_KINDS: tuple[str, ...] = (ARMOR, SCREEN, BOTH)
 CASUALTY_KINDS: tuple[str, ...] = ("humanoid", "cybernetic", "beasts")
 CASUALTY_COLUMNS: tuple[str, ...] = ("Regular", "Boss")
 
@@ -252,12 +262,22 @@ def _rows(table: RangeTable) -> dict[str, Entry]:
 # ``_last_trait_numbers`` (``fp_combat._last_trait_numbers``, which tests reset).
 from battles.engine.fp_combat.brawling import BrawlResult, duck_back, resolve_brawl  # noqa: E402
 from battles.engine.fp_combat.casualties import CasualtyResult, casualty, casualty_roll  # noqa: E402
-from battles.engine.fp_combat.hits import HitOutcome  # noqa: E402
+from battles.engine.fp_combat.hits import HitOutcome, resolve_hit, save_against  # noqa: E402
 from battles.engine.fp_combat.shooting import ShotResult, resolve_shot  # noqa: E402
-from battles.engine.fp_combat.weapons import Fighter, HitNumbers, Weapon, custom_weapon, hit_numbers, weapon  # noqa: E402
+from battles.engine.fp_combat.weapons import (  # noqa: E402
+    Fighter,
+    HitNumbers,
+    Weapon,
+    custom_weapon,
+    hit_numbers,
+    read_save_kind,
+    weapon,
+)
 
 __all__ = [
     "ADJUSTED_SOURCE",
+    "ARMOR",
+    "BOTH",
     "BRAWL_WIN_MOVE_IN",
     "CASUALTY_COLUMNS",
     "CASUALTY_KINDS",
@@ -269,6 +289,8 @@ __all__ = [
     "LUNGE_RANGE_IN",
     "RESPREAD_IN",
     "RESULTS",
+    "SAVE_KINDS",
+    "SCREEN",
     "STUNNED_BRAWL",
     "TRAITS",
     "BrawlResult",
@@ -285,8 +307,11 @@ __all__ = [
     "custom_weapon",
     "duck_back",
     "hit_numbers",
+    "read_save_kind",
     "resolve_brawl",
+    "resolve_hit",
     "resolve_shot",
+    "save_against",
     "trait_key",
     "weapon",
 ]

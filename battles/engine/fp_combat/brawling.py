@@ -75,6 +75,15 @@ def _brawl_mods(numbers: TraitNumbers, me: Fighter, gun: Weapon | None, other: F
     return mods
 
 
+def _reroll_natural_one(feed: _Feed, me: Fighter, record: RollRecord, modifier: int, lines: list[str]) -> RollRecord:
+    """A Krag fighting Rivals rolls a natural 1 on its Brawl die again, once (p.12)."""
+    if not me.reroll_natural_one or record.natural != 1:
+        return record
+    again = feed.d6(f"Brawl: {me.name} rerolls a natural 1 (Krag against Rivals, p.12)", modifier=modifier)
+    lines.append(f"{me.name} rerolls the natural 1 (Krag against Rivals, p.12): {again.natural}, total {again.total}.")
+    return again
+
+
 def resolve_brawl(
     dice: Dice,
     *,
@@ -91,7 +100,8 @@ def resolve_brawl(
     total takes a hit from the other's weapon (Damage 0 unarmed); a draw hits both. Survivors that
     were Stunned lose one Stun marker.
 
-    ``faces``: ``a``'s die, ``b``'s die, any Elegant reroll (``a`` first), then the hit dice (save,
+    ``faces``: ``a``'s die, ``b``'s die, any reroll of a natural 1 (``reroll_natural_one``, a Krag
+    against Rivals, p.12; ``a`` first), any Elegant reroll (``a`` first), then the hit dice (save,
     Damage, Shockwave) on ``b`` and then on ``a``. Raises :class:`CombatError` for wrong faces.
     """
     numbers = TraitNumbers.from_tables(tables)
@@ -113,6 +123,8 @@ def resolve_brawl(
     b_roll = feed.d6(f"Brawl: {b.name}", modifier=b_mod)
     lines.append(words(a, a_roll, a_mods))
     lines.append(words(b, b_roll, b_mods))
+    a_roll = _reroll_natural_one(feed, a, a_roll, a_mod, lines)
+    b_roll = _reroll_natural_one(feed, b, b_roll, b_mod, lines)
     a_total, b_total = int(a_roll.total or 0), int(b_roll.total or 0)
     for side in ("a", "b"):
         me, gun = (a, a_gun) if side == "a" else (b, b_gun)

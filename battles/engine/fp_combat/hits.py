@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from battles.engine.fp_combat import CombatError, TraitNumbers
+from battles.engine.fp_combat import ARMOR, BOTH, SCREEN, CombatError, TraitNumbers
 from battles.engine.fp_combat.weapons import Fighter, Weapon
 from rules.engine.combat_numbers import KNOCKBACK_IN, KNOCKOUT_MARKERS
 from rules.engine.dice import Dice, DiceError, Keep, RollRecord
@@ -74,6 +74,34 @@ def _signed(n: int) -> str:
 
 # -- hits --------------------------------------------------------------------------------------
 
+_KIND_WORDS = {ARMOR: "Armor", SCREEN: "Screen", BOTH: "Armor and Screen"}
+
+
+def save_against(target: Fighter, *, piercing: bool, ignores_screens: bool = False) -> tuple[tuple[int, str] | None, list[str]]:
+    """The Saving Throw ``target`` rolls against one hit: ``((D6 target, kind), notes)``, or
+    ``(None, notes)`` when it has none the hit leaves standing. Piercing negates Armor saves
+    (p.89) and a hit that ignores Screens negates Screen saves (p.141); a save of both kinds
+    stands unless the hit negates both (p.26). When the first save is negated the figure's
+    ``second_save`` (the other kind) is rolled instead. ``notes`` say what was negated, in the
+    words of the log."""
+    if target.save is None:
+        return None, []
+    negated = ({ARMOR} if piercing else set()) | ({SCREEN} if ignores_screens else set())
+    first_kinds = {ARMOR, SCREEN} if target.save_kind == BOTH else {target.save_kind}
+    if first_kinds - negated:
+        return (target.save, target.save_kind), []
+    who = target.name
+    why = " and ".join(w for w, on in (("Piercing", piercing), ("ignoring Screens", ignores_screens)) if on)
+    if target.save_kind == ARMOR and target.second_save is None and not ignores_screens:
+        notes = [f"Piercing: {who}'s {target.save}+ save does not count."]  # the words before save kinds
+    else:
+        notes = [f"{why[:1].upper()}{why[1:]}: {who}'s {_KIND_WORDS[target.save_kind]} {target.save}+ save does not count."]
+    other = SCREEN if target.save_kind == ARMOR else ARMOR
+    if target.second_save is not None and other not in negated:
+        notes.append(f"{who}'s {_KIND_WORDS[other]} save still counts.")
+        return (target.second_save, other), notes
+    return None, notes
+
 
 @dataclass(frozen=True)
 class HitOutcome:
@@ -121,8 +149,10 @@ def _hit(
     *,
     source: str,
     natural_six: bool = False,
+    ignores_screens: bool = False,
 ) -> tuple[HitOutcome, Fighter]:
-    """Resolve one hit from ``gun`` (None = unarmed, Damage 0) on ``target``."""
+    """Resolve one hit from ``gun`` (None = unarmed, Damage 0) on ``target``; ``ignores_screens``:
+    the hit negates Screen saves (p.141)."""
     start = len(feed.rolls)
     who = target.name
     notes: list[str] = []
@@ -159,13 +189,14 @@ def _hit(
         after, out = _add_stun(target, notes)
         return done("casualty" if out else "stunned", after)
 
-    if target.save is not None and piercing:
-        notes.append(f"Piercing: {who}'s {target.save}+ save does not count.")
-    elif target.save is not None:
+    save, said = save_against(target, piercing=piercing, ignores_screens=ignores_screens)
+    notes.extend(said)
+    if save is not None:
+        label = "" if target.save_kind == ARMOR and target.second_save is None else f" {_KIND_WORDS[save[1]]}"
         record = feed.d6(f"Saving throw for {who} ({source})")
         face = int(record.total or 0)
-        if face >= target.save:
-            notes.append(f"{who} saves on {target.save}+ (rolled {face}).")
+        if face >= save[0]:
+            notes.append(f"{who} saves on{label} {save[0]}+ (rolled {face}).")
             if stun:
                 notes.append("Stun: Stunned even though armour stopped the hit.")
                 after, out = _add_stun(target, notes)
@@ -173,7 +204,7 @@ def _hit(
                     return done("casualty", after)
                 return done("stunned", after, knock=survived(True))
             return done("saved", target, knock=survived(True))
-        notes.append(f"{who} fails the {target.save}+ save (rolled {face}).")
+        notes.append(f"{who} fails the{label} {save[0]}+ save (rolled {face}).")
 
     record = feed.d6(f"Damage roll on {who} ({source})", modifier=damage)
     total = int(record.total or 0)
@@ -188,3 +219,29 @@ def _hit(
     if out:
         return done("casualty", after)
     return done("stunned", after, knock=survived(False))
+
+
+def resolve_hit(
+    dice: Dice,
+    *,
+    target: Fighter,
+    damage: int,
+    source: str,
+    piercing: bool = False,
+    ignores_screens: bool = False,
+    faces: Sequence[int] | None = None,
+) -> tuple[HitOutcome, Fighter]:
+    """One hit that no weapon fires (a hazard, an event): Damage ``damage`` on ``target`` from
+    ``source`` (its name in the log). ``piercing`` negates Armor saves (p.89);
+    ``ignores_screens`` negates Screen saves (the Salvage hazards that ignore any Screens worn,
+    p.141). Otherwise as a weapon's hit: the Saving Throw, then D6 + Damage against Toughness
+    (module docstring). ``faces``: the save die (if any), then the Damage die. Returns the
+    outcome and the target after the hit (its Stun markers); raises :class:`CombatError`
+    (``damage`` below 0, ``faces``)."""
+    if damage < 0:
+        raise CombatError(f"damage must be 0 or more; got {damage}.", field="damage")
+    gun = Weapon(name=source or "Hit", range=0, shots=0, damage=damage, traits=frozenset({"piercing"} if piercing else ()))
+    feed = _Feed(dice, faces)
+    outcome, after = _hit(feed, TraitNumbers(), target, gun, source=gun.name, ignores_screens=ignores_screens)
+    feed.finish()
+    return outcome, after

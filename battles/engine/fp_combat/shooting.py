@@ -113,6 +113,8 @@ def resolve_shot(
       last round (Overheat: one Shot fewer).
     - ``dramatic``: Dramatic Combat is on (Lunge and Duck Back are reported).
     - ``tables``: optional, to read trait numbers from ``dramatic-weapon-traits``.
+    - ``shooter.reroll_natural_one`` (a Krag fighting Rivals, p.12): one firing die showing a
+      natural 1 is rolled again, once; that die comes right after the firing dice.
     - ``faces``: the firing dice (one per Shot; for Area the one D6), then per hit the save die (if
       any), the Damage die (unless a no-Damage Stun hit) and the Shockwave die (if it survives).
 
@@ -141,6 +143,10 @@ def resolve_shot(
         to_hit = trait.area_obscured_target if cover else trait.area_target
         record = feed.d6(f"{gun.name}: Area roll against {target.name}")
         face = int(record.total or 0)
+        if face == 1 and shooter.reroll_natural_one:
+            record = feed.d6(f"{shooter.name} rerolls a natural 1 (Krag against Rivals, p.12)")
+            lines.append(f"{shooter.name} rerolls the natural 1 (Krag against Rivals, p.12): {record.total}.")
+            face = int(record.total or 0)
         shots = 1
         hit = face >= to_hit
         lines.append(
@@ -168,7 +174,12 @@ def resolve_shot(
         to_hit = trait.shrapnel_target if shrapnel else numbers.target(cover=cover, range_in=range_in)
         if shots:
             record = feed.several(shots, f"{gun.name} firing dice at {target.name}")
-            for face in record.faces:
+            fired = list(record.faces)
+            if shooter.reroll_natural_one and 1 in fired:
+                again = feed.d6(f"{shooter.name} rerolls a natural 1 (Krag against Rivals, p.12)")
+                fired[fired.index(1)] = int(again.total or 0)
+                lines.append(f"{shooter.name} rerolls one natural 1 (Krag against Rivals, p.12): {again.total}.")
+            for face in fired:
                 hit = face >= to_hit if shrapnel else face + modifier >= to_hit
                 if hit:
                     hit_faces.append(face)
@@ -176,15 +187,15 @@ def resolve_shot(
             if shrapnel:
                 lines.append(
                     f"Shrapnel: natural {to_hit}+ hits whatever the skill, modifiers or cover; dice "
-                    + ", ".join(f"{f} ({'hit' if f >= to_hit else 'miss'})" for f in record.faces)
+                    + ", ".join(f"{f} ({'hit' if f >= to_hit else 'miss'})" for f in fired)
                     + "."
                 )
             else:
                 lines.append(
-                    f"Firing dice {', '.join(map(str, record.faces))}"
+                    f"Firing dice {', '.join(map(str, fired))}"
                     + (f" ({mod_words})" if mod_words else "")
                     + f" against {to_hit}+ ({numbers.source}): totals "
-                    + ", ".join(f"{f + modifier} ({'hit' if f + modifier >= to_hit else 'miss'})" for f in record.faces)
+                    + ", ".join(f"{f + modifier} ({'hit' if f + modifier >= to_hit else 'miss'})" for f in fired)
                     + "."
                 )
         else:

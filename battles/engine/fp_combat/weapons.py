@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from battles.engine.fp_combat import ADJUSTED_SOURCE, TRAITS, CombatError, _name_key, trait_key
+from battles.engine.fp_combat import ADJUSTED_SOURCE, ARMOR, BOTH, SAVE_KINDS, TRAITS, CombatError, _name_key, trait_key
 from rules.engine.tables import RangeTable
 
 # -- weapons -----------------------------------------------------------------------------------
@@ -120,9 +120,15 @@ def weapon(tables: Mapping[str, RangeTable], name: str, *, table: str = "dramati
 
 @dataclass(frozen=True)
 class Fighter:
-    """One figure. ``speed`` in inches; ``save``: the armour or screen saving throw as a D6 target
-    (5 = 5+) or ``None``; ``bot``: a robot (never Ducks Back, no Burn move); ``kerin``: a K'Erin
-    player character (no Elegant reroll, p.89); ``enemy``: an enemy figure (Lunge is then
+    """One figure. ``speed`` in inches; ``save``: the Saving Throw as a D6 target (5 = 5+) or
+    ``None``; ``save_kind``: what that save is (:data:`SAVE_KINDS`: ``armor``, the default, is
+    negated by Piercing, p.89; ``screen`` is not, but a hit that ignores Screens negates it, p.141;
+    ``both`` counts as either, so only an attack negating both forms stops it, p.26);
+    ``second_save``: a worse save of the other kind (Screen for an Armor ``save``, Armor for a
+    Screen one) rolled instead when the hit negates the first, or ``None``;
+    ``reroll_natural_one``: a natural 1 on this figure's firing or Brawl dice is rolled again, once
+    (a Krag fighting Rivals, p.12); ``bot``: a robot (never Ducks Back, no Burn move); ``kerin``: a
+    K'Erin player character (no Elegant reroll, p.89); ``enemy``: an enemy figure (Lunge is then
     compulsory when p.87 says so); ``weapons``: what it carries (for Lunge)."""
 
     name: str
@@ -137,12 +143,27 @@ class Fighter:
     stun_markers: int = 0
     enemy: bool = False
     weapons: tuple[Weapon, ...] = field(default=())
+    save_kind: str = ARMOR
+    second_save: int | None = None
+    reroll_natural_one: bool = False
 
     def __post_init__(self) -> None:
         if self.toughness < 1:
             raise CombatError(f"toughness must be 1 or more; got {self.toughness}.", field="toughness")
         if self.save is not None and not 2 <= self.save <= 6:
             raise CombatError(f"save must be a D6 target from 2 to 6, or None; got {self.save}.", field="save")
+        if self.save_kind not in SAVE_KINDS:
+            raise CombatError(f"save_kind must be one of {', '.join(SAVE_KINDS)}; got {self.save_kind!r}.", field="save_kind")
+        if self.second_save is not None:
+            if not 2 <= self.second_save <= 6:
+                raise CombatError(
+                    f"second_save must be a D6 target from 2 to 6, or None; got {self.second_save}.", field="second_save"
+                )
+            if self.save is None or self.save_kind == BOTH:
+                raise CombatError(
+                    "second_save needs an Armor or Screen save beside it (a save of both kinds has no second).",
+                    field="second_save",
+                )
         if self.stun_markers < 0:
             raise CombatError(f"stun_markers must be 0 or more; got {self.stun_markers}.", field="stun_markers")
         if self.speed < 0:
@@ -166,6 +187,9 @@ class Fighter:
             "stun_markers": self.stun_markers,
             "enemy": self.enemy,
             "weapons": [w.as_dict() for w in self.weapons],
+            "save_kind": self.save_kind,
+            "second_save": self.second_save,
+            "reroll_natural_one": self.reroll_natural_one,
         }
 
     @classmethod
@@ -176,6 +200,7 @@ class Fighter:
             if key not in data:
                 raise CombatError(f"fighter needs {key!r} (name, combat_skill, toughness).", field=key)
         save = data.get("save")
+        second = data.get("second_save")
         return cls(
             name=str(data["name"]),
             combat_skill=_int(data["combat_skill"], "combat_skill"),
@@ -189,7 +214,22 @@ class Fighter:
             stun_markers=_int(data.get("stun_markers", 0), "stun_markers"),
             enemy=bool(data.get("enemy", False)),
             weapons=tuple(Weapon.from_dict(w) for w in data.get("weapons") or ()),
+            save_kind=read_save_kind(data.get("save_kind")),
+            second_save=None if second in (None, "") else _int(second, "second_save"),
+            reroll_natural_one=bool(data.get("reroll_natural_one", False)),
         )
+
+
+def read_save_kind(raw: Any) -> str:
+    """The Saving Throw kind ``raw`` names (:data:`SAVE_KINDS`); missing or empty reads as
+    ``armor`` (a figure stored before kinds existed). Raises :class:`CombatError` (field
+    ``save_kind``) naming the kinds."""
+    if raw in (None, ""):
+        return ARMOR
+    kind = str(raw).strip().lower()
+    if kind not in SAVE_KINDS:
+        raise CombatError(f"save_kind must be one of {', '.join(SAVE_KINDS)}; got {raw!r}.", field="save_kind")
+    return kind
 
 
 @dataclass(frozen=True)

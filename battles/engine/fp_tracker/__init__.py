@@ -105,7 +105,12 @@ Actions (``figure`` is a crew id ``c1``…, ``enemy`` an enemy id ``e1``…; fac
 - figures: ``adjust`` {figure | enemy, stun?, stun_change?, wounded?, status?}.
 - combat: ``resolve`` {attacker, target (crew or enemy ids), mode: shot | brawl, weapon?,
   target_weapon?, range?, cover?, moved?, fired_last_round?, faces?, casualty_faces?, critical?}
-  through :mod:`battles.engine.fp_combat`.
+  through :mod:`battles.engine.fp_combat`; ``hazard_hit`` {target, damage, source?, piercing?,
+  ignores_screens?, faces?, casualty_faces?, critical?} (owner only) for a hit no figure fires,
+  such as a Salvage hazard that ignores Screens (p.141).
+- Saving Throws keep their kind (p.26): a figure's ``save_kind`` (armor when missing, screen or
+  both) and ``second_save`` (the other kind's save) go to the resolver, where Piercing negates
+  only Armor and a hit that ignores Screens only Screens.
 """
 
 from __future__ import annotations

@@ -91,6 +91,9 @@ def _fighter(fig: Mapping[str, Any]) -> fp_combat.Fighter:
         reactions=int(fig.get("reactions") or 1),
         savvy=int(fig.get("savvy") or 0),
         save=fig["save"],
+        save_kind=fig.get("save_kind") or fp_combat.ARMOR,
+        second_save=fig.get("second_save"),
+        reroll_natural_one=bool(fig.get("reroll_natural_one")),
         bot=bool(fig.get("bot")),
         kerin=bool(fig.get("kerin")),
         stun_markers=int(fig["stun"]),
@@ -262,3 +265,39 @@ def _resolve(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[
     return [
         Event("resolve", " ".join(texts), {"attacker": attacker["id"], "target": target["id"], "mode": mode, **_rolls(*rolls)})
     ]
+
+
+def _hazard_hit(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
+    """A hit no figure fires (a hazard or an event, for example the Salvage Points of Interest,
+    p.141) through :func:`battles.engine.fp_combat.resolve_hit`.
+
+    Payload: ``target`` (crew or enemy id), ``damage`` (0-6), ``source`` (what hit, for the log),
+    ``piercing`` (negates Armor saves, p.89), ``ignores_screens`` (negates Screen saves, p.141),
+    ``faces`` (save die then Damage die), ``casualty_faces``, ``critical``. Owner only."""
+    if state["phase"] not in ("quick", "enemy", "slow", "start", "end"):
+        raise _err("Hits happen during a round.", "type")
+    require_owner(action)
+    target = _any_figure(state, action.payload.get("target"), "target")
+    source = str(action.payload.get("source") or "Hazard").strip()[:60] or "Hazard"
+    outcome, after = fp_combat.resolve_hit(
+        dice,
+        target=_fighter(target),
+        damage=0 if action.payload.get("damage") in (None, "") else payload_int(action, "damage", low=0, high=6),
+        source=source,
+        piercing=payload_flag(action, "piercing"),
+        ignores_screens=payload_flag(action, "ignores_screens"),
+        faces=payload_ints(action, "faces") or None,
+    )
+    texts = [f"{source} hits {target['name']}.", *outcome.notes]
+    more, extra = _take_hits(
+        state,
+        tables,
+        dice,
+        target,
+        after,
+        [outcome],
+        force_critical=payload_flag(action, "critical"),
+        faces=payload_ints(action, "casualty_faces"),
+    )
+    texts.extend(more)
+    return [Event("hazard", " ".join(texts), {"target": target["id"], **_rolls(*outcome.rolls, *extra)})]

@@ -11,7 +11,7 @@ from typing import Any
 
 from battles.engine import fp_combat
 from battles.engine.fp_tracker.base import TIME_OBJECTIVES, _copy_state, _err
-from battles.engine.fp_tracker.combat import _adjust, _resolve
+from battles.engine.fp_tracker.combat import _adjust, _hazard_hit, _resolve
 from battles.engine.fp_tracker.end_round import _end_battle
 from battles.engine.fp_tracker.flow import (
     _act,
@@ -104,4 +104,5 @@ _HANDLERS: dict[str, Handler] = {
     "resolve": _resolve,
     "psionic": _psionic,
     "psionic_strain": _psionic_strain,
+    "hazard_hit": _hazard_hit,
 }

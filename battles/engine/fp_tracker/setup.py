@@ -64,6 +64,17 @@ def _stats(raw: Mapping[str, Any], key: str, *, crew: bool) -> dict[str, Any]:
         out["savvy"] = _int(raw.get("savvy"), f"{key}.savvy", -3, 6, 0)
     save = raw.get("save")
     out["save"] = None if save in (None, "", 0, "0", "none") else _int(save, f"{key}.save", 2, 6)
+    # The Saving Throw's kind (p.26) and a second save of the other kind: kept only when they
+    # are not the defaults (an Armor save alone), so older figures read the same.
+    try:
+        kind = fp_combat.read_save_kind(raw.get("save_kind"))
+    except fp_combat.CombatError as exc:
+        raise _err(f"{key}.{exc}", f"{key}.save_kind") from None
+    second = raw.get("second_save")
+    if out["save"] is not None and kind != fp_combat.ARMOR:
+        out["save_kind"] = kind
+    if out["save"] is not None and kind != fp_combat.BOTH and second not in (None, "", 0, "0", "none"):
+        out["second_save"] = _int(second, f"{key}.second_save", 2, 6)
     return out
 
 
@@ -180,7 +191,10 @@ def initial_state(setup: Mapping[str, Any], tables: Mapping[str, RangeTable]) ->
     """A battle ready for Seize the Initiative from ``setup``:
 
     - ``crew``: list of ``{name, reactions, speed, combat_skill, toughness, savvy, save (D6 target or
-      None), weapons: [name | {name, range, shots, damage, traits}], captain, kind, owner}``.
+      None), save_kind (armor, screen or both; default armor), second_save (the other kind's save
+      or None), weapons: [name | {name, range, shots, damage, traits}], captain, kind, owner,
+      reroll_natural_one (a Krag fighting Rivals, p.12), reminders (texts for the figure's
+      notes)}``; enemy profiles take ``save_kind`` and ``second_save`` too.
     - ``enemies``: list of groups ``{name, count (basic figures), profile: {speed, combat_skill,
       toughness, save?}, weapons, panic ("1-2", 1, 0 = Fearless), specialists, specialist_weapons,
       lieutenants, captains, unique: [{name, speed, combat_skill, toughness, save, weapons, ai}],
@@ -284,6 +298,7 @@ def initial_state(setup: Mapping[str, Any], tables: Mapping[str, RangeTable]) ->
             )
         )
         fig = state["crew"][-1]
+        _crew_extras(fig, raw, key)
         if flag_value(raw.get("soulless"), f"{key}.soulless"):
             fig["soulless"] = True
         psionic = psionic_figure(raw, key)
@@ -297,6 +312,18 @@ def initial_state(setup: Mapping[str, Any], tables: Mapping[str, RangeTable]) ->
     _apply_setup_options(state, tables)
     _refresh(state, tables)
     return state
+
+
+def _crew_extras(fig: dict[str, Any], raw: Mapping[str, Any], key: str) -> None:
+    """What a campaign crew figure brings beyond its profile: ``reroll_natural_one`` (a Krag
+    fighting Rivals, p.12) and ``reminders`` (species rules the table applies, shown with the
+    figure's notes). Only set when given, so other figures keep their shape."""
+    if flag_value(raw.get("reroll_natural_one"), f"{key}.reroll_natural_one"):
+        fig["reroll_natural_one"] = True
+    reminders = raw.get("reminders") or []
+    if isinstance(reminders, str) or not isinstance(reminders, list | tuple):
+        raise _err(f"{key}.reminders must be a list of short texts.", f"{key}.reminders")
+    fig["notes"].extend(str(r)[:200] for r in reminders)
 
 
 def _add_group(state: dict[str, Any], tables: Mapping[str, RangeTable], raw: Any, key: str) -> None:

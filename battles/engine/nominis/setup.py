@@ -102,7 +102,25 @@ def _figure(raw: Mapping[str, Any], side: str, index: int) -> dict[str, Any]:
         "heat": False,
         "heat_last": False,
     }
+    figure.update(_save_extras(raw, save, where))
+    if raw.get("reroll_natural_one"):
+        figure["reroll_natural_one"] = True
     return figure
+
+
+def _save_extras(raw: Mapping[str, Any], save: int | None, where: str) -> dict[str, Any]:
+    """``save_kind`` (armor, screen or both, p.26) and ``second_save`` (the other kind's save),
+    kept only when they differ from an Armor save alone so older figures read the same."""
+    try:
+        kind = fp_combat.read_save_kind(raw.get("save_kind"))
+    except fp_combat.CombatError as exc:
+        raise NoMinisError(f"{where}: {exc}", field="save_kind") from None
+    extras: dict[str, Any] = {}
+    if save is not None and kind != fp_combat.ARMOR:
+        extras["save_kind"] = kind
+    if save is not None and kind != fp_combat.BOTH and raw.get("second_save") not in (None, "", 0):
+        extras["second_save"] = _int(raw, "second_save", where, low=2, high=6)
+    return extras
 
 
 def _crew_figure(raw: Mapping[str, Any], index: int) -> dict[str, Any]:
@@ -180,7 +198,9 @@ def new_battle(
     """A new no-minis battle, ready for round 1 (JSON-ready state; see the module docstring).
 
     ``crew``/``enemies``: figure mappings (name, reactions, speed in inches, combat_skill, toughness,
-    savvy, save (D6 target or None), weapons (see :func:`weapon_dict`), bot, kerin; crew also captain,
+    savvy, save (D6 target or None), save_kind (armor, screen or both, p.26; default armor),
+    second_save (the other kind's save), reroll_natural_one (a Krag fighting Rivals, p.12),
+    weapons (see :func:`weapon_dict`), bot, kerin; crew also captain,
     soulless, special_movement (e.g. a Jump Belt), bonus_actions (actions the figure's gear logically
     helps, p.67); enemies also rank ``regular``/``specialist``/``lieutenant`` (or the ``specialist`` /
     ``lieutenant`` flags) and ``target`` (the Eliminate target)). ``mission``: a key of

@@ -122,6 +122,7 @@ def _fighter(figure: Mapping[str, Any], *, natural_six: bool = False) -> fp_comb
     return _profile(
         figure["name"], 0 if natural_six else figure["combat_skill"], figure["toughness"], figure["speed"],
         figure["reactions"], figure["savvy"], figure["save"], figure["bot"], figure["kerin"], figure["stun"],
+        figure.get("save_kind") or fp_combat.ARMOR, figure.get("second_save"), bool(figure.get("reroll_natural_one")),
     )  # fmt: skip
 
 
@@ -137,6 +138,9 @@ def _profile(
     bot: Any,
     kerin: Any,
     stun: Any,
+    save_kind: Any = fp_combat.ARMOR,
+    second_save: Any = None,
+    reroll_natural_one: Any = False,
 ) -> fp_combat.Fighter:
     # Every shot and brawl needs both figures' profiles; a figure has few (its Stun markers change),
     # each built once (frozen, so one object serves every shot).
@@ -151,4 +155,7 @@ def _profile(
         bot=bool(bot),
         kerin=bool(kerin),
         stun_markers=int(stun),
+        save_kind=str(save_kind),
+        second_save=second_save,
+        reroll_natural_one=bool(reroll_natural_one),
     )

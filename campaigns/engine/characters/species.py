@@ -106,6 +106,46 @@ def can_dash(character: Character, tables: Mapping[str, RangeTable] | None = Non
     return character.species != KRAG
 
 
+#: Species rules of the table that act on the battlefield but need the table to apply them
+#: (movement, terrain, hazards and drugs): the battle figure shows them as reminders.
+BATTLE_REMINDERS: Mapping[str, tuple[str, ...]] = {
+    KRAG: ("Stocky",),
+    SKULKER: ("Agile", "Climber", "Biological resistance", "Drug resistance"),
+}
+#: The pages of each species' rules (the sources of krag-profile and skulker-profile).
+SPECIES_PAGES: Mapping[str, str] = {KRAG: "pp.12-13", SKULKER: "pp.14-15"}
+
+
+@dataclass(frozen=True)
+class BattleTraits:
+    """What a character's species does in a battle (pp.12-15). ``reroll_natural_one``: a natural
+    1 on its firing or Brawl dice is rolled again, once (a Krag fighting Rivals, p.12; the
+    combat resolver applies it); ``reminders``: species rules the players apply at the table,
+    each with its page."""
+
+    reroll_natural_one: bool
+    reminders: tuple[str, ...]
+
+
+def battle_traits(character: Character, tables: Mapping[str, RangeTable], *, against_rivals: bool) -> BattleTraits:
+    """The species rules a character takes to a battle, read from ``<species>-profile``
+    (krag-profile pp.12-13, skulker-profile pp.14-15): the Belligerent row's
+    ``reroll_natural_one`` (``reroll_natural`` 1, ``against`` rivals) when ``against_rivals``, and
+    a reminder for each rule of :data:`BATTLE_REMINDERS` (its effect text and the table's pages).
+    Other species have none."""
+    reroll = False
+    reminders: list[str] = []
+    rows = _species_rows(tables, character.species)
+    wanted = {_key(n) for n in BATTLE_REMINDERS.get(character.species, ())}
+    for entry in rows:
+        data = entry.data
+        if data.get("reroll_natural") == 1 and data.get("against") == "rivals" and against_rivals:
+            reroll = True
+        if _key(entry.result) in wanted:
+            reminders.append(f"{entry.result} ({SPECIES_PAGES[character.species]}): {entry.effect}")
+    return BattleTraits(reroll, tuple(reminders))
+
+
 def creation_contacts(
     species: str, patrons: int, rivals: int, tables: Mapping[str, RangeTable]
 ) -> tuple[int, int, tuple[str, ...]]:

@@ -60,6 +60,44 @@ class CharacterError(RuleError):
 
 # -- values ------------------------------------------------------------------------------
 
+#: Kinds of worn protective gear (p.26 names Armor and Screen Saving Throws).
+PROTECTION_KINDS: tuple[str, ...] = ("armor", "screen")
+
+
+@dataclass(frozen=True)
+class Protection:
+    """One piece of worn protective gear, typed by the player (the core rulebook's list is not
+    in our sources): ``name``, ``kind`` (:data:`PROTECTION_KINDS`) and ``save``, its Saving
+    Throw as a D6 target (5 = 5+, 2-6). Raises :class:`CharacterError` naming the field."""
+
+    name: str
+    kind: str
+    save: int
+
+    def __post_init__(self) -> None:
+        name = str(self.name).strip()
+        if not name or len(name) > NAME_LIMIT:
+            raise CharacterError(f"name must be 1 to {NAME_LIMIT} characters; got {self.name!r}.", field="name")
+        object.__setattr__(self, "name", name)
+        if self.kind not in PROTECTION_KINDS:
+            raise CharacterError(f"kind must be one of {', '.join(PROTECTION_KINDS)}; got {self.kind!r}.", field="kind")
+        if isinstance(self.save, bool) or not isinstance(self.save, int) or not 2 <= self.save <= 6:
+            raise CharacterError(f"save must be a D6 target from 2 to 6 (5 = 5+); got {self.save!r}.", field="save")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "kind": self.kind, "save": self.save}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Protection:
+        """Inverse of :meth:`as_dict`. Raises :class:`CharacterError` naming the field."""
+        if not isinstance(data, Mapping):
+            raise CharacterError(f"protection must be a list of {{name, kind, save}}; got {data!r}.", field="protection")
+        return cls(
+            name=str(data.get("name") or ""),
+            kind=str(data.get("kind") or "").strip().lower(),
+            save=_int("save", data.get("save")),
+        )
+
 
 @dataclass(frozen=True)
 class Profile:
@@ -112,7 +150,9 @@ class Character:
     - ``profile_rolled``: the creation tables have already changed the profile, so the figure
       can no longer be picked as the starting Psionic (p.17).
     - ``implants``, ``injuries`` (lasting injuries by name), ``training`` (course names),
-      ``bot_upgrades`` (names), ``equipment`` (item names).
+      ``bot_upgrades`` (names), ``equipment`` (item names), ``protection`` (worn armour and
+      screens, :class:`Protection`), ``bot_save`` (a Bot's built-in Armor Saving Throw from the
+      core rulebook, typed by the player; ``None``: none typed).
     - ``sick_bay``: campaign turns left; ``bot_upgrade_turn``: campaign turn of the last install.
     - ``status``: ``active``, ``sick_bay``, ``dead`` or ``gone``.
 
@@ -137,6 +177,8 @@ class Character:
     bot_upgrade_turn: int | None = None
     equipment: tuple[str, ...] = ()
     status: str = "active"
+    protection: tuple[Protection, ...] = ()
+    bot_save: int | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -151,14 +193,22 @@ class Character:
         object.__setattr__(self, "powers", {str(k): bool(v) for k, v in dict(self.powers).items()})
         for name in ("implants", "injuries", "training", "bot_upgrades", "equipment"):
             object.__setattr__(self, name, tuple(str(v) for v in getattr(self, name)))
+        object.__setattr__(self, "protection", tuple(self.protection))
+        if self.bot_save is not None and (self.kind != "bot" or not 2 <= self.bot_save <= 6):
+            raise CharacterError(
+                f"bot_save is a Bot's built-in Armor Saving Throw, a D6 target from 2 to 6; got {self.bot_save!r}"
+                f" for a {self.kind} character.",
+                field="bot_save",
+            )
 
     @property
     def alive(self) -> bool:
         return self.status not in ("dead", "gone")
 
     def as_dict(self) -> dict[str, Any]:
-        """JSON-ready form; ``profile`` is a nested dict of :data:`STATS`."""
-        return {
+        """JSON-ready form; ``profile`` is a nested dict of :data:`STATS`. ``protection`` and
+        ``bot_save`` appear only when set (sheets stored before them read the same)."""
+        data = {
             "name": self.name,
             "species": self.species,
             "kind": self.kind,
@@ -177,6 +227,11 @@ class Character:
             "equipment": list(self.equipment),
             "status": self.status,
         }
+        if self.protection:
+            data["protection"] = [p.as_dict() for p in self.protection]
+        if self.bot_save is not None:
+            data["bot_save"] = self.bot_save
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Character:
@@ -222,6 +277,8 @@ class Character:
             bot_upgrade_turn=None if turn is None else _int("bot_upgrade_turn", turn),
             equipment=_texts("equipment", data.get("equipment")),
             status=str(data.get("status") or "active"),
+            protection=_protection(data.get("protection")),
+            bot_save=None if data.get("bot_save") in (None, "") else _int("bot_save", data.get("bot_save")),
         )
 
 
@@ -243,6 +300,14 @@ def _texts(name: str, value: Any) -> tuple[str, ...]:
     if isinstance(value, str) or not isinstance(value, Iterable):
         raise CharacterError(f"{name} must be a list of names; got {value!r}.", field=name)
     return tuple(str(v) for v in value)
+
+
+def _protection(value: Any) -> tuple[Protection, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str | Mapping) or not isinstance(value, Iterable):
+        raise CharacterError(f"protection must be a list of {{name, kind, save}}; got {value!r}.", field="protection")
+    return tuple(Protection.from_dict(p) for p in value)
 
 
 def _check_stat(stat: str) -> None:
