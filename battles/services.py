@@ -795,8 +795,18 @@ def tracker_setup(battle: Battle, tables: Mapping[str, RangeTable]) -> dict[str,
                 "toughness": unique["toughness"],
                 "save": unique["save"],
                 "weapons": known(unique.get("weapons", [])),
+                **({"powers": list(unique["psionic_powers"])} if unique.get("psionic_powers") else {}),
             }
         ]
+    # The enemy Psionic the set-up rolled (pp.22-23): its powers act on the tracker.
+    psionic = next((f for f in force["figures"] if f.get("psionic_powers") and f["rank"] != "unique"), None)
+    if psionic is not None:
+        group["psionic"] = {
+            "rank": psionic["rank"],
+            "powers": list(psionic["psionic_powers"]),
+            "toughness": psionic["toughness"],
+            "weapons": known(psionic.get("weapons", [])),
+        }
     seize = force.get("seize_initiative_modifier")
     plan = setup["battle"].get("deployment") or {}
     d100 = [r for r in plan.get("rolls", []) if str(r.get("notation", "")).upper().endswith("D100")]

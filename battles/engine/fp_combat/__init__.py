@@ -267,6 +267,7 @@ from battles.engine.fp_combat.shooting import ShotResult, resolve_shot  # noqa: 
 from battles.engine.fp_combat.weapons import (  # noqa: E402
     Fighter,
     HitNumbers,
+    Ward,
     Weapon,
     custom_weapon,
     hit_numbers,
@@ -301,6 +302,7 @@ __all__ = [
     "HitOutcome",
     "ShotResult",
     "TraitNumbers",
+    "Ward",
     "Weapon",
     "casualty",
     "casualty_roll",

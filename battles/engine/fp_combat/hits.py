@@ -150,9 +150,11 @@ def _hit(
     source: str,
     natural_six: bool = False,
     ignores_screens: bool = False,
+    ranged: bool = False,
 ) -> tuple[HitOutcome, Fighter]:
     """Resolve one hit from ``gun`` (None = unarmed, Damage 0) on ``target``; ``ignores_screens``:
-    the hit negates Screen saves (p.141)."""
+    the hit negates Screen saves (p.141); ``ranged``: a shot's hit, which a psionic ward may
+    negate first (:class:`Ward`, pp.18, 23: no Stun marker, no knock back)."""
     start = len(feed.rolls)
     who = target.name
     notes: list[str] = []
@@ -183,6 +185,17 @@ def _hit(
         if gun is not None and gun.has("burn") and not armour_stopped and not target.bot:
             notes.append(f'Burn: {who} makes a full move ({target.speed}") in a random direction.')
         return knock
+
+    ward = target.ward
+    if ranged and ward is not None and (ward.area or gun is None or not gun.has("area")):
+        record = feed.d6(f"{ward.name} for {who} ({source})")
+        face = int(record.total or 0)
+        if face >= ward.target:
+            notes.append(f"{ward.name} negates the hit on {who} (rolled {face}, {ward.target}+): no Stun marker.")
+            if ward.deflect_on is not None and face >= ward.deflect_on:
+                notes.append(f"On a {face} it is deflected: it strikes the closest crew figure {who} can see (resolve that hit).")
+            return done("saved", target)
+        notes.append(f"{ward.name} fails for {who} (rolled {face}, {ward.target}+).")
 
     if gun is not None and gun.no_damage:
         notes.append(f"The {gun.name} has no Damage: the hit only Stuns.")

@@ -16,6 +16,9 @@ from rules.engine.combat_numbers import RESPREAD_IN
 from rules.engine.dice import Dice, RollRecord
 from rules.engine.tables import RangeTable
 
+#: An enemy Psionic's Obscure (p.23; enemy-psionic-powers ``hit_on``): shots need this natural face.
+OBSCURED_NATURAL = 6
+
 # -- shooting ----------------------------------------------------------------------------------
 
 
@@ -115,8 +118,9 @@ def resolve_shot(
     - ``tables``: optional, to read trait numbers from ``dramatic-weapon-traits``.
     - ``shooter.reroll_natural_one`` (a Krag fighting Rivals, p.12): one firing die showing a
       natural 1 is rolled again, once; that die comes right after the firing dice.
-    - ``faces``: the firing dice (one per Shot; for Area the one D6), then per hit the save die (if
-      any), the Damage die (unless a no-Damage Stun hit) and the Shockwave die (if it survives).
+    - ``target.obscured`` (an enemy Psionic's Obscure, p.23): only a natural 6 hits, Area too.
+    - ``faces``: the firing dice (one per Shot; for Area the one D6), then per hit the psionic
+      ward's die (``target.ward``: Barrier or Reflect, pp.18, 23), the save die (if any), the Damage die (unless a no-Damage Stun hit) and the Shockwave die (if it survives).
 
     Raises :class:`CombatError`: ``weapon`` for a Brawl-only weapon, ``range_in`` for a negative
     range or one beyond the weapon's range, ``faces`` for wrong faces.
@@ -139,8 +143,13 @@ def resolve_shot(
     modifier = 0
     shots = 0
     hits = 0
+    obscured = target.obscured
+    if obscured:
+        lines.append(f"{target.name} is Obscured: only a natural 6 hits (p.23).")
     if area:
         to_hit = trait.area_obscured_target if cover else trait.area_target
+        if obscured:
+            to_hit = OBSCURED_NATURAL
         record = feed.d6(f"{gun.name}: Area roll against {target.name}")
         face = int(record.total or 0)
         if face == 1 and shooter.reroll_natural_one:
@@ -179,12 +188,20 @@ def resolve_shot(
                 again = feed.d6(f"{shooter.name} rerolls a natural 1 (Krag against Rivals, p.12)")
                 fired[fired.index(1)] = int(again.total or 0)
                 lines.append(f"{shooter.name} rerolls one natural 1 (Krag against Rivals, p.12): {again.total}.")
+            if obscured:
+                to_hit, shrapnel = OBSCURED_NATURAL, True  # a natural face decides, as for Shrapnel
             for face in fired:
                 hit = face >= to_hit if shrapnel else face + modifier >= to_hit
                 if hit:
                     hit_faces.append(face)
             mod_words = ", ".join(f"{_signed(n)} {why}" for n, why in mods if n)
-            if shrapnel:
+            if obscured:
+                lines.append(
+                    f"Firing dice {', '.join(map(str, fired))}: "
+                    + ", ".join(f"{f} ({'hit' if f >= to_hit else 'miss'})" for f in fired)
+                    + "."
+                )
+            elif shrapnel:
                 lines.append(
                     f"Shrapnel: natural {to_hit}+ hits whatever the skill, modifiers or cover; dice "
                     + ", ".join(f"{f} ({'hit' if f >= to_hit else 'miss'})" for f in fired)
@@ -224,7 +241,7 @@ def resolve_shot(
         if removed:
             spare += 1
             continue
-        outcome, current = _hit(feed, trait, current, gun, source=gun.name, natural_six=natural_six)
+        outcome, current = _hit(feed, trait, current, gun, source=gun.name, natural_six=natural_six, ranged=True)
         outcomes.append(outcome)
         lines.extend(outcome.notes)
         removed = outcome.result == "casualty"

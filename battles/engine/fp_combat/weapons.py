@@ -119,6 +119,39 @@ def weapon(tables: Mapping[str, RangeTable], name: str, *, table: str = "dramati
 
 
 @dataclass(frozen=True)
+class Ward:
+    """A psionic ward against ranged hits, rolled before the Saving Throw and never negated by
+    Piercing: a crew Psionic's Barrier (4+, p.18) or an enemy Psionic's Reflect (4+, not against
+    Area attacks; a 6 deflects the attack to the closest crew figure in sight, p.23).
+    ``target``: the D6 target; ``area``: it also wards Area hits; ``deflect_on``: the face from
+    which a warded hit is deflected, or ``None``."""
+
+    name: str
+    target: int
+    area: bool = True
+    deflect_on: int | None = None
+
+    def __post_init__(self) -> None:
+        if not 2 <= self.target <= 6:
+            raise CombatError(f"ward target must be a D6 target from 2 to 6; got {self.target}.", field="ward")
+        if self.deflect_on is not None and not self.target <= self.deflect_on <= 6:
+            raise CombatError(f"ward deflect_on must be from its target to 6; got {self.deflect_on}.", field="ward")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "target": self.target, "area": self.area, "deflect_on": self.deflect_on}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Ward:
+        deflect = data.get("deflect_on")
+        return cls(
+            name=str(data.get("name") or "Ward"),
+            target=_int(data.get("target"), "ward"),
+            area=bool(data.get("area", True)),
+            deflect_on=None if deflect in (None, "") else _int(deflect, "ward"),
+        )
+
+
+@dataclass(frozen=True)
 class Fighter:
     """One figure. ``speed`` in inches; ``save``: the Saving Throw as a D6 target (5 = 5+) or
     ``None``; ``save_kind``: what that save is (:data:`SAVE_KINDS`: ``armor``, the default, is
@@ -127,7 +160,9 @@ class Fighter:
     ``second_save``: a worse save of the other kind (Screen for an Armor ``save``, Armor for a
     Screen one) rolled instead when the hit negates the first, or ``None``;
     ``reroll_natural_one``: a natural 1 on this figure's firing or Brawl dice is rolled again, once
-    (a Krag fighting Rivals, p.12); ``bot``: a robot (never Ducks Back, no Burn move); ``kerin``: a
+    (a Krag fighting Rivals, p.12); ``ward``: a psionic :class:`Ward` against ranged hits, or
+    ``None``; ``obscured``: shots at it hit only on a natural 6 (an enemy Psionic's Obscure,
+    p.23); ``bot``: a robot (never Ducks Back, no Burn move); ``kerin``: a
     K'Erin player character (no Elegant reroll, p.89); ``enemy``: an enemy figure (Lunge is then
     compulsory when p.87 says so); ``weapons``: what it carries (for Lunge)."""
 
@@ -146,6 +181,8 @@ class Fighter:
     save_kind: str = ARMOR
     second_save: int | None = None
     reroll_natural_one: bool = False
+    ward: Ward | None = None
+    obscured: bool = False
 
     def __post_init__(self) -> None:
         if self.toughness < 1:
@@ -190,6 +227,9 @@ class Fighter:
             "save_kind": self.save_kind,
             "second_save": self.second_save,
             "reroll_natural_one": self.reroll_natural_one,
+            # Only when set: figures stored before psionic wards keep their shape.
+            **({"ward": self.ward.as_dict()} if self.ward is not None else {}),
+            **({"obscured": True} if self.obscured else {}),
         }
 
     @classmethod
@@ -217,6 +257,8 @@ class Fighter:
             save_kind=read_save_kind(data.get("save_kind")),
             second_save=None if second in (None, "") else _int(second, "second_save"),
             reroll_natural_one=bool(data.get("reroll_natural_one", False)),
+            ward=Ward.from_dict(data["ward"]) if data.get("ward") else None,
+            obscured=bool(data.get("obscured", False)),
         )
 
 

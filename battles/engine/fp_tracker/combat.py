@@ -6,11 +6,12 @@ Pure Python: no Django imports.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from battles.engine import fp_combat
 from battles.engine.fp_tracker.base import STATUSES, _choice, _err, _rolls, _take
+from battles.engine.fp_tracker.enemy_psionics import obscured, paralyzed, raging, refuse_if_paralyzed, ward_of
 from battles.engine.fp_tracker.lookups import _any_figure, _down, _mine
 from live.engine.tracker import (
     Action,
@@ -82,7 +83,11 @@ def _set_wounded(fig: dict[str, Any], wounded: bool) -> None:
 # -- combat ------------------------------------------------------------------------------------------------
 
 
-def _fighter(fig: Mapping[str, Any]) -> fp_combat.Fighter:
+def _fighter(
+    fig: Mapping[str, Any], *, ward: fp_combat.Ward | None = None, obscured: bool = False, reroll: bool = False
+) -> fp_combat.Fighter:
+    """The figure as the combat resolver sees it; ``ward``, ``obscured`` and ``reroll`` add what
+    psionic powers in force give it (battles.engine.fp_tracker.enemy_psionics)."""
     return fp_combat.Fighter(
         name=fig["name"],
         combat_skill=int(fig["combat_skill"]),
@@ -93,7 +98,9 @@ def _fighter(fig: Mapping[str, Any]) -> fp_combat.Fighter:
         save=fig["save"],
         save_kind=fig.get("save_kind") or fp_combat.ARMOR,
         second_save=fig.get("second_save"),
-        reroll_natural_one=bool(fig.get("reroll_natural_one")),
+        reroll_natural_one=bool(fig.get("reroll_natural_one")) or reroll,
+        ward=ward,
+        obscured=obscured,
         bot=bool(fig.get("bot")),
         kerin=bool(fig.get("kerin")),
         stun_markers=int(fig["stun"]),
@@ -183,6 +190,19 @@ def _take_hits(
     return [*rolled.lines, f"{text} {entry.effect}"], list(rolled.rolls)
 
 
+def _settle(
+    state: dict[str, Any], tables: Mapping[str, RangeTable], dice: Dice
+) -> Callable[[dict[str, Any], fp_combat.Fighter, list[fp_combat.HitOutcome]], tuple[list[str], list[RollRecord]]]:
+    """:func:`_take_hits` for hits that come from no attack (an enemy Psionic's Crush)."""
+
+    def settle(
+        fig: dict[str, Any], after: fp_combat.Fighter, outcomes: list[fp_combat.HitOutcome]
+    ) -> tuple[list[str], list[RollRecord]]:
+        return _take_hits(state, tables, dice, fig, after, outcomes, force_critical=False, faces=[])
+
+    return settle
+
+
 def _resolve(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
     """A shot or a brawl between two figures through :mod:`battles.engine.fp_combat`.
 
@@ -199,6 +219,7 @@ def _resolve(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[
         raise _err("A figure cannot attack itself.", "target")
     if attacker["side"] == "crew":
         _mine(action, attacker)
+        refuse_if_paralyzed(state, attacker, "attacker")
     else:
         require_owner(action)
     mode = _choice(action.payload.get("mode"), "mode", ("shot", "brawl"), "shot")
@@ -212,7 +233,7 @@ def _resolve(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[
         shot = fp_combat.resolve_shot(
             dice,
             shooter=_fighter(attacker),
-            target=_fighter(target),
+            target=_fighter(target, ward=ward_of(target, state), obscured=obscured(state, target, action)),
             weapon=weapon,
             numbers=_numbers(state, tables),
             range_in=payload_int(action, "range", low=0, high=72, default=12),
@@ -242,10 +263,12 @@ def _resolve(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[
                 "resolve", " ".join(texts), {"attacker": attacker["id"], "target": target["id"], "mode": mode, **_rolls(*rolls)}
             )
         ]
+    if paralyzed(state, target):
+        return _paralyzed_brawl(state, tables, dice, action, attacker, target, faces, table_faces)
     fight = fp_combat.resolve_brawl(
         dice,
-        a=_fighter(attacker),
-        b=_fighter(target),
+        a=_fighter(attacker, reroll=raging(state, attacker)),
+        b=_fighter(target, reroll=raging(state, target)),
         a_weapon=_weapon_of(attacker, action.payload.get("weapon"), "weapon"),
         b_weapon=_weapon_of(target, action.payload.get("target_weapon"), "target_weapon"),
         faces=faces,
@@ -301,3 +324,41 @@ def _hazard_hit(state: dict[str, Any], action: Action, dice: Dice, tables: Mappi
     )
     texts.extend(more)
     return [Event("hazard", " ".join(texts), {"target": target["id"], **_rolls(*outcome.rolls, *extra)})]
+
+
+def _paralyzed_brawl(
+    state: dict[str, Any],
+    tables: Mapping[str, RangeTable],
+    dice: Dice,
+    action: Action,
+    attacker: dict[str, Any],
+    target: dict[str, Any],
+    faces: list[int] | None,
+    table_faces: list[int],
+) -> list[Event]:
+    """Paralyze (p.23): a crew figure Paralyzed this round is struck in a Brawl without a roll:
+    one hit from the attacker's weapon (Damage 0 unarmed, or with a weapon that is neither
+    Melee nor Pistol, as in any Brawl)."""
+    gun = _weapon_of(attacker, action.payload.get("weapon"), "weapon")
+    if gun is not None and not (gun.has("melee") or gun.has("pistol")):
+        gun = None
+    outcome, after = fp_combat.resolve_hit(
+        dice,
+        target=_fighter(target),
+        damage=gun.damage if gun else 0,
+        source=f"{attacker['name']}'s {gun.name if gun else 'bare hands'}",
+        piercing=bool(gun and gun.has("piercing")),
+        faces=faces,
+    )
+    texts = [f"{target['name']} is Paralyzed (p.23): {attacker['name']} strikes without a Brawl roll.", *outcome.notes]
+    more, extra = _take_hits(
+        state, tables, dice, target, after, [outcome], force_critical=payload_flag(action, "critical"), faces=table_faces
+    )
+    rolls = [*outcome.rolls, *extra]
+    return [
+        Event(
+            "resolve",
+            " ".join([*texts, *more]),
+            {"attacker": attacker["id"], "target": target["id"], "mode": "brawl", **_rolls(*rolls)},
+        )
+    ]

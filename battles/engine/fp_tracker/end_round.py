@@ -24,6 +24,7 @@ from battles.engine.fp_tracker.base import (
     _table_row,
     _take,
 )
+from battles.engine.fp_tracker.enemy_psionics import bolstered
 from battles.engine.fp_tracker.lookups import _crew_up, _down, _group, _names, _on_table, _waiting, panic_range
 from battles.engine.fp_tracker.psionics import psionic_round_end
 from battles.engine.fp_tracker.setup import _add_enemy
@@ -85,6 +86,8 @@ def _finish(state: dict[str, Any], held: bool | None, why: str) -> list[Event]:
 def _morale(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
     faces = payload_ints(action, "morale_faces")
     events: list[Event] = []
+    if bolstered(state) and any(f["status"] == "casualty" and f["down_round"] == state["round"] for f in state["enemies"]):
+        return [Event("morale", "Bolster: every enemy is Fearless while their Psionic stands (p.23); no Morale dice.", {})]
     order = {"basic": 0, "specialist": 1, "lieutenant": 2, "captain": 3, "unique": 4}
     for group in state["groups"]:
         fallen = [

@@ -22,7 +22,9 @@ from battles.engine.fp_tracker.base import (
     _table_row,
     _take,
 )
+from battles.engine.fp_tracker.combat import _fighter, _settle
 from battles.engine.fp_tracker.end_round import _end_of_round
+from battles.engine.fp_tracker.enemy_psionics import on_activation, paralyzed, slowed_dice
 from battles.engine.fp_tracker.lookups import (
     _crew,
     _crew_up,
@@ -243,17 +245,19 @@ def _roll_reactions(state: dict[str, Any], action: Action, dice: Dice, tables: M
     crew = _crew_up(state)
     if not crew:
         raise _err("No crew figure is left on the table.", "type")
-    faces = payload_faces(action, "faces", len(crew))
-    record = (
-        Dice.enter(f"{len(crew)}D6", faces, "Reactions", keep=Keep.SEPARATE)
-        if faces
-        else dice.separate(len(crew), 6, "Reactions")
-    )
-    state["reaction_dice"] = list(record.faces)
-    text = (
-        f"Reactions: {', '.join(map(str, record.faces))}. Assign one to each of {_names(crew)}: at or under Reactions is Quick."
-    )
-    return [Event("reactions", text, _rolls(record))]
+    count = len(crew)
+    rolled = slowed_dice(state, count)  # an enemy Psionic's Slow sets one die to 6 (p.23)
+    records: list[RollRecord] = []
+    if rolled:
+        faces = payload_faces(action, "faces", rolled)
+        records.append(
+            Dice.enter(f"{rolled}D6", faces, "Reactions", keep=Keep.SEPARATE) if faces else dice.separate(rolled, 6, "Reactions")
+        )
+    state["reaction_dice"] = [*(records[0].faces if records else ()), *[6] * (count - rolled)]
+    slow = " An enemy Psionic's Slow sets one die to 6 (p.23)." if rolled < count else ""
+    shown = ", ".join(map(str, state["reaction_dice"]))
+    text = f"Reactions: {shown}.{slow} Assign one to each of {_names(crew)}: at or under Reactions is Quick."
+    return [Event("reactions", text, _rolls(*records))]
 
 
 def _assign_reaction(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
@@ -340,6 +344,8 @@ def _act(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str,
         raise _err(f"{fig['name']} has already acted this round.", "figure")
     if fig["slot"] != state["phase"]:
         raise _err(f"{fig['name']} acts in the {PHASE_NAMES[fig['slot'] or 'start']} this round.", "figure")
+    if paralyzed(state, fig):
+        return [_activate(state, fig, action, dice, "is Paralyzed and takes no action (p.23)")]
     return [_activate(state, fig, action, dice, "acts")]
 
 
@@ -387,7 +393,9 @@ def _enemy_act(state: dict[str, Any], action: Action, dice: Dice, tables: Mappin
             line = f"{ai.title()} AI D6 {rolled.value}: {rolled.entry.result}. {rolled.entry.effect}"
     elif state["options"]["ai_variations"]:
         line = f"{ai.title()} AI acts as usual (p.42)."
-    event = _activate(state, fig, action, dice, "acts", [line] if line else [])
+    powers, power_rolls = on_activation(state, fig, action, dice, tables, fighter=_fighter, settle=_settle(state, tables, dice))
+    rolls.extend(power_rolls)
+    event = _activate(state, fig, action, dice, "acts", [*powers, line] if line else powers)
     texts = [event.text]
     records = [r.as_dict() for r in rolls] + list(event.data.get("rolls", []))
     for other in others:

@@ -44,6 +44,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from battles.engine.fp_tracker.base import _err, _need, _roll, _rolls, _take
+from battles.engine.fp_tracker.enemy_psionics import bolstered, refuse_if_paralyzed
 from battles.engine.fp_tracker.lookups import _any_figure, _crew, _down, _group, _mine, _on_table, _phase, panic_range
 from battles.engine.fp_tracker.setup import _add_enemy, psionics_state
 from live.engine.tracker import Action, Event, payload_flag, payload_int, payload_ints
@@ -121,6 +122,7 @@ def _psionic(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[
         raise _err(f"{fig['name']} takes a Psionic Action as it activates in its own phase, before it acts (p.19).", "figure")
     if fig.get("psionic_round") == state["round"]:
         raise _err(f"{fig['name']} has taken its Psionic Action this round.", "figure")
+    refuse_if_paralyzed(state, fig, "figure")
     name, entry, enhanced = _power(tables, fig, action.payload.get("power"))
     target = _target(state, fig, name, entry, action.payload.get("target"))
     fig["psionic_round"] = state["round"]
@@ -272,7 +274,7 @@ def _scare(
     state: dict[str, Any], target: dict[str, Any], dice: Dice, faces: list[int], tables: Mapping[str, RangeTable]
 ) -> tuple[list[str], list[RollRecord]]:
     """Psionic Scare (p.18): one Morale D6 for ``target`` against its group's Panic range now."""
-    if target.get("fearless") or target.get("rank") == "unique":
+    if target.get("fearless") or target.get("rank") == "unique" or bolstered(state):
         return [f"{target['name']} is immune to Morale: the Scare does nothing."], []
     group = _group(state, target["group"])
     panic = panic_range(state, group, tables)

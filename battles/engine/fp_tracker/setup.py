@@ -16,6 +16,7 @@ from battles.engine.fp_tracker.base import (
     AI_TYPES,
     KINDS,
     OPTION_FLAGS,
+    RANKS,
     _choice,
     _err,
     _int,
@@ -369,6 +370,39 @@ def _add_group(state: dict[str, Any], tables: Mapping[str, RangeTable], raw: Any
             fig["weapons"] = _weapons(tables, unique.get("weapons"), f"{ukey}.weapons")
         fig["ai"] = _choice(unique.get("ai"), f"{ukey}.ai", AI_TYPES, str(group["ai"]))
         fig["notes"].append("Unique Individual: Fearless, rolls its own AI (p.49)")
+        if unique.get("powers"):
+            _enemy_psionic(fig, unique.get("powers"), f"{ukey}.powers")
+    if raw.get("psionic"):
+        _mark_enemy_psionic(state, tables, group, raw["psionic"], f"{key}.psionic")
+    if any(f.get("psionic") for f in state["enemies"]) and "psionics" not in state:
+        state["psionics"] = psionics_state({})
+
+
+def _enemy_psionic(fig: dict[str, Any], raw: Any, key: str) -> None:
+    """Make ``fig`` an enemy Psionic with the powers ``raw`` names (pp.22-23)."""
+    if isinstance(raw, str) or not isinstance(raw, list | tuple) or not raw:
+        raise _err(f"{key} must be a list of enemy Psionic power names.", key)
+    fig["psionic"] = True
+    fig["powers"] = [str(p) for p in raw]
+    fig["notes"].append(f"Psionic: {', '.join(fig['powers'])}; never Strains, its powers end when it is down (p.23)")
+
+
+def _mark_enemy_psionic(
+    state: dict[str, Any], tables: Mapping[str, RangeTable], group: Mapping[str, Any], raw: Any, key: str
+) -> None:
+    """The group's Psionic (p.23): the first figure of ``raw["rank"]`` takes the powers, and its
+    ``toughness`` and ``weapons`` (a Hand gun and a Blade) when given."""
+    if not isinstance(raw, Mapping):
+        raise _err(f"{key} must be {{rank, powers, toughness?, weapons?}}.", key)
+    rank = _choice(raw.get("rank"), f"{key}.rank", RANKS, "basic")
+    fig = next((f for f in state["enemies"] if f["group"] == group["id"] and f["rank"] == rank and not f.get("psionic")), None)
+    if fig is None:
+        raise _err(f"{key}.rank: the group has no {rank} figure to be its Psionic.", f"{key}.rank")
+    _enemy_psionic(fig, raw.get("powers"), f"{key}.powers")
+    if raw.get("toughness") not in (None, ""):
+        fig["toughness"] = _int(raw.get("toughness"), f"{key}.toughness", 1, 10)
+    if raw.get("weapons"):
+        fig["weapons"] = _weapons(tables, raw.get("weapons"), f"{key}.weapons")
 
 
 def _add_enemy(
