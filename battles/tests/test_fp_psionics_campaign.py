@@ -114,3 +114,21 @@ def test_the_psionics_card_offers_the_psionic_action_then_the_choice_to_strain(p
     page = sent.content.decode()
     assert 'data-testid="strain-c1"' in page and 'Shock reaches 5" of 11"' in page
     assert 'data-testid="psionic-c1"' not in page
+
+
+def test_an_enemy_psionic_from_the_set_up_uses_its_powers_on_the_tracker(player: Any) -> None:
+    from django.test import Client
+
+    campaign = campaign_with_a_psionic(player)
+    campaign.options = {**campaign.options, "psionics": "both"}
+    campaign.save(update_fields=["options"])
+    battle = services.battle_create(user=player, campaign_id=campaign.pk, enemy=ELITE, dice=Dice(seed=0))
+    [psionic] = [f for f in battle.setup["enemy"]["figures"] if f["psionic_powers"]]
+    room = services.battle_track(user=player, battle_id=battle.pk, version=Battle.objects.get(pk=battle.pk).version)
+    [fig] = [f for f in room.state["enemies"] if f.get("psionic")]
+    assert fig["powers"] == psionic["psionic_powers"] and fig["toughness"] == psionic["toughness"]
+    assert [w["name"] for w in fig["weapons"]] == ["Hand gun", "Blade"]
+    client = Client()
+    client.force_login(player)
+    page = client.get(f"/rooms/{room.pk}/").content.decode()
+    assert f"Psionic: {', '.join(fig['powers'])}" in page
