@@ -62,6 +62,7 @@ from battles.models import Battle, BattleJob
 from battles.selectors import battle_for
 from campaigns import services as campaign_services
 from campaigns import turn_services
+from campaigns.crew_services import battle_stats as crew_battle_stats
 from campaigns.engine.difficulty import turn_difficulty
 from campaigns.engine.options import CampaignOptions, parse_options
 from campaigns.engine.slots import slot as slot_spec
@@ -203,15 +204,16 @@ def _campaign_crew(campaign: Campaign, tables: Mapping[str, RangeTable]) -> list
             if made is not None:
                 weapons.append(made)
         species = member.species.lower().replace("'", "").replace("-", "")
+        stats = crew_battle_stats(member, tables)  # after injury penalties (p.101)
         crew.append(
             {
                 "name": member.name[:40],
                 "ref": str(member.pk),
-                "reactions": member.reactions,
-                "speed": member.speed,
-                "combat_skill": member.combat_skill,
-                "toughness": member.toughness,
-                "savvy": member.savvy,
+                "reactions": stats["reactions"],
+                "speed": stats["speed"],
+                "combat_skill": stats["combat_skill"],
+                "toughness": stats["toughness"],
+                "savvy": stats["savvy"],
                 "save": None,
                 "weapons": weapons,
                 "captain": member.is_captain,

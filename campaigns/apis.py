@@ -612,6 +612,35 @@ class CharacterInjuryApi(_CharacterActionApi):
         return self.act(request, campaign_id, character_id)
 
 
+class CampaignTreatInputSerializer(CampaignVersionSerializer):
+    injury = serializers.CharField(max_length=80, help_text="The injury awaiting treatment (Extensive injury, Injured arm ...).")
+    searcher = int_field(
+        1,
+        bounds.ID_MAX,
+        required=False,
+        allow_null=True,
+        help_text="Crew id of who looks for an off-worlder; default best Savvy.",
+    )
+    facilities_value = int_field(
+        1, 6, required=False, allow_null=True, help_text="Your own D6 for the world's medical facilities; omit to roll."
+    )
+    search_face = int_field(
+        1, 6, required=False, allow_null=True, help_text="Your own D6 for the 1D6+Savvy search; omit to roll."
+    )
+
+
+class CharacterTreatApi(_CharacterActionApi):
+    """Pay for the medical treatment of a lasting injury (p.101): refused with the cost when the
+    crew cannot pay; on a world without facilities a crew member searches for an off-worlder."""
+
+    Input = CampaignTreatInputSerializer
+    service = staticmethod(crew_services.character_treat)
+
+    @extend_schema(request=CampaignTreatInputSerializer, responses=CampaignCharacterSerializer)
+    def post(self, request: Request, campaign_id: int, character_id: int) -> Response:
+        return self.act(request, campaign_id, character_id)
+
+
 class CampaignCreationResultsInputSerializer(CampaignVersionSerializer):
     stat_changes = serializers.DictField(child=int_field(-CREATION_MAX, CREATION_MAX), required=False, default=dict)
     credits_results = int_field(
@@ -1006,6 +1035,7 @@ urlpatterns = [
     path(f"{CH}/implant/", CharacterImplantApi.as_view(), name="api-campaign-character-implant"),
     path(f"{CH}/equip/", CharacterEquipApi.as_view(), name="api-campaign-character-equip"),
     path(f"{CH}/injury/", CharacterInjuryApi.as_view(), name="api-campaign-character-injury"),
+    path(f"{CH}/treat/", CharacterTreatApi.as_view(), name="api-campaign-character-treat"),
     path(f"{CH}/creation-results/", CharacterCreationResultsApi.as_view(), name="api-campaign-character-creation-results"),
     path(f"{C}/ship/", ShipApi.as_view(), name="api-campaign-ship"),
     path(f"{C}/ship/components/", ShipComponentApi.as_view(), name="api-campaign-ship-components"),

@@ -77,6 +77,7 @@ RANGES: dict[str, tuple[int, int]] = {
     "sick_bay": (0, bounds.TURNS),
     "value": (0, bounds.ROLL_MAX),
     "face": (0, bounds.FACE_MAX),
+    **{key: (0, bounds.FACE_MAX) for key in ("facilities_value", "search_face")},
     **{key: (0, bounds.STAT) for key in ("shots", "damage", "credits_results", "patrons", "rivals", "predict_swap")},
 }
 
@@ -231,6 +232,9 @@ def _character_context(request: HttpRequest, campaign: Campaign, role: Role, mem
         courses=[e.result for e in tables["compendium-advanced-training"].rows()],
         bot_upgrades=[e.result for e in tables["bot-upgrades"].rows()],
         weapons=[e.result for e in tables["dramatic-weapons"].rows()],
+        injury_penalties=ch.injury_penalties(sheet, tables),
+        battle_profile=ch.battle_stats(sheet, tables),
+        medical=crew_services.medical_here(campaign),
         **extra,
     )
 
@@ -412,6 +416,14 @@ ACTIONS: dict[str, ActionFn] = {
         injury=r.POST.get("injury", ""),
         sick_bay=_int(r, "sick_bay") or 0,
         status=r.POST.get("status", ""),
+    ),
+    "treat": lambda r, c: crew_services.character_treat(
+        **_common(r, c),
+        character_id=_character(r),
+        injury=r.POST.get("injury", ""),
+        searcher=_int(r, "searcher", None),
+        facilities_value=_int(r, "facilities_value", None),
+        search_face=_int(r, "search_face", None),
     ),
     "character_update": lambda r, c: crew_services.character_update(
         **_common(r, c),

@@ -185,6 +185,7 @@ MATRIX: dict[str, Rule] = {
     "api/v1/campaigns/<int:campaign_id>/characters/<int:character_id>/implant/": R("campaign", "reader", "editor"),
     "api/v1/campaigns/<int:campaign_id>/characters/<int:character_id>/equip/": R("campaign", "reader", "editor"),
     "api/v1/campaigns/<int:campaign_id>/characters/<int:character_id>/injury/": R("campaign", "reader", "editor"),
+    "api/v1/campaigns/<int:campaign_id>/characters/<int:character_id>/treat/": R("campaign", "reader", "editor"),
     "api/v1/campaigns/<int:campaign_id>/characters/<int:character_id>/creation-results/": R("campaign", "reader", "editor"),
     "api/v1/campaigns/<int:campaign_id>/ship/": R("campaign", "reader", "editor"),
     "api/v1/campaigns/<int:campaign_id>/ship/components/": R("campaign", "reader", "editor"),

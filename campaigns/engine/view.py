@@ -74,7 +74,8 @@ class Change:
 @dataclass(frozen=True)
 class CrewView:
     """One crew member as the turn engines see them. ``status`` is ``active``, ``sick_bay``,
-    ``dead`` or ``gone``; ``species`` is a key such as ``human``, ``krag``, ``skulker``, ``bot``."""
+    ``dead`` or ``gone``; ``species`` is a key such as ``human``, ``krag``, ``skulker``, ``bot``;
+    ``injuries``: the lasting injuries noted on their sheet (p.101)."""
 
     id: str
     name: str
@@ -83,6 +84,7 @@ class CrewView:
     status: str = "active"
     xp: int = 0
     sick_bay: int = 0
+    injuries: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -105,6 +107,8 @@ class WorldView:
     invaded: bool = False
     unstable: bool = False
     strife: str = ""
+    #: the campaign turn the crew arrived here (turns spent here count from it)
+    arrived_turn: int = 0
 
 
 @dataclass(frozen=True)

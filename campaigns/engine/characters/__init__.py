@@ -39,7 +39,10 @@ from campaigns.engine.characters.advancement import (
 )
 from campaigns.engine.characters.injuries import (
     DAMAGED_SUFFIX,
+    INJURED_ARM_FLOOR,
     DetailedInjury,
+    OffWorlderSearch,
+    battle_stats,
     detailed_injury,
     detailed_injury_apply,
     injury_apply,
@@ -47,7 +50,9 @@ from campaigns.engine.characters.injuries import (
     injury_treat,
     lingering_check,
     medical_facilities,
+    off_worlder_search,
     sick_bay_tick,
+    treatment_cost,
 )
 from campaigns.engine.characters.kit import equip, implant_add, implant_remove, unequip, weapon_allowed, weapon_traits
 from campaigns.engine.characters.species import (
@@ -110,6 +115,7 @@ __all__ = [
     "EXTENSIVE_INJURY",
     "FIXER",
     "HAZARD_KINDS",
+    "INJURED_ARM_FLOOR",
     "INJURY_TABLE",
     "INSTRUCTOR",
     "ITEM_HIT_TABLE",
@@ -135,10 +141,12 @@ __all__ = [
     "DetailedInjury",
     "FightPick",
     "HazardCheck",
+    "OffWorlderSearch",
     "Profile",
     "TrainingCost",
     "advance",
     "armor_fits",
+    "battle_stats",
     "bot_upgrade",
     "bot_upgrade_price",
     "can_dash",
@@ -161,6 +169,7 @@ __all__ = [
     "mark_profile_rolled",
     "medical_facilities",
     "new_character",
+    "off_worlder_search",
     "pick_one",
     "primary_alien",
     "resist_hazard",
@@ -171,6 +180,7 @@ __all__ = [
     "survival_check",
     "training_add",
     "training_cost",
+    "treatment_cost",
     "unequip",
     "upgrade_cost",
     "upgrade_costs",

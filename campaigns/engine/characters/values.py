@@ -113,6 +113,8 @@ class Character:
       can no longer be picked as the starting Psionic (p.17).
     - ``implants``, ``injuries`` (lasting injuries by name), ``training`` (course names),
       ``bot_upgrades`` (names), ``equipment`` (item names).
+    - ``treatments``: ``(injury name, credits)`` pairs: the medical treatment each lasting
+      injury still waits for (p.101), in the order the injuries were taken.
     - ``sick_bay``: campaign turns left; ``bot_upgrade_turn``: campaign turn of the last install.
     - ``status``: ``active``, ``sick_bay``, ``dead`` or ``gone``.
 
@@ -131,6 +133,7 @@ class Character:
     profile_rolled: bool = False
     implants: tuple[str, ...] = ()
     injuries: tuple[str, ...] = ()
+    treatments: tuple[tuple[str, int], ...] = ()
     sick_bay: int = 0
     training: tuple[str, ...] = ()
     bot_upgrades: tuple[str, ...] = ()
@@ -151,6 +154,7 @@ class Character:
         object.__setattr__(self, "powers", {str(k): bool(v) for k, v in dict(self.powers).items()})
         for name in ("implants", "injuries", "training", "bot_upgrades", "equipment"):
             object.__setattr__(self, name, tuple(str(v) for v in getattr(self, name)))
+        object.__setattr__(self, "treatments", _treatments(self.treatments))
 
     @property
     def alive(self) -> bool:
@@ -170,6 +174,7 @@ class Character:
             "profile_rolled": self.profile_rolled,
             "implants": list(self.implants),
             "injuries": list(self.injuries),
+            "treatments": [[name, credits] for name, credits in self.treatments],
             "sick_bay": self.sick_bay,
             "training": list(self.training),
             "bot_upgrades": list(self.bot_upgrades),
@@ -216,6 +221,7 @@ class Character:
             profile_rolled=bool(data.get("profile_rolled", False)),
             implants=_texts("implants", data.get("implants")),
             injuries=_texts("injuries", data.get("injuries")),
+            treatments=_treatments(data.get("treatments")),
             sick_bay=_int("sick_bay", data.get("sick_bay", 0)),
             training=_texts("training", data.get("training")),
             bot_upgrades=_texts("bot_upgrades", data.get("bot_upgrades")),
@@ -243,6 +249,24 @@ def _texts(name: str, value: Any) -> tuple[str, ...]:
     if isinstance(value, str) or not isinstance(value, Iterable):
         raise CharacterError(f"{name} must be a list of names; got {value!r}.", field=name)
     return tuple(str(v) for v in value)
+
+
+def _treatments(value: Any) -> tuple[tuple[str, int], ...]:
+    """``[[injury name, credits], ...]`` as a tuple of pairs. Raises :class:`CharacterError`."""
+    if value is None:
+        return ()
+    if isinstance(value, str) or not isinstance(value, Iterable):
+        raise CharacterError(f"treatments must be a list of [injury, credits] pairs; got {value!r}.", field="treatments")
+    pairs: list[tuple[str, int]] = []
+    for item in value:
+        if isinstance(item, str) or not isinstance(item, Iterable) or len(list(item)) != 2:
+            raise CharacterError(f"treatments must be a list of [injury, credits] pairs; got {item!r}.", field="treatments")
+        name, credits = list(item)
+        amount = _int("treatments", credits)
+        if amount < 0:
+            raise CharacterError(f"treatments: credits cannot be below 0; got {amount}.", field="treatments")
+        pairs.append((str(name), amount))
+    return tuple(pairs)
 
 
 def _check_stat(stat: str) -> None:

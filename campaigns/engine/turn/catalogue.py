@@ -225,6 +225,19 @@ def _extra_steps(view: CampaignView) -> dict[str, tuple[str, StepSpec]]:
                 condition="not_salvage",
             ),
         ),
+        "battle.injuries": (
+            "before:battle.setup",
+            StepSpec(
+                "battle.injuries",
+                "battle",
+                "Injuries before the battle",
+                "p.101",
+                option="detailed_injuries",
+                rule="pre_battle_injuries",
+                table="detailed-injuries-lingering",
+                condition="injured_crew",
+            ),
+        ),
         "battle.brief": (
             "end:battle",
             StepSpec("battle.brief", "battle", "Battle brief: this battle's adjustments", "p.9", rule="battle_brief"),
