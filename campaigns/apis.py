@@ -23,7 +23,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from campaigns import crew_services, selectors, services, turn_services
+from campaigns import crew_services, loan_services, selectors, services, turn_services
 from campaigns.documents import ROW_FIELDS
 from campaigns.engine.slots import SLOTS
 from campaigns.models import Campaign, CampaignJob, Character, LogEntry, Patron, Rival, Ship, Turn, TurnStep, World
@@ -876,6 +876,45 @@ class FightPickApi(APIView):
         return Response({"version": campaign.version, "result": chosen.name})
 
 
+# -- the loan (pp.152-156) --------------------------------------------------------------------------
+
+
+class CampaignLoanPayInputSerializer(CampaignVersionSerializer):
+    credits = int_field(1, bounds.MONEY, help_text="Credits to pay off the loan (at most the crew's credits and the debt).")
+
+
+class LoanPayApi(APIView):
+    """Pay credits off the loan (p.155): a seizure warrant is cancelled, and an impounded ship
+    released, once the debt is 10 credits below what was owed when it was issued."""
+
+    permission_classes = [CampaignAccess]
+
+    @extend_schema(request=CampaignLoanPayInputSerializer, responses=CampaignDetailSerializer)
+    def post(self, request: Request, campaign_id: int) -> Response:
+        loan_services.loan_pay(user=request.user, campaign_id=campaign_id, **_valid(CampaignLoanPayInputSerializer, request))
+        return Response(_detail(request.user, campaign_id))
+
+
+class CampaignSeizureInputSerializer(CampaignVersionSerializer):
+    end = serializers.ChoiceField(
+        choices=["give_up", "escaped", "caught"],
+        help_text="give_up the ship; or, after the Fight it out battle, escaped (someone got away) or caught (nobody did).",
+    )
+
+
+class LoanSeizureApi(APIView):
+    """Settle the seizure under way (pp.155-156): give the ship up, or say how the fight went."""
+
+    permission_classes = [CampaignAccess]
+
+    @extend_schema(request=CampaignSeizureInputSerializer, responses=CampaignDetailSerializer)
+    def post(self, request: Request, campaign_id: int) -> Response:
+        loan_services.loan_seizure_end(
+            user=request.user, campaign_id=campaign_id, **_valid(CampaignSeizureInputSerializer, request)
+        )
+        return Response(_detail(request.user, campaign_id))
+
+
 # -- log, slots, members ---------------------------------------------------------------------------
 
 
@@ -1047,6 +1086,8 @@ urlpatterns = [
     path(f"{C}/species-roll/", SpeciesRollApi.as_view(), name="api-campaign-species-roll"),
     path(f"{C}/name-roll/", NameRollApi.as_view(), name="api-campaign-name-roll"),
     path(f"{C}/fight-pick/", FightPickApi.as_view(), name="api-campaign-fight-pick"),
+    path(f"{C}/loan/pay/", LoanPayApi.as_view(), name="api-campaign-loan-pay"),
+    path(f"{C}/loan/seizure/", LoanSeizureApi.as_view(), name="api-campaign-loan-seizure"),
     path(f"{C}/log/", LogApi.as_view(), name="api-campaign-log"),
     path(f"{C}/slots/<slug:slot>/", SlotApi.as_view(), name="api-campaign-slot"),
     path(f"{C}/members/", MemberListApi.as_view(), name="api-campaign-members"),

@@ -215,6 +215,10 @@ def apply_changes(campaign: Campaign, changes: Sequence[Change]) -> list[str]:
                 ship.hull = max(0, ship.hull - int(data["hull_damage"]))
             if data.get("component_add"):
                 ship.components = [*ship.components, {"name": data["component_add"], "miniaturized": False}]
+            if data.get("lost"):  # seized for good (p.155)
+                ship.delete()
+                words.append(f"ship lost: {ship.name}")
+                continue
             ship.save()
             words.append("ship: " + ", ".join(f"{k} {v}" for k, v in data.items()))
         elif change.kind == "loan":
@@ -222,7 +226,8 @@ def apply_changes(campaign: Campaign, changes: Sequence[Change]) -> list[str]:
             Ship.objects.filter(campaign=campaign).update(debt=campaign.loan["balance"])
             if data.get("note"):
                 campaign.loan["notes"] = [*campaign.loan.get("notes", []), str(data["note"])]
-            words.append("loan: " + ", ".join(f"{k} {v}" for k, v in data.items()))
+            campaign.loan = world_engine.loan_state_apply(campaign.loan, data)  # collectors, warrants, seizure (p.155)
+            words.append("loan: " + (str(data["note"]) if data.get("note") else f"{int(data.get('balance', 0)):+d} credits owed"))
         elif change.kind == "faction_add":
             keep = ("name", "type", "influence", "power", "loyalty")
             factions = [f for f in campaign.factions if f.get("name") != data["name"]]

@@ -22,7 +22,7 @@ from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from campaigns import crew_services, selectors, services, turn_services
+from campaigns import crew_services, loan_services, selectors, services, turn_services
 from campaigns.engine import characters as ch
 from campaigns.engine import difficulty, psionics
 from campaigns.engine import ship as ship_engine
@@ -70,7 +70,7 @@ LOG_PAGE = 100  # log lines per page: a long campaign's log stays a quick page
 #: stored in); any other number is an id or a count within an integer column.
 RANGES: dict[str, tuple[int, int]] = {
     **{key: (-bounds.MONEY, bounds.MONEY) for key in ("credits", "story_points", "step_credits", "step_story_points")},
-    **{key: (0, bounds.MONEY) for key in ("debt", "core_cost", "course_credits", "cost_reduction")},
+    **{key: (0, bounds.MONEY) for key in ("debt", "core_cost", "course_credits", "cost_reduction", "loan_credits")},
     **{key: (0, bounds.SMALL_MAX) for key in ("hull", "max_hull")},
     **{f"{prefix}{key}": (-bounds.STAT, bounds.STAT) for key in STATS for prefix in ("", "stat_", "profile_")},
     "xp": (0, bounds.XP),
@@ -462,6 +462,8 @@ ACTIONS: dict[str, ActionFn] = {
     "species_roll": lambda r, c: crew_services.species_roll(**_common(r, c), value=_int(r, "value", None)),
     "name_roll": lambda r, c: services.name_roll(**_common(r, c), recipe=r.POST.get("recipe", ""), use=r.POST.get("use", "")),
     "fight_pick": lambda r, c: crew_services.fight_pick(**_common(r, c), face=_int(r, "face", None)),
+    "loan_pay": lambda r, c: loan_services.loan_pay(**_common(r, c), credits=_int(r, "loan_credits") or 0),
+    "loan_seizure": lambda r, c: loan_services.loan_seizure_end(**_common(r, c), end=r.POST.get("end", "")),
 }
 #: The role each action needs when it is not an editor's (the services check it again).
 ACTION_ROLES = {"options": Role.OWNER, "slot": Role.OWNER, "member_invite": Role.OWNER, "member_remove": Role.VIEWER}

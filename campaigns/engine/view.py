@@ -17,8 +17,11 @@ Change kinds (``Change.kind`` and the keys of ``Change.data``):
   ``unstable`` (bool: the world tracks Instability, p.148)
 - ``character``: ``id`` (crew id) plus any of ``xp`` (delta), ``status``, ``sick_bay`` (turns),
   ``injury`` (text), ``note``
-- ``ship``: any of ``hull_damage`` (delta), ``component_add`` (name)
-- ``loan``: any of ``balance`` (delta credits), ``note``
+- ``ship``: any of ``hull_damage`` (delta), ``component_add`` (name), ``lost`` (True: the ship
+  is gone, seized for good)
+- ``loan``: any of ``balance`` (delta credits), ``note``, and the state keys of
+  ``world.loan_state_apply`` (``collectors``, ``warrant`` with ``owed``, ``warrant_cleared``,
+  ``seizure``, ``impounded``)
 - ``note``: ``text`` (only words for the log)
 - ``faction_add``: ``name``, ``type``, ``influence``, ``power``, ``loyalty`` (Expanded Factions, p.110)
 - ``faction``: ``name`` plus any of ``influence``, ``power``, ``loyalty`` (deltas), ``no_job_turn``,

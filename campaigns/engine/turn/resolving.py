@@ -242,12 +242,31 @@ def _rule_loan_enforcement(ctx: _Ctx) -> StepResult:
     except (TypeError, ValueError):
         raise TurnError(f"balance_before must be whole credits; got {raw_before!r}.", field="balance_before") from None
     terms = world.LoanTerms.from_dict(ctx.view.loan_terms)
-    after = ctx.view.loan_balance or 0
-    out = world.loan_enforcement(
-        terms, before, after, ctx.tables, ctx.dice, values=() if ctx.value is None else (ctx.value,), faces=ctx.faces
+    # Collectors and seizure warrants already on the crew's tail come first (p.155); typed
+    # ``faces`` go to them, in the order they roll, and the rest to enforcement fees.
+    checks = world.loan_checks(
+        ctx.view.loan_terms,
+        ctx.tables,
+        ctx.dice,
+        turns_on_world=max(0, ctx.view.turn - ctx.view.world.arrived_turn + 1),
+        credits=ctx.view.credits,
+        faces=ctx.faces,
     )
-    facts = {"loan_enforcement": list(out.methods), "loan_balance": out.balance}
-    return StepResult(out.text, out.rolls, out.changes, facts)
+    used = sum(len(r.faces) for r in checks.rolls)
+    fines = sum(int(c.data.get("balance") or 0) for c in checks.changes if c.kind == "loan")
+    after = (ctx.view.loan_balance or 0) + fines
+    out = world.loan_enforcement(
+        terms,
+        before,
+        after,
+        ctx.tables,
+        ctx.dice,
+        values=() if ctx.value is None else (ctx.value,),
+        faces=(ctx.faces or [])[used:] or None,
+    )
+    facts = {"loan_enforcement": list(out.methods), "loan_balance": out.balance, "loan_seizure": checks.seizing}
+    text = " ".join([*checks.lines, out.text])
+    return StepResult(text, checks.rolls + out.rolls, checks.changes + out.changes, facts)
 
 
 def _rule_faction_job(ctx: _Ctx) -> StepResult:
