@@ -22,9 +22,9 @@ from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from campaigns import crew_services, loan_services, selectors, services, turn_services
+from campaigns import crew_services, loan_services, selectors, services, task_services, turn_services
 from campaigns.engine import characters as ch
-from campaigns.engine import difficulty, psionics
+from campaigns.engine import difficulty, psionics, tasks
 from campaigns.engine import ship as ship_engine
 from campaigns.engine.options import BOOL_OPTIONS, CREW_SIZES, ELITE_MODES, PSIONICS_MODES, TOGGLES
 from campaigns.engine.slots import SLOTS
@@ -74,6 +74,7 @@ RANGES: dict[str, tuple[int, int]] = {
     **{key: (0, bounds.SMALL_MAX) for key in ("hull", "max_hull")},
     **{f"{prefix}{key}": (-bounds.STAT, bounds.STAT) for key in STATS for prefix in ("", "stat_", "profile_")},
     "xp": (0, bounds.XP),
+    "task_modifier": (-10, 10),
     "sick_bay": (0, bounds.TURNS),
     "value": (0, bounds.ROLL_MAX),
     "face": (0, bounds.FACE_MAX),
@@ -190,6 +191,8 @@ def _context(request: HttpRequest, campaign: Campaign, role: Role, **extra: Any)
         "recent": list(campaign.log.order_by("-id")[:8]),
         "last_change": selectors.last_change(campaign),
         "starting_crew": difficulty.starting_crew_count(options),
+        "starting_kit": difficulty.starting_kit(options),
+        "crew_tasks": list(tasks.TASK_NAMES.items()),
         "species_choices": ["krag", "skulker", *sorted(crew_services.presets(campaign))],
         "kinds": [k for k, _ in campaign.characters.model.KINDS],
         "power_names": psionics.power_names(tables),
@@ -462,6 +465,14 @@ ACTIONS: dict[str, ActionFn] = {
     "species_roll": lambda r, c: crew_services.species_roll(**_common(r, c), value=_int(r, "value", None)),
     "name_roll": lambda r, c: services.name_roll(**_common(r, c), recipe=r.POST.get("recipe", ""), use=r.POST.get("use", "")),
     "fight_pick": lambda r, c: crew_services.fight_pick(**_common(r, c), face=_int(r, "face", None)),
+    "crew_task": lambda r, c: task_services.crew_task(
+        **_common(r, c),
+        character_id=_character(r),
+        task=r.POST.get("task", ""),
+        modifier=_int(r, "task_modifier") or 0,
+        face=_int(r, "face", None),
+    ),
+    "starting_kit": lambda r, c: task_services.starting_kit(**_common(r, c)),
     "loan_pay": lambda r, c: loan_services.loan_pay(**_common(r, c), credits=_int(r, "loan_credits") or 0),
     "loan_seizure": lambda r, c: loan_services.loan_seizure_end(**_common(r, c), end=r.POST.get("end", "")),
 }

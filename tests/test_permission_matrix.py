@@ -197,6 +197,8 @@ MATRIX: dict[str, Rule] = {
     "api/v1/campaigns/<int:campaign_id>/species-roll/": R("campaign", "reader", "editor"),
     "api/v1/campaigns/<int:campaign_id>/name-roll/": R("campaign", "reader", "editor"),
     "api/v1/campaigns/<int:campaign_id>/fight-pick/": R("campaign", "reader", "editor"),
+    "api/v1/campaigns/<int:campaign_id>/crew-task/": R("campaign", "reader", "editor"),
+    "api/v1/campaigns/<int:campaign_id>/starting-kit/": R("campaign", "reader", "editor"),
     "api/v1/campaigns/<int:campaign_id>/loan/pay/": R("campaign", "reader", "editor"),
     "api/v1/campaigns/<int:campaign_id>/loan/seizure/": R("campaign", "reader", "editor"),
     "api/v1/campaigns/<int:campaign_id>/loan/fight/": R("campaign", "reader", "editor"),

@@ -10,7 +10,7 @@ Pure Python: no Django imports.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -219,9 +219,14 @@ def fuel_relevant_components(ship: Ship) -> int:
 def quest_roll_bonus(ship: Ship, tables: Mapping[str, RangeTable]) -> int:
     """Bonus to the Quest progress roll (post-battle step 3) from fitted components: +1 with an
     Expanded Database (p.27)."""
+    return components_quest_bonus((c.name for c in ship.components), tables)
+
+
+def components_quest_bonus(components: Iterable[str], tables: Mapping[str, RangeTable]) -> int:
+    """:func:`quest_roll_bonus` for the fitted components' names (what the turn engine sees)."""
     total = 0
-    for component in ship.components:
-        row = _row(tables, component.name)
+    for name in components:
+        row = _row(tables, name)
         if row is not None:
             total += int(row.data.get("quest_roll_bonus", 0))
     return total

@@ -98,7 +98,11 @@ _TURN_ROWS: dict[tuple[str, str], dict[str, Any]] = {
         "condition": "psionic_used&outlawed",
     },
     ("post-battle", "resolve patron status"): {"key": "post.patrons"},
-    ("post-battle", "determine quest progress"): {"key": "post.quest"},
+    ("post-battle", "determine quest progress"): {
+        "key": "post.quest",
+        "rule": "quest_progress",
+        "table": "expanded-quest-progression",
+    },
     ("post-battle", "get paid"): {"key": "post.paid"},
     ("post-battle", "trade salvage"): {"key": "post.trade_salvage", "condition": "salvage"},
     ("post-battle", "battlefield finds"): {"key": "post.finds", "slot": "battlefield_finds", "condition": "held_field"},

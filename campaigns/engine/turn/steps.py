@@ -41,6 +41,7 @@ ENGINE_RULES: tuple[str, ...] = (
     "instability",
     "faction_event",
     "tutorial_done",
+    "quest_progress",
 )
 #: Rules the service layer resolves (they need its other engines or the player's tables).
 SERVICE_RULES: tuple[str, ...] = (
