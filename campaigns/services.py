@@ -20,6 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from campaigns import documents
+from campaigns.engine import difficulty
 from campaigns.engine import world as world_engine
 from campaigns.engine.options import CampaignOptions, parse_options
 from campaigns.engine.slots import SLOT_KEYS, slot
@@ -282,7 +283,7 @@ def campaign_create(
     campaign = Campaign.objects.create(
         owner=user, name=name[:80], crew_name=crew_name.strip()[:80], options=chosen.as_dict(), room=room
     )
-    if not chosen.has("gutter_no_ship"):
+    if difficulty.starts_with_ship(chosen):
         Ship.objects.create(campaign=campaign, name=(ship_name.strip() or f"{campaign.name}'s ship")[:80])
     picked = [k for k, v in chosen.as_dict().items() if v not in (False, "", [], "off", "never")]
     log(campaign, "setup", "Campaign set up with: " + ", ".join(f"{k} {chosen.as_dict()[k]}" for k in picked))

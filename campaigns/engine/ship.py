@@ -216,14 +216,9 @@ def fuel_relevant_components(ship: Ship) -> int:
     return sum(1 for c in ship.components if not c.miniaturized)
 
 
-def quest_roll_bonus(ship: Ship, tables: Mapping[str, RangeTable]) -> int:
-    """Bonus to the Quest progress roll (post-battle step 3) from fitted components: +1 with an
-    Expanded Database (p.27)."""
-    return components_quest_bonus((c.name for c in ship.components), tables)
-
-
-def components_quest_bonus(components: Iterable[str], tables: Mapping[str, RangeTable]) -> int:
-    """:func:`quest_roll_bonus` for the fitted components' names (what the turn engine sees)."""
+def quest_roll_bonus(components: Iterable[str], tables: Mapping[str, RangeTable]) -> int:
+    """Bonus to the Quest progress roll (post-battle step 3) from the fitted components (their
+    names): +1 with an Expanded Database (p.27)."""
     total = 0
     for name in components:
         row = _row(tables, name)

@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from campaigns.engine import world
-from campaigns.engine.ship import components_quest_bonus
+from campaigns.engine.ship import quest_roll_bonus
 from campaigns.engine.turn.catalogue import intro_turn
 from campaigns.engine.turn.conditions import _battle
 from campaigns.engine.turn.steps import (
@@ -415,7 +415,7 @@ def _rule_quest_progress(ctx: _Ctx) -> StepResult:
     rolls the next step (D100, p.79), 7 or more unlocks the conclusion. ``value``: your D6."""
     if not ctx.view.quest:
         return StepResult("No active Quest to progress.")
-    bonus = components_quest_bonus(ctx.view.ship_components, ctx.tables)
+    bonus = quest_roll_bonus(ctx.view.ship_components, ctx.tables)
     reasons = [f"+{ctx.view.rumors} Quest Rumors"] + ([f"+{bonus} Expanded Database (p.27)"] if bonus else [])
     roller = world.Roller(ctx.dice, None if ctx.value is None else [ctx.value])
     record = roller.roll("1D6", f"Quest progress: {ctx.view.quest} ({', '.join(reasons)})", modifier=ctx.view.rumors + bonus)
