@@ -884,7 +884,7 @@ class CampaignCrewTaskInputSerializer(CampaignVersionSerializer):
     character = int_field(1, bounds.ID_MAX, help_text="The active crew member taking the task.")
     task = serializers.ChoiceField(choices=sorted(TASK_NAMES), help_text="The crew task (core rules).")
     modifier = int_field(-10, 10, required=False, default=0, help_text="Your core rules' modifiers to the roll.")
-    face = int_field(1, 6, required=False, allow_null=True, help_text="Your own D6; omit to roll.")
+    face = int_field(1, 6, required=False, allow_null=True, default=None, help_text="Your own D6; omit to roll.")
 
 
 class CampaignCrewTaskSerializer(serializers.Serializer[Any]):
