@@ -12,12 +12,13 @@ UV := $(BOOT_PYTHON) -m uv
 # The served address tells the settings which host names to allow (see config/settings.py).
 MANAGE := DROPSHIP_SERVE_HOST=$(HOST) $(UV) run --frozen python manage.py
 
-.PHONY: help install run test lint format check-python
+.PHONY: help install run test lint deadcode format check-python
 
 help:
 	@echo "make run    serve Dropship on http://$(HOST):$(PORT) (HOST=0.0.0.0 for phones on your network)"
 	@echo "make test   run the test suite"
-	@echo "make lint   ruff, mypy and the engine import contract"
+	@echo "make lint   ruff, mypy, the engine import contract and make deadcode"
+	@echo "make deadcode  code nothing calls (vulture; settings in pyproject.toml, tools/vulture_whitelist.py)"
 
 check-python:
 	@if [ -z "$(PYTHON)" ]; then echo "Dropship needs Python 3.12 or newer (none found on PATH or in ~/.pyenv)." >&2; exit 1; fi
@@ -47,6 +48,10 @@ lint: install
 	@$(UV) run --frozen ruff format --check .
 	@$(UV) run --frozen mypy .
 	@$(UV) run --frozen lint-imports
+	@$(UV) run --frozen vulture
+
+deadcode: install
+	@$(UV) run --frozen vulture
 
 format: install
 	@$(UV) run --frozen ruff format .

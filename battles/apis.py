@@ -24,6 +24,7 @@ from battles import inputs, selectors, services
 from battles.engine import nominis
 from battles.inputs import FpBattleVersionSerializer
 from battles.models import Battle, BattleJob
+from campaigns.permissions import CampaignAccess
 from campaigns.selectors import fiveparsecs_tables
 from rules import bounds
 from rules.bounds import int_field
@@ -185,6 +186,31 @@ class FpBattleListApi(APIView):
         return Response(_detail(request.user, battle.pk), status=status.HTTP_201_CREATED)
 
 
+class FpLoanFightInputSerializer(serializers.Serializer[Any]):
+    version = int_field(1, bounds.VERSION_MAX, help_text="The campaign version this write was made against.")
+    enemy = serializers.DictField(
+        help_text="The Enforcers' profile from the core rulebook (name, numbers, panic, speed, combat_skill, toughness, "
+        'weapons, base_numbers), or {"core_table": true, ...}; 2 more basic enemies are added (p.156).'
+    )
+    hit_numbers = serializers.DictField(required=False, allow_null=True, default=None, help_text="{open, cover} (core).")
+    theme = serializers.CharField(required=False, allow_null=True, allow_blank=True, default=None, help_text="Terrain theme.")
+    seed = int_field(0, bounds.SEED_MAX, required=False, allow_null=True, default=None, help_text="Seed the set-up dice.")
+
+
+class FpLoanFightApi(APIView):
+    """Fight it out (Loans, p.156): set up the campaign battle against those who came to seize
+    the ship; afterwards settle the seizure (escaped or caught) on the campaign's loan."""
+
+    permission_classes = [CampaignAccess]
+
+    @extend_schema(request=FpLoanFightInputSerializer, responses={201: FpBattleDetailSerializer})
+    def post(self, request: Request, campaign_id: int) -> Response:
+        v = _valid(FpLoanFightInputSerializer, request)
+        dice = _dice(v.pop("seed"))
+        battle = services.loan_fight_create(user=request.user, campaign_id=campaign_id, dice=dice, **v)
+        return Response(_detail(request.user, battle.pk), status=status.HTTP_201_CREATED)
+
+
 class FpBattleDetailApi(APIView):
     """One battle: read it, rename it or delete it."""
 
@@ -325,4 +351,5 @@ urlpatterns = [
     path(f"{B}/finish/", FpBattleFinishApi.as_view(), name="api-fp-battle-finish"),
     path(f"{B}/odds/", FpBattleOddsApi.as_view(), name="api-fp-battle-odds"),
     path("fp-battle-jobs/<int:job_id>/", FpBattleJobApi.as_view(), name="api-fp-battle-job"),
+    path("campaigns/<int:campaign_id>/loan/fight/", FpLoanFightApi.as_view(), name="api-campaign-loan-fight"),
 ]

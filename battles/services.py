@@ -72,12 +72,15 @@ from battles.models import Battle, BattleJob
 from battles.selectors import battle_for
 from campaigns import services as campaign_services
 from campaigns import turn_services
+from campaigns.crew_services import battle_stats as crew_battle_stats
 from campaigns.crew_services import to_engine
 from campaigns.engine import characters as ch
 from campaigns.engine.difficulty import turn_difficulty
 from campaigns.engine.options import CampaignOptions, parse_options
 from campaigns.engine.slots import slot as slot_spec
 from campaigns.engine.view import Change
+from campaigns.engine.world.loans import fight_it_out
+from campaigns.loan_services import loan_fight_prepare, loan_fight_record
 from campaigns.models import Campaign
 from campaigns.permissions import EDITOR, campaign_for
 from campaigns.selectors import current_turn, fiveparsecs_tables, slot_tables, turn_table_results
@@ -230,15 +233,16 @@ def _campaign_crew(campaign: Campaign, tables: Mapping[str, RangeTable]) -> list
         weapons, left_out = _campaign_weapons(tables, sheet)
         saving = ch.saving_throw(sheet, tables)
         species = member.species.lower().replace("'", "").replace("-", "")
+        stats = crew_battle_stats(member, tables)  # after injury penalties (p.101)
         crew.append(
             {
                 "name": member.name[:40],
                 "ref": str(member.pk),
-                "reactions": member.reactions,
-                "speed": member.speed,
-                "combat_skill": member.combat_skill,
-                "toughness": member.toughness,
-                "savvy": member.savvy,
+                "reactions": stats["reactions"],
+                "speed": stats["speed"],
+                "combat_skill": stats["combat_skill"],
+                "toughness": stats["toughness"],
+                "savvy": stats["savvy"],
                 "save": saving.save,
                 "save_kind": saving.kind,
                 "second_save": saving.second_save,
@@ -851,6 +855,51 @@ def tracker_setup(battle: Battle, tables: Mapping[str, RangeTable]) -> dict[str,
         if opts.dramatic_combat
         else {"open": setup["hit_numbers"]["open"], "cover": setup["hit_numbers"]["cover"]},
     }
+
+
+@transaction.atomic
+def loan_fight_create(
+    *,
+    user: Any,
+    campaign_id: int,
+    version: int | None,
+    enemy: Mapping[str, Any],
+    hit_numbers: Mapping[str, int] | None = None,
+    theme: str | None = None,
+    dice: Dice | None = None,
+) -> Battle:
+    """Fight it out (Loans, p.156): when a seizure warrant's holders come for the ship, set up
+    a campaign battle against them through :func:`battle_create`. ``enemy`` is the Enforcers'
+    profile as :func:`battle_create` takes it (typed from the core rulebook, or
+    ``{"core_table": true, ...}``); 2 more basic enemies are added to their number. The crew
+    holds the centre; the enemy comes in over two random edges; the escape edge is rolled
+    (``campaigns.engine.world.fight_it_out``) and is the battle's objective. The campaign's
+    seizure notes the battle; settle it afterwards with ``escaped`` or ``caught``
+    (``campaigns.loan_services.loan_seizure_end``). Raises :class:`DropshipError` naming the
+    field: ``loan`` when no one is coming for the ship, or what :func:`battle_create` refuses."""
+    campaign = campaign_services.load(user, campaign_id, version)
+    loan_fight_prepare(campaign)
+    if not isinstance(enemy, Mapping):
+        raise DropshipError(
+            "enemy must be the Enforcers' profile (name, numbers, speed, ...) or {core_table: true}.", field="enemy"
+        )
+    dice = dice or Dice()
+    setup = _engine(lambda: fight_it_out(fiveparsecs_tables(), dice))
+    numbers = _int(enemy.get("numbers"), "enemy.numbers", -5, 10, 0) + setup.extra_basic
+    named = {"name": "Enforcers", "category": "Loan enforcement", **dict(enemy), "numbers": numbers}
+    battle = battle_create(
+        user=user,
+        campaign_id=campaign_id,
+        title=f"Fight it out: escape across the {setup.escape_edge} edge",
+        theme=theme,
+        enemy=named,
+        hit_numbers=hit_numbers,
+        objective=f"Escape across the {setup.escape_edge} edge (p.156)",
+        dice=dice,
+    )
+    campaign.refresh_from_db()
+    loan_fight_record(campaign, battle_id=battle.pk, setup=setup)
+    return battle
 
 
 @transaction.atomic

@@ -354,8 +354,21 @@ def _form_context(request: HttpRequest, **extra: Any) -> dict[str, Any]:
         "form": request.POST if request.method == "POST" else {},
         "bad": bad_input(error.field, _named_rows(request)) if isinstance(error, DropshipError) else "",
         "battle_flags": BATTLE_FLAGS,
+        "loan_fight": _loan_fight_version(request, campaigns, raw_campaign),
         **extra,
     }
+
+
+def _loan_fight_version(request: HttpRequest, campaigns: Any, raw_campaign: str) -> int | None:
+    """The campaign version a Fight it out set-up is made against (``?loan_fight=1`` with the
+    campaign, or the form posted back), else None."""
+    data = request.POST if request.method == "POST" else request.GET
+    if not data.get("loan_fight") or not raw_campaign.isdecimal():
+        return None
+    if request.method == "POST" and data.get("version", "").isdecimal():
+        return int(data["version"])
+    chosen = next((c for c in campaigns if c.pk == int(raw_campaign)), None)
+    return chosen.version if chosen is not None else None
 
 
 @login_required
@@ -375,6 +388,16 @@ def battle_create(request: HttpRequest) -> HttpResponse:
         if raw_campaign and not raw_campaign.isdecimal():
             raise DropshipError("campaign must be one of your campaigns, or empty for a standalone battle.", field="campaign")
         campaign_id = int(raw_campaign) if raw_campaign else None
+        if request.POST.get("loan_fight") and campaign_id is not None:
+            fight = services.loan_fight_create(
+                user=request.user,
+                campaign_id=campaign_id,
+                version=_int(request, "version", None, field="version"),
+                enemy=_enemy_from_post(request),
+                hit_numbers=_hit_numbers_from_post(request),
+                theme=request.POST.get("theme") or None,
+            )
+            return redirect("battles:detail", battle_id=fight.pk)
         battle = services.battle_create(
             user=request.user,
             campaign_id=campaign_id,

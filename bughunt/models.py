@@ -8,8 +8,6 @@ it, and the outcome the post-battle sequence reads. Every roll made for the camp
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.conf import settings
 from django.db import models
 
@@ -159,6 +157,3 @@ class LogEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.step}: {self.text[:60]}"
-
-    def roll_lines(self) -> list[dict[str, Any]]:
-        return list(self.rolls or [])

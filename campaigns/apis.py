@@ -23,9 +23,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from campaigns import crew_services, selectors, services, turn_services
+from campaigns import crew_services, loan_services, selectors, services, task_services, turn_services
 from campaigns.documents import ROW_FIELDS
 from campaigns.engine.slots import SLOTS
+from campaigns.engine.tasks import TASK_NAMES
 from campaigns.models import Campaign, CampaignJob, Character, LogEntry, Patron, Rival, Ship, Turn, TurnStep, World
 from campaigns.permissions import ROLE_NAMES, CampaignAccess, campaign_for
 from live.engine.tracker import Role
@@ -651,6 +652,35 @@ class CharacterInjuryApi(_CharacterActionApi):
         return self.act(request, campaign_id, character_id)
 
 
+class CampaignTreatInputSerializer(CampaignVersionSerializer):
+    injury = serializers.CharField(max_length=80, help_text="The injury awaiting treatment (Extensive injury, Injured arm ...).")
+    searcher = int_field(
+        1,
+        bounds.ID_MAX,
+        required=False,
+        allow_null=True,
+        help_text="Crew id of who looks for an off-worlder; default best Savvy.",
+    )
+    facilities_value = int_field(
+        1, 6, required=False, allow_null=True, help_text="Your own D6 for the world's medical facilities; omit to roll."
+    )
+    search_face = int_field(
+        1, 6, required=False, allow_null=True, help_text="Your own D6 for the 1D6+Savvy search; omit to roll."
+    )
+
+
+class CharacterTreatApi(_CharacterActionApi):
+    """Pay for the medical treatment of a lasting injury (p.101): refused with the cost when the
+    crew cannot pay; on a world without facilities a crew member searches for an off-worlder."""
+
+    Input = CampaignTreatInputSerializer
+    service = staticmethod(crew_services.character_treat)
+
+    @extend_schema(request=CampaignTreatInputSerializer, responses=CampaignCharacterSerializer)
+    def post(self, request: Request, campaign_id: int, character_id: int) -> Response:
+        return self.act(request, campaign_id, character_id)
+
+
 class CampaignCreationResultsInputSerializer(CampaignVersionSerializer):
     stat_changes = serializers.DictField(child=int_field(-CREATION_MAX, CREATION_MAX), required=False, default=dict)
     credits_results = int_field(
@@ -886,6 +916,98 @@ class FightPickApi(APIView):
         return Response({"version": campaign.version, "result": chosen.name})
 
 
+# -- crew tasks and the starting kit ---------------------------------------------------------------
+
+
+class CampaignCrewTaskInputSerializer(CampaignVersionSerializer):
+    character = int_field(1, bounds.ID_MAX, help_text="The active crew member taking the task.")
+    task = serializers.ChoiceField(choices=sorted(TASK_NAMES), help_text="The crew task (core rules).")
+    modifier = int_field(-10, 10, required=False, default=0, help_text="Your core rules' modifiers to the roll.")
+    face = int_field(1, 6, required=False, allow_null=True, default=None, help_text="Your own D6; omit to roll.")
+
+
+class CampaignCrewTaskSerializer(serializers.Serializer[Any]):
+    version = serializers.IntegerField()
+    task = serializers.CharField()
+    cost = serializers.IntegerField(help_text="Credits paid (Money is Tight, p.32).")
+    total = serializers.IntegerField(allow_null=True, help_text="The roll's total for Find a Patron, Recruit, Track; else null.")
+    reasons = serializers.ListField(child=serializers.CharField(), help_text="Each modifier and cost, with its page.")
+
+
+class CrewTaskApi(APIView):
+    """Resolve one crew member's task: Money is Tight's cost (p.32) and, for Find a Patron,
+    Recruit and Track, 1D6 + your core modifiers + 1 for a Fixer (p.25); logged with reasons."""
+
+    permission_classes = [CampaignAccess]
+
+    @extend_schema(request=CampaignCrewTaskInputSerializer, responses=CampaignCrewTaskSerializer)
+    def post(self, request: Request, campaign_id: int) -> Response:
+        v = _valid(CampaignCrewTaskInputSerializer, request)
+        done = task_services.crew_task(
+            user=request.user,
+            campaign_id=campaign_id,
+            version=v["version"],
+            character_id=v["character"],
+            task=v["task"],
+            modifier=v["modifier"],
+            face=v["face"],
+        )
+        campaign, _ = campaign_for(request.user, campaign_id)
+        body = {"version": campaign.version, "task": done.task, "cost": done.cost, "total": done.total}
+        return Response({**body, "reasons": list(done.reasons)})
+
+
+class StartingKitApi(APIView):
+    """Take the crew's starting kit before the first turn: 1 credit per crew member, none with
+    Meager starting kit (p.34)."""
+
+    permission_classes = [CampaignAccess]
+
+    @extend_schema(request=CampaignVersionSerializer, responses=CampaignDetailSerializer)
+    def post(self, request: Request, campaign_id: int) -> Response:
+        task_services.starting_kit(user=request.user, campaign_id=campaign_id, **_valid(CampaignVersionSerializer, request))
+        return Response(_detail(request.user, campaign_id))
+
+
+# -- the loan (pp.152-156) --------------------------------------------------------------------------
+
+
+class CampaignLoanPayInputSerializer(CampaignVersionSerializer):
+    credits = int_field(1, bounds.MONEY, help_text="Credits to pay off the loan (at most the crew's credits and the debt).")
+
+
+class LoanPayApi(APIView):
+    """Pay credits off the loan (p.155): a seizure warrant is cancelled, and an impounded ship
+    released, once the debt is 10 credits below what was owed when it was issued."""
+
+    permission_classes = [CampaignAccess]
+
+    @extend_schema(request=CampaignLoanPayInputSerializer, responses=CampaignDetailSerializer)
+    def post(self, request: Request, campaign_id: int) -> Response:
+        loan_services.loan_pay(user=request.user, campaign_id=campaign_id, **_valid(CampaignLoanPayInputSerializer, request))
+        return Response(_detail(request.user, campaign_id))
+
+
+class CampaignSeizureInputSerializer(CampaignVersionSerializer):
+    end = serializers.ChoiceField(
+        choices=["give_up", "escaped", "caught"],
+        help_text="give_up the ship; or, after the Fight it out battle, escaped (someone got away) or caught (nobody did).",
+    )
+
+
+class LoanSeizureApi(APIView):
+    """Settle the seizure under way (pp.155-156): give the ship up, or say how the fight went."""
+
+    permission_classes = [CampaignAccess]
+
+    @extend_schema(request=CampaignSeizureInputSerializer, responses=CampaignDetailSerializer)
+    def post(self, request: Request, campaign_id: int) -> Response:
+        loan_services.loan_seizure_end(
+            user=request.user, campaign_id=campaign_id, **_valid(CampaignSeizureInputSerializer, request)
+        )
+        return Response(_detail(request.user, campaign_id))
+
+
 # -- log, slots, members ---------------------------------------------------------------------------
 
 
@@ -1047,6 +1169,7 @@ urlpatterns = [
     path(f"{CH}/protection/", CharacterProtectionApi.as_view(), name="api-campaign-character-protection"),
     path(f"{CH}/bot-save/", CharacterBotSaveApi.as_view(), name="api-campaign-character-bot-save"),
     path(f"{CH}/injury/", CharacterInjuryApi.as_view(), name="api-campaign-character-injury"),
+    path(f"{CH}/treat/", CharacterTreatApi.as_view(), name="api-campaign-character-treat"),
     path(f"{CH}/creation-results/", CharacterCreationResultsApi.as_view(), name="api-campaign-character-creation-results"),
     path(f"{C}/ship/", ShipApi.as_view(), name="api-campaign-ship"),
     path(f"{C}/ship/components/", ShipComponentApi.as_view(), name="api-campaign-ship-components"),
@@ -1058,6 +1181,10 @@ urlpatterns = [
     path(f"{C}/species-roll/", SpeciesRollApi.as_view(), name="api-campaign-species-roll"),
     path(f"{C}/name-roll/", NameRollApi.as_view(), name="api-campaign-name-roll"),
     path(f"{C}/fight-pick/", FightPickApi.as_view(), name="api-campaign-fight-pick"),
+    path(f"{C}/crew-task/", CrewTaskApi.as_view(), name="api-campaign-crew-task"),
+    path(f"{C}/starting-kit/", StartingKitApi.as_view(), name="api-campaign-starting-kit"),
+    path(f"{C}/loan/pay/", LoanPayApi.as_view(), name="api-campaign-loan-pay"),
+    path(f"{C}/loan/seizure/", LoanSeizureApi.as_view(), name="api-campaign-loan-seizure"),
     path(f"{C}/log/", LogApi.as_view(), name="api-campaign-log"),
     path(f"{C}/slots/<slug:slot>/", SlotApi.as_view(), name="api-campaign-slot"),
     path(f"{C}/members/", MemberListApi.as_view(), name="api-campaign-members"),

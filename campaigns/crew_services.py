@@ -22,7 +22,7 @@ from campaigns.engine.slots import PROFILE_KEYS
 from campaigns.engine.view import Change, CrewView
 from campaigns.models import Campaign, Character, Ship
 from campaigns.selectors import fiveparsecs_tables, slot_tables
-from campaigns.services import apply_changes, engine_call, load_edit, log, options_of, touch
+from campaigns.services import apply_changes, current_world, engine_call, load_edit, log, options_of, touch
 from rules.engine.dice import Dice
 from rules.engine.tables import RangeTable
 from rules.errors import DropshipError, rule_errors
@@ -49,6 +49,12 @@ def store(member: Character, sheet: ch.Character) -> None:
     member.save()
 
 
+def battle_stats(member: Character, tables: Mapping[str, RangeTable]) -> dict[str, int]:
+    """A stored crew member's battle profile after their injury penalties (p.101; see
+    :func:`campaigns.engine.characters.battle_stats`)."""
+    return engine_call(lambda: ch.battle_stats(to_engine(member), tables))
+
+
 def crew_views(campaign: Campaign) -> list[CrewView]:
     return [
         CrewView(
@@ -59,6 +65,7 @@ def crew_views(campaign: Campaign) -> list[CrewView]:
             status=c.status,
             xp=c.xp,
             sick_bay=c.sick_bay,
+            injuries=tuple(str(i) for i in c.sheet.get("injuries") or ()),
         )
         for c in campaign.characters.all()
     ]
@@ -498,6 +505,141 @@ def character_injury(
     )
     touch(campaign)
     return member
+
+
+#: Key of ``World.strife`` holding the world's medical facilities (p.101): ``{"facilities":
+#: bool, "roll": the D6, "searched": {"turn": n, "crew": [ids]}}``.
+MEDICAL_KEY = "medical"
+
+
+def medical_here(campaign: Campaign) -> dict[str, Any]:
+    """What the crew knows of the current world's medical facilities (p.101; see
+    :data:`MEDICAL_KEY`); empty before the first treatment there or with no world."""
+    world = current_world(campaign)
+    return dict((world.strife or {}).get(MEDICAL_KEY) or {}) if world is not None else {}
+
+
+def _searcher(campaign: Campaign, patient: Character, searcher_id: int | None) -> Character:
+    """The crew member who looks for an off-worlder: ``searcher_id``, else the active crew
+    member with the best Savvy (the first in crew order on a tie)."""
+    able = [c for c in campaign.characters.filter(status="active")]
+    if searcher_id is not None:
+        chosen = next((c for c in able if c.pk == searcher_id), None)
+        if chosen is None:
+            names = ", ".join(f"{c.pk} ({c.name})" for c in able) or "none"
+            raise DropshipError(f"searcher must be an active crew member ({names}); got {searcher_id}.", field="searcher")
+        return chosen
+    if not able:
+        raise DropshipError(
+            f"searcher: nobody is active to look for an off-worlder who could treat {patient.name}.", field="searcher"
+        )
+    return max(able, key=lambda c: (c.savvy, -able.index(c)))
+
+
+@transaction.atomic
+def character_treat(
+    *,
+    user: Any,
+    campaign_id: int,
+    version: int | None,
+    character_id: int,
+    injury: str,
+    searcher: int | None = None,
+    facilities_value: int | None = None,
+    search_face: int | None = None,
+    dice: Dice | None = None,
+) -> Character:
+    """Pay for the medical treatment of a lasting injury (Detailed Post-Battle Injuries, p.101).
+
+    The cost is the one noted when the injury was rolled (an Extensive injury's 1D6+1 credits,
+    3 for an Injured arm, leg or torso). The first treatment on a world rolls D6 for its medical
+    facilities (``facilities_value``: your own die), kept for that world; without facilities a
+    crew member (``searcher``: a crew id, else the active one with the best Savvy) spends a
+    campaign action on 1D6+Savvy (``search_face``), once per campaign turn each: 6+ finds an
+    off-worlder for 1 credit more; a failed search is logged and nothing is paid. Once paid the
+    injury and its penalty are gone, and an Extensive injury's Sick Bay time (turns equal to its
+    cost) begins. Raises :class:`DropshipError`: ``injury`` when it waits for no treatment,
+    ``credits`` naming the cost when the crew cannot pay (nothing is written then),
+    ``searcher`` for a crew member who cannot search."""
+    campaign, before_edit = load_edit(user, campaign_id, version)
+    member = _member(campaign, character_id)
+    sheet = to_engine(member)
+    cost = engine_call(lambda: ch.treatment_cost(sheet, injury), dice_field="injury")
+    what = f"Treating {member.name}'s {injury}"
+    if cost > campaign.credits:
+        raise DropshipError(
+            f"credits: {what} costs {cost} credits and the crew has {campaign.credits}.", field="credits", extra={"cost": cost}
+        )
+    world = current_world(campaign)
+    tables = fiveparsecs_tables()
+    dice = dice or Dice()
+    rolls: list[Any] = []
+    words: list[str] = []
+    medical = medical_here(campaign)
+    facilities_roll = None
+    if world is not None and "facilities" not in medical:
+        facilities_roll = engine_call(
+            lambda: ch.medical_facilities(tables, dice, facilities_value), dice_field="facilities_value"
+        )
+        rolls.append(facilities_roll.record)
+        medical = {"facilities": bool(facilities_roll.entry.data.get("facilities")), "roll": facilities_roll.record.total}
+        words.append(f"medical facilities on {world.name or 'this world'}: {facilities_roll.entry.result} (p.101)")
+    extra = 0
+    if world is not None and not medical.get("facilities"):
+        helper = _searcher(campaign, member, searcher)
+        searched = dict(medical.get("searched") or {})
+        done = list(searched.get("crew") or []) if searched.get("turn") == campaign.turn else []
+        if helper.pk in done:
+            raise DropshipError(
+                f"searcher: {helper.name} already looked for an off-worlder this campaign turn; pick someone else.",
+                field="searcher",
+            )
+        entry = facilities_roll.entry if facilities_roll else _medical_row(tables, facilities=False)
+        found = engine_call(
+            lambda: ch.off_worlder_search(entry, helper.savvy, helper.name, dice, face=search_face), dice_field="search_face"
+        )
+        rolls.append(found.record)
+        medical["searched"] = {"turn": campaign.turn, "crew": [*done, helper.pk]}
+        if not found.found:
+            words.append(f"{helper.name} finds nobody to treat {member.name} (1D6+Savvy {found.total}, needed {found.target}+)")
+            _medical_store(world, medical)
+            log(campaign, "crew", f"{what}: " + "; ".join(words) + ". Nothing paid.", rolls=rolls, before=before_edit)
+            touch(campaign)
+            return member
+        extra = found.extra_credits
+        words.append(f"{helper.name} finds an off-worlder (1D6+Savvy {found.total}): +{extra} credit fee")
+    total = cost + extra
+    _pay(campaign, total, what)
+    sheet = engine_call(lambda: ch.injury_treat(sheet, injury, sick_bay_turns=cost if injury == ch.EXTENSIVE_INJURY else None))
+    store(member, sheet)
+    if world is not None:
+        _medical_store(world, medical)
+    campaign.save()
+    words.append(f"paid {total} credits")
+    if injury == ch.EXTENSIVE_INJURY:
+        words.append(f"Sick Bay for {sheet.sick_bay} campaign turn(s) begins")
+    else:
+        words.append("the penalty is gone")
+    log(
+        campaign,
+        "crew",
+        f"{what} (p.101): " + "; ".join(words) + ".",
+        rolls=rolls,
+        changes=[Change("credits", {"amount": -total})],
+        before=before_edit,
+    )
+    touch(campaign)
+    return member
+
+
+def _medical_row(tables: Mapping[str, RangeTable], *, facilities: bool) -> Any:
+    """The medical facilities row (p.101) with or without facilities."""
+    return next(e for e in tables[ch.MEDICAL_TABLE].rows() if bool(e.data.get("facilities")) == facilities)
+
+
+def _medical_store(world: Any, medical: Mapping[str, Any]) -> None:
+    world.strife = {**(world.strife or {}), MEDICAL_KEY: dict(medical)}
+    world.save(update_fields=["strife"])
 
 
 EDITABLE = (*PROFILE_KEYS, "luck", "xp")

@@ -20,6 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from campaigns import documents
+from campaigns.engine import difficulty
 from campaigns.engine import world as world_engine
 from campaigns.engine.options import CampaignOptions, parse_options
 from campaigns.engine.slots import SLOT_KEYS, slot
@@ -216,6 +217,10 @@ def apply_changes(campaign: Campaign, changes: Sequence[Change]) -> list[str]:
                 ship.hull = max(0, ship.hull - int(data["hull_damage"]))
             if data.get("component_add"):
                 ship.components = [*ship.components, {"name": data["component_add"], "miniaturized": False}]
+            if data.get("lost"):  # seized for good (p.155)
+                ship.delete()
+                words.append(f"ship lost: {ship.name}")
+                continue
             ship.save()
             words.append("ship: " + ", ".join(f"{k} {v}" for k, v in data.items()))
         elif change.kind == "loan":
@@ -223,7 +228,8 @@ def apply_changes(campaign: Campaign, changes: Sequence[Change]) -> list[str]:
             Ship.objects.filter(campaign=campaign).update(debt=campaign.loan["balance"])
             if data.get("note"):
                 campaign.loan["notes"] = [*campaign.loan.get("notes", []), str(data["note"])]
-            words.append("loan: " + ", ".join(f"{k} {v}" for k, v in data.items()))
+            campaign.loan = world_engine.loan_state_apply(campaign.loan, data)  # collectors, warrants, seizure (p.155)
+            words.append("loan: " + (str(data["note"]) if data.get("note") else f"{int(data.get('balance', 0)):+d} credits owed"))
         elif change.kind == "faction_add":
             keep = ("name", "type", "influence", "power", "loyalty")
             factions = [f for f in campaign.factions if f.get("name") != data["name"]]
@@ -278,7 +284,7 @@ def campaign_create(
     campaign = Campaign.objects.create(
         owner=user, name=name[:80], crew_name=crew_name.strip()[:80], options=chosen.as_dict(), room=room
     )
-    if not chosen.has("gutter_no_ship"):
+    if difficulty.starts_with_ship(chosen):
         Ship.objects.create(campaign=campaign, name=(ship_name.strip() or f"{campaign.name}'s ship")[:80])
     picked = [k for k, v in chosen.as_dict().items() if v not in (False, "", [], "off", "never")]
     log(campaign, "setup", "Campaign set up with: " + ", ".join(f"{k} {chosen.as_dict()[k]}" for k in picked))

@@ -11,6 +11,7 @@ skipped on their own. Every step keeps the campaign as it was before it, so undo
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -59,6 +60,7 @@ def build_view(campaign: Campaign, current: Turn | None = None, number: int | No
             invaded=world.invaded,
             unstable=world.unstable,
             strife=str(world.strife.get("last", "")),
+            arrived_turn=world.arrived_turn,
         )
         if world
         else WorldView(),
@@ -275,6 +277,47 @@ def _rule_injuries(
     return StepResult("; ".join(words) + "." if words else "No injuries to roll.", tuple(rolls))
 
 
+def _rule_pre_battle_injuries(campaign: Campaign, value: int | None, dice: Dice) -> StepResult:
+    """Before the battle (p.101): a D6 for each Lingering injury of the active crew (1: sits
+    this battle out, 6: that injury is over), and the injury penalties in play. A character
+    who sits out goes to Sick Bay with no turns to serve, so the battle does not field them
+    and the recovery at post-battle injuries brings them back. ``value``: your own D6 when
+    only one roll is needed."""
+    tables = fiveparsecs_tables()
+    members = [m for m in campaign.characters.filter(status="active") if m.sheet.get("injuries")]
+    needed = sum(list(m.sheet.get("injuries") or ()).count(ch.LINGERING_INJURY) for m in members)
+    if value is not None and needed != 1:
+        raise DropshipError(f"value: {needed} Lingering injury rolls are needed; type only one when one is.", field="value")
+    rolls: list[RollRecord] = []
+    words: list[str] = []
+    sitting_out: list[str] = []
+    for member in members:
+        sheet = crew_services.to_engine(member)
+        if ch.LINGERING_INJURY in sheet.injuries:
+            count = sheet.injuries.count(ch.LINGERING_INJURY)
+            faces = None if value is None else [value]
+            sheet, results, sits_out = _engine(partial(ch.lingering_check, sheet, tables, dice, faces))
+            rolls.extend(r.record for r in results)
+            said = ", ".join(f"{r.record.total} ({r.entry.result})" for r in results)
+            words.append(f"{member.name}'s Lingering injur{'y' if count == 1 else 'ies'}: {said}")
+            if sits_out:
+                sheet = replace(sheet, status="sick_bay")
+                sitting_out.append(str(member.pk))
+                words.append(f"{member.name} sits this battle out")
+            gone = count - sheet.injuries.count(ch.LINGERING_INJURY)
+            if gone:
+                words.append(f"{member.name} is over {gone} Lingering injur{'y' if gone == 1 else 'ies'}")
+            crew_services.store(member, sheet)
+        penalties = ch.injury_penalties(sheet, tables)
+        if penalties.get("combat_skill") or penalties.get("speed"):
+            stats = ch.battle_stats(sheet, tables)
+            words.append(f'{member.name} fights at Combat Skill {stats["combat_skill"]:+d}, Speed {stats["speed"]}"')
+        if penalties.get("stun_markers_to_knock_out"):
+            words.append(f"{member.name} is knocked out at {penalties['stun_markers_to_knock_out']} Stun markers")
+    text = "; ".join(words) + "." if words else "No injury affects this battle."
+    return StepResult(text, tuple(rolls), facts={"sitting_out": sitting_out})
+
+
 def _rule_xp(campaign: Campaign, inputs: Mapping[str, Any]) -> StepResult:
     """XP for each crew member, as the core rules award it (typed per crew member)."""
     changes: list[Change] = []
@@ -351,6 +394,8 @@ def _resolve(
         return _rule_injuries(campaign, view, inputs, value if mode == "enter" else None, dice)
     if spec.rule == "xp":
         return _rule_xp(campaign, inputs)
+    if spec.rule == "pre_battle_injuries":
+        return _rule_pre_battle_injuries(campaign, value if mode == "enter" else None, dice)
     if spec.rule in ("training", "purchase"):
         return StepResult(f"{spec.title}: done on the crew and ship pages.")
     rolled = _roll_table(spec, campaign, value if mode == "enter" else None, dice)

@@ -22,9 +22,9 @@ from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from campaigns import crew_services, selectors, services, turn_services
+from campaigns import crew_services, loan_services, selectors, services, task_services, turn_services
 from campaigns.engine import characters as ch
-from campaigns.engine import difficulty, psionics
+from campaigns.engine import difficulty, psionics, tasks
 from campaigns.engine import ship as ship_engine
 from campaigns.engine.options import BOOL_OPTIONS, CREW_SIZES, ELITE_MODES, PSIONICS_MODES, TOGGLES
 from campaigns.engine.slots import SLOTS
@@ -70,14 +70,16 @@ LOG_PAGE = 100  # log lines per page: a long campaign's log stays a quick page
 #: stored in); any other number is an id or a count within an integer column.
 RANGES: dict[str, tuple[int, int]] = {
     **{key: (-bounds.MONEY, bounds.MONEY) for key in ("credits", "story_points", "step_credits", "step_story_points")},
-    **{key: (0, bounds.MONEY) for key in ("debt", "core_cost", "course_credits", "cost_reduction")},
+    **{key: (0, bounds.MONEY) for key in ("debt", "core_cost", "course_credits", "cost_reduction", "loan_credits")},
     **{key: (0, bounds.SMALL_MAX) for key in ("hull", "max_hull")},
     **{f"{prefix}{key}": (-bounds.STAT, bounds.STAT) for key in STATS for prefix in ("", "stat_", "profile_")},
     "xp": (0, bounds.XP),
+    "task_modifier": (-10, 10),
     "sick_bay": (0, bounds.TURNS),
     "value": (0, bounds.ROLL_MAX),
     **{key: (2, 6) for key in ("saving_throw", "bot_save")},  # a Saving Throw as a D6 target (p.26)
     "face": (0, bounds.FACE_MAX),
+    **{key: (0, bounds.FACE_MAX) for key in ("facilities_value", "search_face")},
     **{key: (0, bounds.STAT) for key in ("shots", "damage", "credits_results", "patrons", "rivals", "predict_swap")},
 }
 
@@ -190,6 +192,8 @@ def _context(request: HttpRequest, campaign: Campaign, role: Role, **extra: Any)
         "recent": list(campaign.log.order_by("-id")[:8]),
         "last_change": selectors.last_change(campaign),
         "starting_crew": difficulty.starting_crew_count(options),
+        "starting_kit": difficulty.starting_kit(options),
+        "crew_tasks": list(tasks.TASK_NAMES.items()),
         "species_choices": ["krag", "skulker", *sorted(crew_services.presets(campaign))],
         "kinds": [k for k, _ in campaign.characters.model.KINDS],
         "power_names": psionics.power_names(tables),
@@ -234,6 +238,9 @@ def _character_context(request: HttpRequest, campaign: Campaign, role: Role, mem
         courses=[e.result for e in tables["compendium-advanced-training"].rows()],
         bot_upgrades=[e.result for e in tables["bot-upgrades"].rows()],
         weapons=[e.result for e in tables["dramatic-weapons"].rows()],
+        injury_penalties=ch.injury_penalties(sheet, tables),
+        battle_profile=ch.battle_stats(sheet, tables),
+        medical=crew_services.medical_here(campaign),
         **extra,
     )
 
@@ -427,6 +434,14 @@ ACTIONS: dict[str, ActionFn] = {
         sick_bay=_int(r, "sick_bay") or 0,
         status=r.POST.get("status", ""),
     ),
+    "treat": lambda r, c: crew_services.character_treat(
+        **_common(r, c),
+        character_id=_character(r),
+        injury=r.POST.get("injury", ""),
+        searcher=_int(r, "searcher", None),
+        facilities_value=_int(r, "facilities_value", None),
+        search_face=_int(r, "search_face", None),
+    ),
     "character_update": lambda r, c: crew_services.character_update(
         **_common(r, c),
         character_id=_character(r),
@@ -464,6 +479,16 @@ ACTIONS: dict[str, ActionFn] = {
     "species_roll": lambda r, c: crew_services.species_roll(**_common(r, c), value=_int(r, "value", None)),
     "name_roll": lambda r, c: services.name_roll(**_common(r, c), recipe=r.POST.get("recipe", ""), use=r.POST.get("use", "")),
     "fight_pick": lambda r, c: crew_services.fight_pick(**_common(r, c), face=_int(r, "face", None)),
+    "crew_task": lambda r, c: task_services.crew_task(
+        **_common(r, c),
+        character_id=_character(r),
+        task=r.POST.get("task", ""),
+        modifier=_int(r, "task_modifier") or 0,
+        face=_int(r, "face", None),
+    ),
+    "starting_kit": lambda r, c: task_services.starting_kit(**_common(r, c)),
+    "loan_pay": lambda r, c: loan_services.loan_pay(**_common(r, c), credits=_int(r, "loan_credits") or 0),
+    "loan_seizure": lambda r, c: loan_services.loan_seizure_end(**_common(r, c), end=r.POST.get("end", "")),
 }
 #: The role each action needs when it is not an editor's (the services check it again).
 ACTION_ROLES = {"options": Role.OWNER, "slot": Role.OWNER, "member_invite": Role.OWNER, "member_remove": Role.VIEWER}

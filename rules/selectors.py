@@ -146,14 +146,6 @@ def table_list(*, system: str = "", search: str = "", kind: str = "", user: Any 
     return tables.order_by("system__position", "book", "chapter", "title")
 
 
-def table_get(*, slug: str) -> RuleTable:
-    """One book table with its entries prefetched. Raises :class:`NotFound`."""
-    try:
-        return RuleTable.objects.select_related("system").prefetch_related("entries").get(slug=slug, owner__isnull=True)
-    except RuleTable.DoesNotExist:
-        raise NotFound(f"No table called {slug!r}.", field="slug") from None
-
-
 def visible_tables(*, user: Any, slugs: Iterable[str]) -> dict[str, RuleTable]:
     """The tables ``user`` may use among ``slugs``, by slug: their own, else the book's (a user's
     slug differs from every book slug when made; a book table added later is shadowed)."""

@@ -59,16 +59,6 @@ def _one(dice: Dice, notation: str, reason: str, face: int | None, *, field: str
         raise ContactError(f"{field} must be a {notation} result: {exc}", field=field) from None
 
 
-def _many(dice: Dice, notation: str, reason: str, faces: Sequence[int] | None, *, field: str) -> RollRecord:
-    """Roll ``notation`` summed, or record typed ``faces`` (one per die)."""
-    if faces is None:
-        return dice.roll(notation, reason)
-    try:
-        return Dice.enter(notation, list(faces), reason)
-    except (DiceError, TypeError, ValueError) as exc:
-        raise ContactError(f"{field} must be the faces of {notation}: {exc}", field=field) from None
-
-
 def _separate(dice: Dice, count: int, sides: int, reason: str, faces: Sequence[int] | None, *, field: str) -> RollRecord:
     """``count`` separate dice, rolled or typed."""
     if faces is None:

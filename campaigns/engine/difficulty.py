@@ -574,6 +574,9 @@ def crew_action_cost(options: CampaignOptions, action: str, *, tables: Mapping[s
 
 # -- Starting in the Gutter (p.34) ------------------------------------------------------
 
+#: The core rules' starting credits per crew member, which Meager starting kit takes away (p.34).
+CORE_STARTING_CREDITS_PER_CREW = 1
+
 
 def starting_crew_count(options: CampaignOptions, *, tables: Mapping[str, RangeTable] | None = None) -> int:
     """How many crew the campaign starts with (p.34).

@@ -10,7 +10,7 @@ Pure Python: no Django imports.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -216,12 +216,12 @@ def fuel_relevant_components(ship: Ship) -> int:
     return sum(1 for c in ship.components if not c.miniaturized)
 
 
-def quest_roll_bonus(ship: Ship, tables: Mapping[str, RangeTable]) -> int:
-    """Bonus to the Quest progress roll (post-battle step 3) from fitted components: +1 with an
-    Expanded Database (p.27)."""
+def quest_roll_bonus(components: Iterable[str], tables: Mapping[str, RangeTable]) -> int:
+    """Bonus to the Quest progress roll (post-battle step 3) from the fitted components (their
+    names): +1 with an Expanded Database (p.27)."""
     total = 0
-    for component in ship.components:
-        row = _row(tables, component.name)
+    for name in components:
+        row = _row(tables, name)
         if row is not None:
             total += int(row.data.get("quest_roll_bonus", 0))
     return total

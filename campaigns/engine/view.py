@@ -17,8 +17,11 @@ Change kinds (``Change.kind`` and the keys of ``Change.data``):
   ``unstable`` (bool: the world tracks Instability, p.148)
 - ``character``: ``id`` (crew id) plus any of ``xp`` (delta), ``status``, ``sick_bay`` (turns),
   ``injury`` (text), ``note``
-- ``ship``: any of ``hull_damage`` (delta), ``component_add`` (name)
-- ``loan``: any of ``balance`` (delta credits), ``note``
+- ``ship``: any of ``hull_damage`` (delta), ``component_add`` (name), ``lost`` (True: the ship
+  is gone, seized for good)
+- ``loan``: any of ``balance`` (delta credits), ``note``, and the state keys of
+  ``world.loan_state_apply`` (``collectors``, ``warrant`` with ``owed``, ``warrant_cleared``,
+  ``seizure``, ``impounded``)
 - ``note``: ``text`` (only words for the log)
 - ``faction_add``: ``name``, ``type``, ``influence``, ``power``, ``loyalty`` (Expanded Factions, p.110)
 - ``faction``: ``name`` plus any of ``influence``, ``power``, ``loyalty`` (deltas), ``no_job_turn``,
@@ -74,7 +77,8 @@ class Change:
 @dataclass(frozen=True)
 class CrewView:
     """One crew member as the turn engines see them. ``status`` is ``active``, ``sick_bay``,
-    ``dead`` or ``gone``; ``species`` is a key such as ``human``, ``krag``, ``skulker``, ``bot``."""
+    ``dead`` or ``gone``; ``species`` is a key such as ``human``, ``krag``, ``skulker``, ``bot``;
+    ``injuries``: the lasting injuries noted on their sheet (p.101)."""
 
     id: str
     name: str
@@ -83,6 +87,7 @@ class CrewView:
     status: str = "active"
     xp: int = 0
     sick_bay: int = 0
+    injuries: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -105,6 +110,8 @@ class WorldView:
     invaded: bool = False
     unstable: bool = False
     strife: str = ""
+    #: the campaign turn the crew arrived here (turns spent here count from it)
+    arrived_turn: int = 0
 
 
 @dataclass(frozen=True)

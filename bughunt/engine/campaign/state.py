@@ -454,11 +454,6 @@ def _raise_stat(trooper: Trooper, stat: str, amount: int) -> Trooper:
     return replace(trooper, profile=trooper.profile.plus({stat: amount}))
 
 
-def _sick_bay_owed(trooper: Trooper) -> int:
-    """Sick Bay turns still owed after the current one."""
-    return max(0, trooper.sick_bay - (1 if trooper.laid_up else 0))
-
-
 def _ensure_next_turn_in_sick_bay(trooper: Trooper) -> Trooper:
     """At least the coming campaign turn in Sick Bay (fight, sickness; p.206)."""
     return replace(trooper, sick_bay=max(trooper.sick_bay, 1 + (1 if trooper.laid_up else 0)))

@@ -62,10 +62,6 @@ def _card_names(tables: Mapping[str, RangeTable]) -> list[str]:
 # -- lookups and checks --------------------------------------------------------------------------------
 
 
-def _units(state: Mapping[str, Any]) -> list[dict[str, Any]]:
-    return list(state["units"])
-
-
 def _all_figures(state: Mapping[str, Any]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     return [(unit, fig) for unit in state["units"] for fig in unit["figures"]]
 

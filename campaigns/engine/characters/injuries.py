@@ -26,7 +26,7 @@ from campaigns.engine.characters.values import (
     pick_one,
 )
 from rules.engine.dice import Dice, RollRecord
-from rules.engine.tables import RangeTable, TableRoll
+from rules.engine.tables import Entry, RangeTable, TableRoll
 
 # -- injuries and sick bay (core; p.101) ------------------------------------------------------
 
@@ -56,6 +56,10 @@ def injury_treat(character: Character, name: str, sick_bay_turns: int | None = N
         raise CharacterError(f"name must be one of {character.name}'s injuries ({listed}); got {name!r}.", field="name")
     index = character.injuries.index(name)
     injuries = character.injuries[:index] + character.injuries[index + 1 :]
+    treatments = list(character.treatments)
+    paid = next((i for i, (injury, _credits) in enumerate(treatments) if injury == name), None)
+    if paid is not None:
+        del treatments[paid]
     turns = character.sick_bay
     if name == EXTENSIVE_INJURY:
         if sick_bay_turns is None or sick_bay_turns < 0:
@@ -66,7 +70,21 @@ def injury_treat(character: Character, name: str, sick_bay_turns: int | None = N
     status = character.status
     if character.status == "sick_bay" and turns == 0 and not _awaiting_treatment(injuries):
         status = "active"
-    return replace(character, injuries=injuries, sick_bay=turns, status=status)
+    return replace(character, injuries=injuries, treatments=tuple(treatments), sick_bay=turns, status=status)
+
+
+def treatment_cost(character: Character, name: str) -> int:
+    """Credits of medical treatment ``name`` still waits for on ``character`` (p.101): the cost
+    rolled for an Extensive injury, 3 for an Injured arm, leg or torso. Raises
+    :class:`CharacterError` (field ``injury``) naming the injuries that wait for treatment when
+    ``name`` is not one of them."""
+    for injury, credits in character.treatments:
+        if injury == name:
+            return credits
+    waiting = ", ".join(f"{injury} ({credits} credits)" for injury, credits in character.treatments) or "none"
+    raise CharacterError(
+        f"injury must be one of {character.name}'s injuries awaiting treatment ({waiting}); got {name!r}.", field="injury"
+    )
 
 
 def sick_bay_tick(character: Character) -> Character:
@@ -259,13 +277,16 @@ def detailed_injury_apply(character: Character, outcome: DetailedInjury) -> Char
     if outcome.dead:
         return character_killed(updated)
     updated = replace(updated, xp=updated.xp + outcome.xp)
+    if outcome.lasting and outcome.treatment_credits:
+        updated = replace(updated, treatments=(*updated.treatments, (outcome.lasting, outcome.treatment_credits)))
     turns = 0 if outcome.treatment_first else outcome.sick_bay_turns or 0
     return injury_apply(updated, outcome.lasting, turns)
 
 
 def injury_penalties(character: Character, tables: Mapping[str, RangeTable]) -> dict[str, int]:
     """Summed profile effects of the character's untreated detailed injuries (p.101), e.g.
-    ``{"speed": -1}`` for an Injured leg. ``stun_markers_to_knock_out`` is the lowest given."""
+    ``{"speed": -1}`` for an Injured leg. ``stun_markers_to_knock_out`` is the lowest given.
+    Paying for the treatment (:func:`injury_treat`) removes the injury and its penalty."""
     rows = {e.result: e.data for e in _table(tables, INJURY_TABLE).rows()}
     total: dict[str, int] = {}
     for name in character.injuries:
@@ -306,3 +327,66 @@ def medical_facilities(tables: Mapping[str, RangeTable], dice: Dice, value: int 
     """Roll D6 for medical facilities on the current world when paying for treatment (p.101).
     The entry's data says whether facilities exist, or the Savvy test and extra credits needed."""
     return _table(tables, MEDICAL_TABLE).roll_or_enter(dice, value=value, reason="Medical facilities")
+
+
+#: The lowest Combat Skill an Injured arm can bring a character to (p.101).
+INJURED_ARM_FLOOR = -1
+
+
+def battle_stats(character: Character, tables: Mapping[str, RangeTable]) -> dict[str, int]:
+    """A character's battle profile after the penalties of their untreated detailed injuries
+    (p.101): ``{"reactions", "speed", "combat_skill", "toughness", "savvy"}`` (Speed in
+    inches).
+
+    - Injured leg: Speed 1" lower (never below 0").
+    - Injured arm: Combat Skill 1 lower, never below -1 (nor above what it was). The book
+      lowers it for non-Pistol shots and Brawling; a battle figure carries one Combat Skill, so
+      our ruling applies it to every attack (a Pistol shot may be read 1 higher by hand).
+    - Injured torso (knocked out at 2 Stun markers) changes no stat: see
+      :func:`injury_penalties`.
+
+    Characters without penalties get their profile unchanged. Raises :class:`CharacterError`
+    when the detailed injuries table is missing.
+    """
+    penalties = injury_penalties(character, tables)
+    profile = character.profile
+    skill = profile.combat_skill
+    if penalties.get("combat_skill"):
+        skill = min(skill, max(INJURED_ARM_FLOOR, skill + penalties["combat_skill"]))
+    return {
+        "reactions": profile.reactions,
+        "speed": max(0, profile.speed + penalties.get("speed", 0)),
+        "combat_skill": skill,
+        "toughness": profile.toughness,
+        "savvy": profile.savvy,
+    }
+
+
+@dataclass(frozen=True)
+class OffWorlderSearch:
+    """The Savvy test to find an off-worlder who treats the crew (p.101): ``found`` on a total
+    of ``target`` or more; ``extra_credits`` the fee added to the treatment when found."""
+
+    found: bool
+    total: int
+    target: int
+    extra_credits: int
+    record: RollRecord
+
+
+def off_worlder_search(facilities: Entry, savvy: int, searcher: str, dice: Dice, *, face: int | None = None) -> OffWorlderSearch:
+    """On a world without suitable medical facilities (``facilities``: the row
+    :func:`medical_facilities` gave), a crew member spends a campaign action on 1D6+Savvy (p.101):
+    the row's ``target`` (6) or more finds an off-worlder, for ``credits`` (1) more. ``face`` is
+    the player's D6. Raises :class:`CharacterError` when the world has facilities (nothing to
+    search for)."""
+    data = facilities.data
+    if data.get("facilities"):
+        raise CharacterError("This world has medical facilities: no off-worlder to look for.", field="searcher")
+    reason = f"Find an off-worlder to treat the crew: {searcher}, 1D6+Savvy ({savvy:+d})"
+    record = dice.roll_or_enter("1D6", reason, faces=face, modifier=savvy)
+    total = record.total or 0
+    target = int(data.get("target", 6))
+    return OffWorlderSearch(
+        found=total >= target, total=total, target=target, extra_credits=int(data.get("credits", 0)), record=record
+    )

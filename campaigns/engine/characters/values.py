@@ -153,6 +153,8 @@ class Character:
       ``bot_upgrades`` (names), ``equipment`` (item names), ``protection`` (worn armour and
       screens, :class:`Protection`), ``bot_save`` (a Bot's built-in Armor Saving Throw from the
       core rulebook, typed by the player; ``None``: none typed).
+    - ``treatments``: ``(injury name, credits)`` pairs: the medical treatment each lasting
+      injury still waits for (p.101), in the order the injuries were taken.
     - ``sick_bay``: campaign turns left; ``bot_upgrade_turn``: campaign turn of the last install.
     - ``status``: ``active``, ``sick_bay``, ``dead`` or ``gone``.
 
@@ -171,6 +173,7 @@ class Character:
     profile_rolled: bool = False
     implants: tuple[str, ...] = ()
     injuries: tuple[str, ...] = ()
+    treatments: tuple[tuple[str, int], ...] = ()
     sick_bay: int = 0
     training: tuple[str, ...] = ()
     bot_upgrades: tuple[str, ...] = ()
@@ -200,6 +203,7 @@ class Character:
                 f" for a {self.kind} character.",
                 field="bot_save",
             )
+        object.__setattr__(self, "treatments", _treatments(self.treatments))
 
     @property
     def alive(self) -> bool:
@@ -220,6 +224,7 @@ class Character:
             "profile_rolled": self.profile_rolled,
             "implants": list(self.implants),
             "injuries": list(self.injuries),
+            "treatments": [[name, credits] for name, credits in self.treatments],
             "sick_bay": self.sick_bay,
             "training": list(self.training),
             "bot_upgrades": list(self.bot_upgrades),
@@ -271,6 +276,7 @@ class Character:
             profile_rolled=bool(data.get("profile_rolled", False)),
             implants=_texts("implants", data.get("implants")),
             injuries=_texts("injuries", data.get("injuries")),
+            treatments=_treatments(data.get("treatments")),
             sick_bay=_int("sick_bay", data.get("sick_bay", 0)),
             training=_texts("training", data.get("training")),
             bot_upgrades=_texts("bot_upgrades", data.get("bot_upgrades")),
@@ -308,6 +314,24 @@ def _protection(value: Any) -> tuple[Protection, ...]:
     if isinstance(value, str | Mapping) or not isinstance(value, Iterable):
         raise CharacterError(f"protection must be a list of {{name, kind, save}}; got {value!r}.", field="protection")
     return tuple(Protection.from_dict(p) for p in value)
+
+
+def _treatments(value: Any) -> tuple[tuple[str, int], ...]:
+    """``[[injury name, credits], ...]`` as a tuple of pairs. Raises :class:`CharacterError`."""
+    if value is None:
+        return ()
+    if isinstance(value, str) or not isinstance(value, Iterable):
+        raise CharacterError(f"treatments must be a list of [injury, credits] pairs; got {value!r}.", field="treatments")
+    pairs: list[tuple[str, int]] = []
+    for item in value:
+        if isinstance(item, str) or not isinstance(item, Iterable) or len(list(item)) != 2:
+            raise CharacterError(f"treatments must be a list of [injury, credits] pairs; got {item!r}.", field="treatments")
+        name, credits = list(item)
+        amount = _int("treatments", credits)
+        if amount < 0:
+            raise CharacterError(f"treatments: credits cannot be below 0; got {amount}.", field="treatments")
+        pairs.append((str(name), amount))
+    return tuple(pairs)
 
 
 def _check_stat(stat: str) -> None:

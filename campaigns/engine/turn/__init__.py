@@ -19,7 +19,9 @@ Which steps appear (:func:`plan_turn`)
   with the condition ``salvage``.
 - Added by us: ``arrival.world`` (name the new world, pp.157-158), ``travel.research`` (a ship
   with the Scientific Research System, p.27), ``battle.elite`` (elite enemies not ``never``,
-  or Progressive Difficulty option 2, which can switch them on; p.48), ``battle.brief`` and
+  or Progressive Difficulty option 2, which can switch them on; p.48), ``battle.injuries``
+  (Detailed Post-Battle Injuries: Lingering injury rolls and the penalties in play, p.101),
+  ``battle.brief`` and
   ``battle.record``, ``post.story_track`` (Story Track option, core p.153) and, on turn 5 of
   the Introductory Campaign, ``post.tutorial_done`` (p.109).
 
@@ -45,7 +47,8 @@ Terms: ``traveled`` (facts), ``new_world`` (traveled, or the campaign has no wor
 mission), ``battle_fought``, ``won``, ``held_field``, ``psionic_used`` (Psionic powers used
 in the battle), ``outlawed`` (Psionics outlawed here), ``unstable`` (the world tracks
 Instability), ``loan`` (the campaign has a loan), ``factions`` (Factions on this world),
-``faction_job_won`` (the crew won a job for a Faction).
+``faction_job_won`` (the crew won a job for a Faction), ``injured_crew`` (an active crew member
+has a lasting injury noted).
 
 Facts (the turn's record): engine rules return them in :attr:`StepResult.facts`; the service
 merges them and adds its own: ``invaded`` (from Check for invasion), ``loan_balance_before``

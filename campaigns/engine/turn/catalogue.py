@@ -98,7 +98,11 @@ _TURN_ROWS: dict[tuple[str, str], dict[str, Any]] = {
         "condition": "psionic_used&outlawed",
     },
     ("post-battle", "resolve patron status"): {"key": "post.patrons"},
-    ("post-battle", "determine quest progress"): {"key": "post.quest"},
+    ("post-battle", "determine quest progress"): {
+        "key": "post.quest",
+        "rule": "quest_progress",
+        "table": "expanded-quest-progression",
+    },
     ("post-battle", "get paid"): {"key": "post.paid"},
     ("post-battle", "trade salvage"): {"key": "post.trade_salvage", "condition": "salvage"},
     ("post-battle", "battlefield finds"): {"key": "post.finds", "slot": "battlefield_finds", "condition": "held_field"},
@@ -223,6 +227,19 @@ def _extra_steps(view: CampaignView) -> dict[str, tuple[str, StepSpec]]:
                 rule="elite_check",
                 table="elite-encounter-roll",
                 condition="not_salvage",
+            ),
+        ),
+        "battle.injuries": (
+            "before:battle.setup",
+            StepSpec(
+                "battle.injuries",
+                "battle",
+                "Injuries before the battle",
+                "p.101",
+                option="detailed_injuries",
+                rule="pre_battle_injuries",
+                table="detailed-injuries-lingering",
+                condition="injured_crew",
             ),
         ),
         "battle.brief": (

@@ -54,6 +54,8 @@ def _term(term: str, view: CampaignView, facts: Mapping[str, Any]) -> bool:
         return view.loan_balance is not None
     if term == "factions":
         return int(facts.get("factions_count", len(view.factions))) > 0
+    if term == "injured_crew":
+        return any(c.injuries for c in view.crew if c.status == "active")
     if term == "faction_job_won":
         return bool(facts.get("faction_job")) and bool((battle or {}).get("won"))
     raise TurnError(

@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from campaigns.engine import world
+from campaigns.engine.ship import quest_roll_bonus
 from campaigns.engine.turn.catalogue import intro_turn
 from campaigns.engine.turn.conditions import _battle
 from campaigns.engine.turn.steps import (
@@ -242,12 +243,31 @@ def _rule_loan_enforcement(ctx: _Ctx) -> StepResult:
     except (TypeError, ValueError):
         raise TurnError(f"balance_before must be whole credits; got {raw_before!r}.", field="balance_before") from None
     terms = world.LoanTerms.from_dict(ctx.view.loan_terms)
-    after = ctx.view.loan_balance or 0
-    out = world.loan_enforcement(
-        terms, before, after, ctx.tables, ctx.dice, values=() if ctx.value is None else (ctx.value,), faces=ctx.faces
+    # Collectors and seizure warrants already on the crew's tail come first (p.155); typed
+    # ``faces`` go to them, in the order they roll, and the rest to enforcement fees.
+    checks = world.loan_checks(
+        ctx.view.loan_terms,
+        ctx.tables,
+        ctx.dice,
+        turns_on_world=max(0, ctx.view.turn - ctx.view.world.arrived_turn + 1),
+        credits=ctx.view.credits,
+        faces=ctx.faces,
     )
-    facts = {"loan_enforcement": list(out.methods), "loan_balance": out.balance}
-    return StepResult(out.text, out.rolls, out.changes, facts)
+    used = sum(len(r.faces) for r in checks.rolls)
+    fines = sum(int(c.data.get("balance") or 0) for c in checks.changes if c.kind == "loan")
+    after = (ctx.view.loan_balance or 0) + fines
+    out = world.loan_enforcement(
+        terms,
+        before,
+        after,
+        ctx.tables,
+        ctx.dice,
+        values=() if ctx.value is None else (ctx.value,),
+        faces=(ctx.faces or [])[used:] or None,
+    )
+    facts = {"loan_enforcement": list(out.methods), "loan_balance": out.balance, "loan_seizure": checks.seizing}
+    text = " ".join([*checks.lines, out.text])
+    return StepResult(text, checks.rolls + out.rolls, checks.changes + out.changes, facts)
 
 
 def _rule_faction_job(ctx: _Ctx) -> StepResult:
@@ -389,6 +409,35 @@ def _rule_faction_event(ctx: _Ctx) -> StepResult:
     return StepResult(out.text, out.rolls, out.changes, out.facts)
 
 
+def _rule_quest_progress(ctx: _Ctx) -> StepResult:
+    """Roll to progress the active Quest (post-battle step 3): 1D6 + Quest Rumors + 1 for an
+    Expanded Database (p.27), read on the Expanded Quest Progression check (p.78): 6 or less
+    rolls the next step (D100, p.79), 7 or more unlocks the conclusion. ``value``: your D6."""
+    if not ctx.view.quest:
+        return StepResult("No active Quest to progress.")
+    bonus = quest_roll_bonus(ctx.view.ship_components, ctx.tables)
+    reasons = [f"+{ctx.view.rumors} Quest Rumors"] + ([f"+{bonus} Expanded Database (p.27)"] if bonus else [])
+    roller = world.Roller(ctx.dice, None if ctx.value is None else [ctx.value])
+    record = roller.roll("1D6", f"Quest progress: {ctx.view.quest} ({', '.join(reasons)})", modifier=ctx.view.rumors + bonus)
+    total = record.total or 0
+    check = next(
+        e
+        for e in world.table(ctx.tables, "expanded-quest-progress-check").entries
+        if (e.data.get("max_total") is None or total <= int(e.data["max_total"]))
+        and (e.data.get("min_total") is None or total >= int(e.data["min_total"]))
+    )
+    text = f"Quest progress {total} ({record.natural} {' '.join(reasons)}): {check.result} (p.78)."
+    facts: dict[str, Any] = {"quest_progress": total}
+    if check.data.get("max_total") is not None:
+        step = roller.table(ctx.tables, "expanded-quest-progression", reason="Quest progression step")
+        text += f" Next step: {step.entry.result}" + (f": {step.entry.effect}" if step.entry.effect else "") + " (p.79)."
+        facts["quest_step"] = step.entry.result
+    else:
+        text += " The final Quest battle is unlocked (p.80)."
+        facts["quest_conclusion"] = True
+    return StepResult(text, tuple(roller.records), facts=facts)
+
+
 def _rule_tutorial_done(ctx: _Ctx) -> StepResult:
     intro = intro_turn(ctx.view, ctx.tables) or {}
     points = int(intro.get("story_points") or 0)
@@ -418,6 +467,7 @@ _RULES: dict[str, Callable[[_Ctx], StepResult]] = {
     "instability": _rule_instability,
     "faction_event": _rule_faction_event,
     "tutorial_done": _rule_tutorial_done,
+    "quest_progress": _rule_quest_progress,
 }
 
 

@@ -41,9 +41,19 @@ ENGINE_RULES: tuple[str, ...] = (
     "instability",
     "faction_event",
     "tutorial_done",
+    "quest_progress",
 )
 #: Rules the service layer resolves (they need its other engines or the player's tables).
-SERVICE_RULES: tuple[str, ...] = ("upkeep", "elite_check", "battle_brief", "injuries", "xp", "training", "purchase")
+SERVICE_RULES: tuple[str, ...] = (
+    "upkeep",
+    "elite_check",
+    "battle_brief",
+    "injuries",
+    "xp",
+    "training",
+    "purchase",
+    "pre_battle_injuries",
+)
 #: Condition terms understood by :func:`applies` (each may also be written ``not_<term>``).
 CONDITION_TERMS: tuple[str, ...] = (
     "traveled",
@@ -61,6 +71,7 @@ CONDITION_TERMS: tuple[str, ...] = (
     "loan",
     "factions",
     "faction_job_won",
+    "injured_crew",
 )
 
 

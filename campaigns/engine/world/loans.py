@@ -18,6 +18,15 @@ from rules.engine.tables import RangeTable
 # -- Loans (pp.152-156) ---------------------------------------------------------------------
 
 LOAN_VALUE_KEYS = ("origin", "interest", "aggressiveness", "whims")
+#: Keys of the loan's state kept beside its terms (see :func:`loan_state_apply`).
+COLLECTORS = "collectors"
+WARRANTS = "warrants"
+IMPOUNDED = "impounded"
+SEIZURE = "seizure"
+TEMPORARY = "Temporary seizure"
+PERMANENT = "Permanent seizure"
+#: Lenders that charge no interest while they hold the ship (p.155).
+NO_INTEREST_WHILE_IMPOUNDED = ("Unity Program", "Local Sector")
 
 
 @dataclass(frozen=True)
@@ -33,6 +42,8 @@ class LoanTerms:
     - ``aggressiveness``, ``threshold_1``, ``threshold_2``, ``extra_roll_step`` (credits).
     - ``amount``: ship cost + ``extra_credits`` when the ship's cost was given, else None;
       ``upfront``: credits to pay at once so that the debt starts below threshold 1.
+    - ``impounded``: the ship is held after a temporary seizure (read from the loan's state,
+      see :func:`loan_state_apply`); a Unity or Sector Government loan then takes no interest.
     """
 
     origin: str
@@ -50,17 +61,18 @@ class LoanTerms:
     amount: int | None = None
     upfront: int = 0
     rolls: tuple[RollRecord, ...] = ()
+    impounded: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready; ``rolls`` as roll dicts."""
-        data = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "rolls"}
+        data = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("rolls", "impounded")}
         data["rolls"] = [r.as_dict() for r in self.rolls]
         return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> LoanTerms:
         """Inverse of :meth:`as_dict`. Raises :class:`WorldError` (field ``loan_terms``) for a missing key."""
-        names_ = [f.name for f in fields(cls) if f.name not in ("amount", "upfront", "rolls")]
+        names_ = [f.name for f in fields(cls) if f.name not in ("amount", "upfront", "rolls", "impounded")]
         missing = [n for n in names_ if n not in data]
         if missing:
             raise WorldError(f"Loan terms lack {', '.join(missing)}.", field="loan_terms")
@@ -70,6 +82,7 @@ class LoanTerms:
             amount=data.get("amount"),
             upfront=int(data.get("upfront") or 0),
             rolls=tuple(RollRecord.from_dict(r) for r in data.get("rolls") or ()),
+            impounded=bool(data.get(IMPOUNDED)),
         )
 
 
@@ -135,8 +148,11 @@ def loan_setup(
 def loan_interest(terms: LoanTerms, owed: int, dice: Dice, *, face: int | None = None) -> tuple[int, RollRecord | None]:
     """Credits of interest added after this turn's payment (p.154): the low rate while ``owed``
     is at most ``low_interest_max_owed``, else the high rate (a ``1D6`` rate is rolled; ``face``
-    is the player's die). Returns (credits, roll or None)."""
+    is the player's die). Interest goes on while the ship is impounded, except on a Unity or
+    Sector Government loan (p.155). Returns (credits, roll or None)."""
     if owed <= 0:
+        return 0, None
+    if terms.impounded and terms.enforcement_column in NO_INTEREST_WHILE_IMPOUNDED:
         return 0, None
     rate: int | str = terms.low_interest if owed <= terms.low_interest_max_owed else terms.high_interest
     if isinstance(rate, int):
@@ -231,11 +247,13 @@ def loan_enforcement(
             )
             lines.append(f"{level} cr: an armed collection squad ({terms.collection_squad}) becomes a Rival.")
         elif method == "collectors":
-            changes.append(Change("loan", {"note": "Collectors on your tail: check at each Upkeep (1D6+1)."}))
+            changes.append(Change("loan", {COLLECTORS: 1, "note": "Collectors on your tail: checked each turn (1D6+1)."}))
             lines.append(f"{level} cr: collectors are after you.")
         elif method in ("temporary_seizure", "permanent_seizure"):
             kind = "temporary" if method == "temporary_seizure" else "permanent"
-            changes.append(Change("loan", {"note": f"Warrant ({kind} seizure) issued at {balance} credits owed."}))
+            warrant = TEMPORARY if kind == "temporary" else PERMANENT
+            note = f"Warrant ({kind} seizure) issued at {balance} credits owed."
+            changes.append(Change("loan", {"warrant": warrant, "owed": balance, "note": note}))
             lines.append(f"{level} cr: a {kind} seizure warrant for your ship, at {balance} credits owed.")
         else:
             lines.append(f"{level} cr: {roll.entry.result}.")
@@ -269,3 +287,219 @@ def seizure_check(
     top = int(data["seize_high"]) + (times - 1) * int(data.get("range_step", 1))
     record = Roller(dice, faces).roll(str(data.get("roll", "2D6")), f"{method} (2-{top} seizes)")
     return (record.total or 0) <= top, record
+
+
+# -- the loan's state: collectors, warrants, seizure (pp.155-156) ---------------------------
+
+
+def loan_state_apply(loan: Mapping[str, Any], data: Mapping[str, Any]) -> dict[str, Any]:
+    """The loan (terms, balance and state) after one ``loan`` change's state keys:
+
+    - ``collectors``: delta of the Collectors chasing the crew (``loan["collectors"]``, a count).
+    - ``warrant`` (``Temporary seizure`` / ``Permanent seizure``) with ``owed``: a warrant is
+      issued at that debt, or rolled again (``times`` + 1: the seizure range grows by one);
+      ``loan["warrants"]`` maps the method to ``{"times", "owed"}``.
+    - ``warrant_cleared``: the method whose warrant is cancelled.
+    - ``seizure``: a seizure under way (``{"method", "owed"}``, later ``"battle"``: the fight's
+      battle id) waiting for the crew to give up the ship or fight it out, or ``None`` once
+      settled.
+    - ``impounded``: ``{"owed"}`` when the ship is held, ``None`` when it is released.
+
+    Pure: returns a new dict; keys it does not know are left to the caller (``balance``, ``note``).
+    """
+    out = dict(loan)
+    if data.get(COLLECTORS):
+        out[COLLECTORS] = max(0, int(out.get(COLLECTORS) or 0) + int(data[COLLECTORS]))
+    if data.get("warrant"):
+        warrants = {k: dict(v) for k, v in dict(out.get(WARRANTS) or {}).items()}
+        method = str(data["warrant"])
+        if method in warrants:
+            warrants[method]["times"] = int(warrants[method].get("times", 1)) + 1
+        else:
+            warrants[method] = {"times": 1, "owed": int(data.get("owed") or 0)}
+        out[WARRANTS] = warrants
+    if data.get("warrant_cleared"):
+        out[WARRANTS] = {k: v for k, v in dict(out.get(WARRANTS) or {}).items() if k != data["warrant_cleared"]}
+    if SEIZURE in data:
+        out[SEIZURE] = dict(data[SEIZURE]) if data[SEIZURE] else None
+    if IMPOUNDED in data:
+        out[IMPOUNDED] = dict(data[IMPOUNDED]) if data[IMPOUNDED] else None
+    return out
+
+
+@dataclass(frozen=True)
+class LoanChecks:
+    """The turn's checks on Collectors and seizure warrants (p.155): rolls, changes and words.
+    ``seizing`` is the warrant whose holders come for the ship (``""`` if none)."""
+
+    rolls: tuple[RollRecord, ...]
+    changes: tuple[Change, ...]
+    lines: tuple[str, ...]
+    seizing: str = ""
+
+
+def loan_checks(
+    loan: Mapping[str, Any],
+    tables: Mapping[str, RangeTable],
+    dice: Dice,
+    *,
+    turns_on_world: int,
+    credits: int,
+    faces: Sequence[int] | None = None,
+) -> LoanChecks:
+    """Each campaign turn (p.155): every Collector rolls 1D6+1 against ``turns_on_world``
+    (campaign turns spent on this world, this one included); one that catches the crew fines
+    them 3D6 credits, paid from ``credits`` when they can, else added to the loan with a Bounty
+    Hunter Rival; either way that Collector is gone. Then each seizure warrant rolls 2D6 (2-5
+    temporary, 2-6 permanent, one more for each extra time it was rolled); on a seizure the
+    crew gives up the ship or fights it out (``seizing``; see :func:`loan_seizure_settle`). A
+    ship already impounded is not seized again by a temporary warrant; one seizure at a time.
+    ``faces`` are typed dice in the order rolled. Every roll is in ``rolls`` with its reason."""
+    rolls: list[RollRecord] = []
+    changes: list[Change] = []
+    lines: list[str] = []
+    left = credits
+    typed = list(faces or ())
+    for number in range(int(loan.get(COLLECTORS) or 0)):
+        caught, fine, made = collectors_check(tables, turns_on_world, dice, faces=typed[:4] or None)
+        typed = typed[sum(len(r.faces) for r in made) :]
+        rolls.extend(made)
+        who = f"Collectors {number + 1}"
+        if not caught:
+            lines.append(f"{who} roll {made[0].total}, over the {turns_on_world} turn(s) spent here: they have not caught up.")
+            continue
+        changes.append(Change("loan", {COLLECTORS: -1, "note": f"{who} caught up: fined {fine} credits."}))
+        if fine <= left:
+            left -= fine
+            changes.append(Change("credits", {"amount": -fine}))
+            lines.append(f"{who} catch up (roll {made[0].total}): the crew pays the {fine} credit fine.")
+        else:
+            changes.append(Change("loan", {"balance": fine, "note": f"Unpaid collectors' fine: +{fine} credits owed."}))
+            changes.append(
+                Change(
+                    "rival_add",
+                    {"name": "Bounty hunters (unpaid fine)", "kind": "Bounty hunters", "notes": "Unpaid loan fine (p.155)."},
+                )
+            )
+            lines.append(
+                f"{who} catch up (roll {made[0].total}): the {fine} credit fine goes on the loan and Bounty hunters become a Rival."
+            )
+    seizing = ""
+    pending = loan.get(SEIZURE)
+    for method in (PERMANENT, TEMPORARY):
+        warrant = dict(loan.get(WARRANTS) or {}).get(method)
+        if not warrant or pending or seizing:
+            continue
+        if method == TEMPORARY and loan.get(IMPOUNDED):
+            continue
+        seized, record = seizure_check(tables, method, int(warrant.get("times", 1)), dice, faces=typed[:2] or None)
+        typed = typed[2:]
+        rolls.append(record)
+        if seized:
+            seizing = method
+            owed = int(loan.get("balance") or 0)
+            changes.append(
+                Change("loan", {SEIZURE: {"method": method, "owed": owed}, "note": f"{method}: they come for the ship."})
+            )
+            lines.append(f"{method} warrant: {record.total}, they come for the ship. Give it up or fight it out.")
+        else:
+            lines.append(f"{method} warrant: {record.total}, not this turn.")
+    return LoanChecks(tuple(rolls), tuple(changes), tuple(lines), seizing)
+
+
+#: How a seizure under way ends: the crew gives the ship up, or fought it out and escaped, or
+#: fought it out and nobody escaped.
+SEIZURE_ENDS: tuple[str, ...] = ("give_up", "escaped", "caught")
+
+
+def loan_seizure_settle(loan: Mapping[str, Any], end: str, tables: Mapping[str, RangeTable]) -> tuple[tuple[Change, ...], str]:
+    """Settle the seizure under way (pp.155-156). ``end``: ``give_up`` (or ``caught``: the fight
+    was lost with nobody escaping) hands the ship over: a temporary seizure impounds it until
+    the debt is 10 credits below what was owed then; a permanent one loses it for good.
+    ``escaped`` (at least one crew member got away from the fight): the crew keeps the ship and
+    must leave this world, the warrant stays and an Enforcer Rival joins the roster.
+    ``escaped`` and ``caught`` need the fight set up first. Returns (changes, words). Raises
+    :class:`WorldError` naming ``end``."""
+    seizure = loan.get(SEIZURE)
+    if not seizure:
+        raise WorldError("end: no one is coming for the ship right now.", field="end")
+    if end not in SEIZURE_ENDS:
+        raise WorldError(f"end must be one of {', '.join(SEIZURE_ENDS)}; got {end!r}.", field="end")
+    if end in ("escaped", "caught") and not seizure.get("battle"):
+        raise WorldError(f"end {end!r} needs the fight set up first; or give_up.", field="end")
+    method = str(seizure["method"])
+    if end == "escaped":
+        rival = {"name": "Enforcers (seizure warrant)", "kind": "Enforcers", "notes": "They tried to seize the ship (p.156)."}
+        text = (
+            "The crew fought it out and got away with the ship: leave this world; the warrant stands, Enforcers become a Rival."
+        )
+        return (Change("loan", {SEIZURE: None}), Change("rival_add", rival)), text
+    data = row(tables, "loan-enforcement-methods", method).data
+    clear = int(data.get("clear_below_credits", 10))
+    owed = int(seizure.get("owed") or 0)
+    if method == TEMPORARY:
+        text = f"The ship is impounded until the debt is {owed - clear} credits or less."
+        change = Change("loan", {SEIZURE: None, IMPOUNDED: {"owed": owed}, "note": text})
+        return (change,), text
+    text = "The ship is seized for good."
+    return (Change("loan", {SEIZURE: None, "warrant_cleared": method, "note": text}), Change("ship", {"lost": True})), text
+
+
+def loan_payment(loan: Mapping[str, Any], paid: int, tables: Mapping[str, RangeTable]) -> tuple[tuple[Change, ...], str]:
+    """Pay ``paid`` credits off the loan (p.155): warrants whose debt was brought 10 credits
+    below what was owed when they were issued are cancelled, and an impounded ship comes back
+    the same way. Returns (changes, words). Raises :class:`WorldError` (``credits``) for a
+    payment of 0 or less, or above the debt."""
+    owed = int(loan.get("balance") or 0)
+    if paid <= 0 or paid > owed:
+        raise WorldError(f"credits must be 1 to {owed} (the debt); got {paid}.", field="credits")
+    after = owed - paid
+    changes: list[Change] = [Change("credits", {"amount": -paid}), Change("loan", {"balance": -paid})]
+    words = [f"Paid {paid} credits off the loan: {after} owed."]
+    for method, warrant in dict(loan.get(WARRANTS) or {}).items():
+        clear = int(row(tables, "loan-enforcement-methods", method).data.get("clear_below_credits", 10))
+        if after <= int(warrant.get("owed") or 0) - clear:
+            changes.append(Change("loan", {"warrant_cleared": method, "note": f"{method} warrant cancelled."}))
+            words.append(f"The {method.lower()} warrant is cancelled.")
+    impounded = loan.get(IMPOUNDED)
+    if impounded:
+        clear = int(row(tables, "loan-enforcement-methods", TEMPORARY).data.get("clear_below_credits", 10))
+        if after <= int(impounded.get("owed") or 0) - clear:
+            changes.append(Change("loan", {IMPOUNDED: None, "note": "The ship is released."}))
+            words.append("The impounded ship is released.")
+    return tuple(changes), " ".join(words)
+
+
+@dataclass(frozen=True)
+class FightItOut:
+    """The set-up of "Fight it out" (p.156): the crew starts in the centre, at least
+    ``edge_distance`` inches from every edge; the enemy (Enforcers with ``extra_basic`` more
+    basic enemies) comes in split over two random edges; the crew must escape over
+    ``escape_edge``."""
+
+    enemy_edges: tuple[str, str]
+    escape_edge: str
+    extra_basic: int
+    edge_distance: int
+    rolls: tuple[RollRecord, ...]
+
+
+EDGES: tuple[str, ...] = ("north", "east", "south", "west")
+
+
+def fight_it_out(tables: Mapping[str, RangeTable], dice: Dice) -> FightItOut:
+    """Roll the Fight it out set-up (p.156): the two enemy edges (a random edge of the four,
+    then one of the other three) and the escape edge, each a random pick (see the package
+    docstring), edges named as in :data:`EDGES`."""
+    data = row(tables, "loan-enforcement-methods", "Fight it out").data
+    roller = Roller(dice)
+    first = roller.pick(EDGES, "Fight it out: first enemy edge")
+    second = roller.pick([e for e in EDGES if e != first], "Fight it out: second enemy edge")
+    escape = roller.pick(EDGES, "Fight it out: the edge to escape across")
+    return FightItOut(
+        enemy_edges=(first, second),
+        escape_edge=escape,
+        extra_basic=int(data.get("extra_basic", 2)),
+        edge_distance=int(data.get("edge_distance_in", 12)),
+        rolls=tuple(roller.records),
+    )
