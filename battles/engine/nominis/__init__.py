@@ -138,7 +138,7 @@ Pure Python: no Django imports.
 """
 
 from battles.engine.nominis.initiative import suggested_assignment
-from battles.engine.nominis.policy import auto_action, choices
+from battles.engine.nominis.policy import auto_action, choices, withdraw_reason
 from battles.engine.nominis.reducer import apply, outcome, play_automatic
 from battles.engine.nominis.setup import new_battle, weapon_dict
 from battles.engine.nominis.state import (
@@ -159,6 +159,7 @@ from battles.engine.nominis.state import (
     RANKS,
     SCOUT,
     SEARCH_SITES,
+    STANCES,
     SUPPORT,
     TAKE_COVER,
     TASK,
@@ -187,6 +188,7 @@ __all__ = [
     "RANKS",
     "SCOUT",
     "SEARCH_SITES",
+    "STANCES",
     "SUPPORT",
     "TAKE_COVER",
     "TASK",
@@ -203,4 +205,5 @@ __all__ = [
     "play_automatic",
     "suggested_assignment",
     "weapon_dict",
+    "withdraw_reason",
 ]

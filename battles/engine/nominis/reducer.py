@@ -80,6 +80,7 @@ def _decide(st: State, action: Mapping[str, Any], dice: Dice, tables: Tables, ev
         enemy["no_attack"] = True
         events.append(_event("flow", f"{enemy['name']} cannot attack in this round's Firefight (p.71)."))
     elif kind == "covered_retreat":
+        _withdraw_reason(action, events)
         try:
             _retreat(st, [str(n) for n in action.get("names") or []], dice, tables, events, covered=True)
         except NoMinisError:
@@ -110,6 +111,13 @@ def _decide(st: State, action: Mapping[str, Any], dice: Dice, tables: Tables, ev
         fire = bool(action.get("fire", True)) and pending["can_fire"]
         brawl = bool(action.get("brawl", False)) and pending["can_brawl"]
         _resolve(st, dice, crew, enemy, fire=fire, brawl=brawl, events=events, tables=tables)
+
+
+def _withdraw_reason(action: Mapping[str, Any], events: list[Event]) -> None:
+    """Log why figures leave (an automatic stance decision, or the player's own words)."""
+    reason = str(action.get("reason") or "").strip()[:200]
+    if reason and action.get("names"):
+        events.append(_event("withdraw", reason.rstrip(".") + " (Retreat, p.72)."))
 
 
 #: The action types each phase takes (a pending question takes ``decide``).
@@ -177,6 +185,7 @@ def _apply_mut(st: State, action: Mapping[str, Any], dice: Dice, tables: Tables)
         names = action.get("names") or []
         if isinstance(names, str):
             names = [n.strip() for n in names.split(",") if n.strip()]
+        _withdraw_reason(action, events)
         _retreat(st, [str(n) for n in names], dice, tables, events)
         _check_end(st, events)
         if not st["finished"]:
