@@ -190,7 +190,7 @@ def test_dazed_keeps_its_stun_and_damaged_bots_may_fall_apart_at_the_end_of_the_
 def elite_battle(
     kind: str, data: dict[str, Any], enemies: list[dict[str, Any]], *, panic: str = "1-6", **kw: Any
 ) -> dict[str, Any]:
-    rules = {"type": kind, "category": "test", "kind": kw.pop("casualty_kind", "humanoid"), "normal_panic": panic, "data": data}
+    rules = {"type": kind, "category": "test", "normal_panic": panic, "data": data}
     return battle(four_crew(), enemies, enemy_panic=panic, enemy_rules=rules, **kw)
 
 
@@ -518,3 +518,23 @@ def test_elite_figures_in_a_full_automatic_battle_are_repeatable() -> None:
     )
     one = nm.play_automatic(st, Dice(seed=9), TABLES)
     assert one == nm.play_automatic(st, Dice(seed=9), TABLES) and one[0]["finished"]
+
+
+def test_set_stance_is_an_action_of_the_log_so_replay_keeps_it() -> None:
+    st = battle(four_crew(), six_foes())
+    after, events = nm.apply(st, {"type": "set_stance", "stance": "cautious"}, Dice(seed=1), TABLES)
+    assert after["options"]["stance"] == "cautious" and st["options"]["stance"] == "steady"
+    assert text(events) == "Stance for automatic play: Cautious (Retreat, p.72)."
+    with pytest.raises(nm.NoMinisError) as err:
+        nm.apply(st, {"type": "set_stance", "stance": "timid"}, Dice(seed=1), TABLES)
+    assert err.value.field == "stance"
+
+
+def test_beasts_roll_their_own_casualty_table_p99() -> None:
+    st = battle(four_crew(), six_foes(), enemy_kind="beasts", options=nm.NoMinisOptions(casualty_tables=True))
+    events: list[dict[str, Any]] = []
+    _fall(st, Faces(3), TABLES, fig(st, "E0"), [hit("E0")], events)
+    assert fig(st, "E0")["bleeding"] and "Bleeding" in events[0]["text"]
+    with pytest.raises(nm.NoMinisError) as err:
+        battle(enemy_kind="dragons")
+    assert err.value.field == "enemy_kind"

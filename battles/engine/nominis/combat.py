@@ -119,7 +119,7 @@ def _casualty_table(
         kind = "cybernetic" if figure["bot"] or figure.get("soulless") else "humanoid"
         boss = bool(figure.get("captain"))
     else:
-        kind = str(elite.rules(st).get("kind") or "humanoid")
+        kind = str(st.get("enemy_kind") or "humanoid")
         boss = figure["rank"] == "lieutenant"
     critical = sum(1 for o in tabled if o.natural_six) if _opts(st).critical_hits else 0
     rolled = fp_combat.casualty(

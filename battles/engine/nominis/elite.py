@@ -1,7 +1,7 @@
 """No-minis battles: the elite-level enemy type rules (Compendium pp.48-65) and enemy Psionic
 powers (pp.22-23) that a battle without positions can use.
 
-The battle's ``enemy_rules`` (``{"type", "category", "kind", "normal_panic", "data"}``, the type's
+The battle's ``enemy_rules`` (``{"type", "category", "normal_panic", "data"}``, the type's
 table row data) and the enemy figures' ``fearless``, ``captain``, ``unique``, ``psionic_powers``
 and ``gear`` drive them; a battle without ``enemy_rules`` (a standard force, or one typed by hand)
 plays exactly as before. Numbers come from the type's row data where the table has them.

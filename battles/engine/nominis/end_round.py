@@ -95,7 +95,9 @@ def _morale(st: State, dice: Dice, events: list[Event]) -> None:
     gone = []
     for _ in range(fleeing):
         left = _active_enemies(st)
-        candidates = [e for e in left if not (st["mission"] == "eliminate" and e["target"] and len(left) > 1)]
+        candidates = [
+            e for e in left if not e.get("fearless") and not (st["mission"] == "eliminate" and e["target"] and len(left) > 1)
+        ]
         for rank in RANKS:
             ranked = [e for e in candidates if e["rank"] == rank]
             if ranked:

@@ -13,6 +13,7 @@ from battles.engine.nominis.initiative import _assign, _charge_decide, _initiati
 from battles.engine.nominis.policy import auto_action
 from battles.engine.nominis.state import (
     MISSIONS,
+    STANCES,
     Event,
     NoMinisError,
     State,
@@ -113,6 +114,15 @@ def _decide(st: State, action: Mapping[str, Any], dice: Dice, tables: Tables, ev
         _resolve(st, dice, crew, enemy, fire=fire, brawl=brawl, events=events, tables=tables)
 
 
+def _set_stance(st: State, action: Mapping[str, Any], events: list[Event]) -> None:
+    """Change the stance of automatic play (any step, even with a question pending)."""
+    stance = action.get("stance")
+    if stance not in STANCES:
+        raise NoMinisError(f"stance must be one of {', '.join(STANCES)}; got {stance!r}.", field="stance")
+    st["options"]["stance"] = stance
+    events.append(_event("stance", f"Stance for automatic play: {STANCES[stance]} (Retreat, p.72)."))
+
+
 def _withdraw_reason(action: Mapping[str, Any], events: list[Event]) -> None:
     """Log why figures leave (an automatic stance decision, or the player's own words)."""
     reason = str(action.get("reason") or "").strip()[:200]
@@ -145,6 +155,9 @@ def _apply_mut(st: State, action: Mapping[str, Any], dice: Dice, tables: Tables)
         events.append(_event("auto", f"Automatic choice: {action.get('label', kind)}."))
     if st["finished"]:
         raise NoMinisError("the battle is over.", field="type")
+    if kind == "set_stance":
+        _set_stance(st, action, events)
+        return events
     pending = st["pending"]
     if pending is not None and kind != "decide":
         raise NoMinisError(

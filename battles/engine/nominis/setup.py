@@ -157,16 +157,11 @@ def _enemy_figure(raw: Mapping[str, Any], index: int) -> dict[str, Any]:
 
 
 def _enemy_rules(raw: Mapping[str, Any] | None) -> dict[str, Any] | None:
-    """The enemy type's rules as stored: ``{"type", "category", "kind", "normal_panic", "data"}``."""
+    """The enemy type's rules as stored: ``{"type", "category", "normal_panic", "data"}``."""
     if not raw:
         return None
     if not isinstance(raw, Mapping):
-        raise NoMinisError("enemy_rules must be {type, category, kind, normal_panic, data}.", field="enemy_rules")
-    kind = str(raw.get("kind") or "humanoid")
-    if kind not in fp_combat.CASUALTY_KINDS:
-        raise NoMinisError(
-            f"enemy_rules kind must be one of {', '.join(fp_combat.CASUALTY_KINDS)}; got {kind!r}.", field="enemy_rules"
-        )
+        raise NoMinisError("enemy_rules must be {type, category, normal_panic, data}.", field="enemy_rules")
     normal = raw.get("normal_panic")
     if normal not in (None, ""):
         _panic_faces(str(normal))
@@ -176,7 +171,6 @@ def _enemy_rules(raw: Mapping[str, Any] | None) -> dict[str, Any] | None:
     return {
         "type": str(raw.get("type") or ""),
         "category": str(raw.get("category") or ""),
-        "kind": kind,
         "normal_panic": None if normal in (None, "") else str(normal),
         "data": dict(data),
     }
@@ -215,6 +209,7 @@ def new_battle(
     mode: str = "assisted",
     mission_setup: Mapping[str, Any] | None = None,
     enemy_rules: Mapping[str, Any] | None = None,
+    enemy_kind: str = "humanoid",
 ) -> State:
     """A new no-minis battle, ready for round 1 (JSON-ready state; see the module docstring).
 
@@ -229,10 +224,11 @@ def new_battle(
 
     Elite-level enemies (pp.48-65): an enemy figure may also carry ``fearless``, ``captain`` (an
     elite Captain, for Leadership), ``unique`` (its Unique Individual's name), ``psionic_powers``
-    (enemy Psionic powers, p.23) and ``gear``; ``enemy_rules`` is ``{"type", "category", "kind"
-    (casualty table: humanoid, cybernetic or beasts), "normal_panic" (the Panic range before
-    Leadership, p.49), "data" (the type's table row data)}``: the rules
-    :mod:`battles.engine.nominis.elite` applies. ``options.stance`` must be one of :data:`STANCES`.
+    (enemy Psionic powers, p.23) and ``gear``; ``enemy_rules`` is ``{"type", "category",
+    "normal_panic" (the Panic range before Leadership, p.49), "data" (the type's table row
+    data)}``: the rules :mod:`battles.engine.nominis.elite` applies. ``enemy_kind``: the enemies'
+    casualty table (p.99), humanoid, cybernetic or beasts. ``options.stance`` must be one of
+    :data:`STANCES`.
 
     Raises :class:`NoMinisError` naming the bad field.
     """
@@ -250,6 +246,10 @@ def new_battle(
     if options.stance not in STANCES:
         raise NoMinisError(f"stance must be one of {', '.join(STANCES)}; got {options.stance!r}.", field="stance")
     rules = _enemy_rules(enemy_rules)
+    if enemy_kind not in fp_combat.CASUALTY_KINDS:
+        raise NoMinisError(
+            f"enemy_kind must be one of {', '.join(fp_combat.CASUALTY_KINDS)}; got {enemy_kind!r}.", field="enemy_kind"
+        )
     crew_figs = [_crew_figure(c, i) for i, c in enumerate(crew)]
     enemy_figs = [_enemy_figure(e, i) for i, e in enumerate(enemies)]
     if not crew_figs:
@@ -357,6 +357,8 @@ def new_battle(
     }
     if rules is not None:
         state["enemy_rules"] = rules
+    if enemy_kind != "humanoid":
+        state["enemy_kind"] = enemy_kind
     return state
 
 
