@@ -563,8 +563,12 @@ def job_detail(request: HttpRequest, job_id: int) -> HttpResponse:
     ]
     labels = {value: label for value, label, _ in STANCE_CHOICES}
     by_stance = [
-        {**row, "stance": labels.get(name, name), "chance": round(100 * float(row.get("chance_hold") or 0))}
-        for name, row in (result.get("by_stance") or {}).items()
+        {
+            **row,
+            "stance": labels.get(str(row.get("stance")), row.get("stance")),
+            "chance": round(100 * float(row.get("chance_hold") or 0)),
+        }
+        for row in result.get("by_stance") or []
     ]
     context = {
         "job": job,

@@ -67,7 +67,8 @@ class Odds:
         return self.held_field / self.runs if self.runs else 0.0
 
     def as_dict(self) -> dict[str, Any]:
-        """JSON-ready: the fields, ``chance_hold``, and the spread keyed by text."""
+        """JSON-ready: the fields, ``chance_hold``, the spread keyed by text and ``by_stance`` as
+        a list of rows in stance order (``{"stance", ...}``; a list, as JSON stores may sort keys)."""
         return {
             "runs": self.runs,
             "held_field": self.held_field,
@@ -78,7 +79,7 @@ class Odds:
             "rounds_mean": round(self.rounds_mean, 3),
             "seed": self.seed,
             "stance": self.stance,
-            "by_stance": {k: dict(v) for k, v in self.by_stance.items()},
+            "by_stance": [{"stance": k, **v} for k, v in self.by_stance.items()],
             "total_runs": self.total_runs or self.runs,
         }
 

@@ -125,9 +125,9 @@ def test_the_odds_job_reports_each_stance_within_its_battles(
     job.refresh_from_db()
     result = res(job)
     assert result["stance"] == "steady" and result["total_runs"] == 30
-    assert list(result["by_stance"]) == ["cautious", "steady", "reckless"]
-    assert sum(row["runs"] for row in result["by_stance"].values()) == 30
-    assert result["by_stance"]["reckless"]["retreated_mean"] == 0
+    assert [row["stance"] for row in result["by_stance"]] == ["cautious", "steady", "reckless"]
+    assert sum(row["runs"] for row in result["by_stance"]) == 30
+    assert result["by_stance"][2]["retreated_mean"] == 0
     client = Client()
     client.force_login(player)
     page = client.get(reverse("battles:job", args=[job.pk])).content.decode()

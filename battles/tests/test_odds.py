@@ -59,14 +59,15 @@ def test_the_odds_compare_the_stances_on_the_same_seeds_within_the_same_number_o
         start(enemies=6), TABLES, runs=90, seed=5, stances=tuple(nm.STANCES), progress=lambda d, n: calls.append((d, n)), every=30
     )
     assert calls == [(30, 90), (60, 90), (90, 90)]  # 90 battles in all: bounded as before
-    table = made.as_dict()["by_stance"]
-    assert list(table) == ["cautious", "steady", "reckless"] and sum(row["runs"] for row in table.values()) == 90
+    rows = made.as_dict()["by_stance"]
+    table = {row["stance"]: row for row in rows}
+    assert [row["stance"] for row in rows] == ["cautious", "steady", "reckless"] and sum(row["runs"] for row in rows) == 90
     assert made.stance == "steady" and made.runs == 30 and made.held_field == table["steady"]["held_field"]
     assert table["reckless"]["retreated_mean"] == 0 < table["steady"]["retreated_mean"] < table["cautious"]["retreated_mean"]
     assert table["cautious"]["chance_hold"] < table["reckless"]["chance_hold"]
     assert table["cautious"]["casualties_mean"] < table["reckless"]["casualties_mean"]
     alone = odds.run_odds(start(enemies=6), TABLES, runs=30, seed=5)
-    assert alone.as_dict()["by_stance"] == {} and alone.chance_hold == made.chance_hold  # the same seeds
+    assert alone.as_dict()["by_stance"] == [] and alone.chance_hold == made.chance_hold  # the same seeds
 
 
 def test_the_battle_s_own_stance_takes_the_spare_battles_and_must_be_compared() -> None:
