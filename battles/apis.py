@@ -116,9 +116,13 @@ class FpBattleTitleInputSerializer(FpBattleVersionSerializer):
     title = serializers.CharField(max_length=80)
 
 
+STANCE_HELP = "How readily automatic play withdraws the crew (Retreat, p.72): cautious, steady (default) or reckless."
+
+
 class FpNominisStartInputSerializer(FpBattleVersionSerializer):
     mode = serializers.CharField(help_text="assisted or automatic.")
     mission_setup = serializers.DictField(required=False, allow_null=True, default=None)
+    stance = serializers.CharField(required=False, allow_null=True, allow_blank=True, default=None, help_text=STANCE_HELP)
 
 
 class FpNominisActInputSerializer(FpBattleVersionSerializer):
@@ -128,6 +132,9 @@ class FpNominisActInputSerializer(FpBattleVersionSerializer):
 
 class FpNominisAutoInputSerializer(FpBattleVersionSerializer):
     seed = int_field(0, bounds.SEED_MAX, required=False, allow_null=True, default=None)
+    stance = serializers.CharField(
+        required=False, allow_null=True, allow_blank=True, default=None, help_text=STANCE_HELP + " Empty keeps the battle's."
+    )
 
 
 class FpOddsInputSerializer(serializers.Serializer[Any]):
@@ -276,7 +283,9 @@ class FpNominisAutoApi(APIView):
     @extend_schema(request=FpNominisAutoInputSerializer, responses=FpBattleDetailSerializer)
     def post(self, request: Request, battle_id: int) -> Response:
         v = _valid(FpNominisAutoInputSerializer, request)
-        services.nominis_auto(user=request.user, battle_id=battle_id, version=v["version"], dice=_dice(v["seed"]))
+        services.nominis_auto(
+            user=request.user, battle_id=battle_id, version=v["version"], dice=_dice(v["seed"]), stance=v["stance"]
+        )
         return Response(_detail(request.user, battle_id))
 
 

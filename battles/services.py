@@ -951,8 +951,47 @@ def _is_sight(core: Mapping[str, Any]) -> bool:
     return data.get("location", True) is not False and not str(core.get("result", "")).strip().lower().startswith("nothing")
 
 
-def nominis_initial(battle: Battle, *, mode: str = "assisted", mission_setup: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """A fresh no-minis state (``nominis.new_battle``) for ``battle``. Raises :class:`DropshipError`."""
+def _nominis_stance(stance: Any) -> str:
+    value = nominis.DEFAULT_STANCE if stance in (None, "") else stance
+    if value not in nominis.STANCES:
+        raise DropshipError(f"stance must be one of {', '.join(nominis.STANCES)}; got {stance!r}.", field="stance")
+    return str(value)
+
+
+def _nominis_enemy(figure: Mapping[str, Any], name: str, weapons: Mapping[str, Any]) -> dict[str, Any]:
+    """One enemy figure of the set-up's force for ``nominis.new_battle``, with its elite and
+    Psionic details (Fearless, Captain, Unique Individual, powers, gear)."""
+    made: dict[str, Any] = {
+        "name": name,
+        "speed": figure["speed"],
+        "combat_skill": figure["combat_skill"],
+        "toughness": figure["toughness"],
+        "save": figure["save"],
+        "weapons": [weapons[w] for w in figure["weapons"] if w in weapons],
+        "rank": ENEMY_RANKS.get(figure["rank"], "regular"),
+    }
+    extras = {
+        "fearless": bool(figure.get("fearless")),
+        "captain": figure["rank"] == "captain",
+        "unique": figure["name"] if figure["rank"] == "unique" else "",
+        "psionic_powers": list(figure.get("psionic_powers") or []),
+        "gear": list(figure.get("gear") or []),
+    }
+    made.update({k: v for k, v in extras.items() if v})
+    return made
+
+
+def nominis_initial(
+    battle: Battle,
+    *,
+    mode: str = "assisted",
+    mission_setup: Mapping[str, Any] | None = None,
+    stance: str | None = None,
+) -> dict[str, Any]:
+    """A fresh no-minis state (``nominis.new_battle``) for ``battle``: ``stance`` (one of
+    ``nominis.STANCES``, default steady) for automatic play; the set-up's Casualty tables option
+    (p.99) and Critical Hit flag; an elite force's type rules and its figures' Fearless, rank,
+    Unique Individual and Psionic powers (pp.22-23, 48-65). Raises :class:`DropshipError`."""
     setup = battle.setup
     flags = setup["options"]
     weapons = setup.get("enemy_weapons", {})
@@ -966,24 +1005,28 @@ def nominis_initial(battle: Battle, *, mode: str = "assisted", mission_setup: Ma
             name = f"{figure['name']} {n}"
             n += 1
         seen.add(name)
-        enemies.append(
-            {
-                "name": name,
-                "speed": figure["speed"],
-                "combat_skill": figure["combat_skill"],
-                "toughness": figure["toughness"],
-                "save": figure["save"],
-                "weapons": [weapons[w] for w in figure["weapons"] if w in weapons],
-                "rank": ENEMY_RANKS.get(figure["rank"], "regular"),
-            }
-        )
+        enemies.append(_nominis_enemy(figure, name, weapons))
     mission = nominis_mission(setup)
     options = nominis.NoMinisOptions(
         hectic=bool(flags.get("hectic")),
         faster=bool(flags.get("faster")),
         dramatic=bool(flags.get("dramatic_combat")),
         battle_flow=bool(flags.get("battle_flow")),
+        stance=_nominis_stance(stance),
+        casualty_tables=bool(flags.get("casualty_tables")),
+        critical_hits=bool(flags.get("critical_hits")),
     )
+    force = setup["enemy"]
+    profile = force.get("profile") or {}
+    enemy_rules = None
+    if force.get("elite") and profile:
+        enemy_rules = {
+            "type": str(force.get("type") or ""),
+            "category": str(force.get("category") or ""),
+            "normal_panic": str(profile.get("panic") or "0"),
+            "data": dict(profile.get("data") or {}),
+        }
+    kind = str(setup.get("enemy_kind") or "humanoid")
     hit = setup["hit_numbers"]
     numbers = fp_combat.HitNumbers(open=int(hit["open"]), cover=int(hit["cover"]), source=str(hit.get("source") or ""))
     crew = [{k: v for k, v in c.items() if k != "ref"} for c in setup["crew"]]
@@ -1002,6 +1045,8 @@ def nominis_initial(battle: Battle, *, mode: str = "assisted", mission_setup: Ma
             enemy_panic=str(setup["enemy"].get("panic") or "0"),
             mode=mode,
             mission_setup=mission_setup,
+            enemy_rules=enemy_rules,
+            enemy_kind=kind if kind in fp_combat.CASUALTY_KINDS else "humanoid",
         ),
         where="",
     )
@@ -1009,13 +1054,20 @@ def nominis_initial(battle: Battle, *, mode: str = "assisted", mission_setup: Ma
 
 @transaction.atomic
 def nominis_start(
-    *, user: Any, battle_id: int, version: int | None, mode: str, mission_setup: Mapping[str, Any] | None = None
+    *,
+    user: Any,
+    battle_id: int,
+    version: int | None,
+    mode: str,
+    mission_setup: Mapping[str, Any] | None = None,
+    stance: str | None = None,
 ) -> Battle:
     """Start resolving the battle without miniatures (pp.66-73), ``mode`` ``assisted`` (the
     player picks each choice) or ``automatic`` (the app plays it; see :func:`nominis_auto`).
     ``mission_setup``: the core-rulebook mission inputs ``nominis.new_battle`` names (Patrol
-    points, the VIP ...). Raises :class:`DropshipError` naming ``mode``, or ``status`` when the
-    battle is tracked live or finished."""
+    points, the VIP ...). ``stance``: how readily automatic play withdraws the crew (p.72),
+    ``cautious``, ``steady`` (default) or ``reckless``. Raises :class:`DropshipError` naming
+    ``mode`` or ``stance``, or ``status`` when the battle is tracked live or finished."""
     battle = _load(user, battle_id, version)
     if mode not in NOMINIS_MODES:
         raise DropshipError(f"mode must be one of {', '.join(NOMINIS_MODES)}; got {mode!r}.", field="mode")
@@ -1023,7 +1075,7 @@ def nominis_start(
         raise DropshipError(
             f"The battle is {battle.get_status_display().lower()}; it cannot be resolved without miniatures.", field="status"
         )
-    state = nominis_initial(battle, mode=mode, mission_setup=mission_setup)
+    state = nominis_initial(battle, mode=mode, mission_setup=mission_setup, stance=stance)
     battle.nominis = {"mode": mode, "initial": state, "actions": [], "state": state, "events": []}
     battle.status = "nominis"
     _touch(battle)
@@ -1065,15 +1117,28 @@ def nominis_act(*, user: Any, battle_id: int, version: int | None, action: Mappi
 
 
 @transaction.atomic
-def nominis_auto(*, user: Any, battle_id: int, version: int | None, dice: Dice | None = None, limit: int = 2000) -> Battle:
+def nominis_auto(
+    *,
+    user: Any,
+    battle_id: int,
+    version: int | None,
+    dice: Dice | None = None,
+    limit: int = 2000,
+    stance: str | None = None,
+) -> Battle:
     """Play automatic choices (``{"type": "auto"}``) until the battle is over, storing each one
-    with its own seed (drawn from ``dice``'s seed), so undo and replay work action by action."""
+    with its own seed (drawn from ``dice``'s seed), so undo and replay work action by action.
+    ``stance`` (``cautious``, ``steady``, ``reckless``): first change the stance the automatic
+    choices follow, as a ``set_stance`` action of the log; ``None`` keeps the battle's.
+    Raises :class:`DropshipError` naming ``stance``, or ``action.type`` when the battle is over."""
     battle = _load(user, battle_id, version)
     data = dict(_playing(battle))
     if data["state"]["finished"]:
         raise DropshipError("The battle is over.", field="action.type")
     seeds = random.Random((dice or Dice()).seed)
     tables = fiveparsecs_tables()
+    if stance not in (None, "") and stance != data["state"]["options"].get("stance"):
+        _step(data, {"type": "set_stance", "stance": _nominis_stance(stance)}, seeds.getrandbits(63), tables)
     for _ in range(limit):
         if data["state"]["finished"]:
             break
@@ -1408,9 +1473,19 @@ def odds_start(*, user: Any, battle_id: int, runs: int) -> BattleJob:
     return job
 
 
+def _odds_stance(battle: Battle) -> str:
+    """The stance the odds lead with: the one the battle's no-minis play uses, else the default."""
+    options = (((battle.nominis or {}).get("state") or {}).get("options")) or {}
+    stance = options.get("stance")
+    return str(stance) if stance in nominis.STANCES else nominis.DEFAULT_STANCE
+
+
 def odds_run(*, job_id: int) -> None:
     """Run a queued odds job: progress and the heartbeat go up as battles are played; the
-    result is ``Odds.as_dict()``, or the reason it failed.
+    result is ``Odds.as_dict()``, or the reason it failed. The job's battles are shared among
+    the stances of automatic play (cautious, steady, reckless, on the same seeds), so the result
+    shows how the stance changes the chance to Hold the Field; its headline is the stance of the
+    battle's no-minis play, else Steady.
 
     Every error ends the job: a :class:`DropshipError` with its message, anything else with a
     short message (the traceback goes to the server log). A job already ended, or running in a
@@ -1427,7 +1502,7 @@ def odds_run(*, job_id: int) -> None:
             raise _OddsSwept
 
     try:
-        state = nominis_initial(job.battle, mode="automatic")
+        state = nominis_initial(job.battle, mode="automatic", stance=_odds_stance(job.battle))
         made = _engine(
             lambda: odds.run_odds(
                 state,
@@ -1436,6 +1511,7 @@ def odds_run(*, job_id: int) -> None:
                 seed=int(job.battle.setup.get("seed") or 0) + job.pk,
                 progress=progress,
                 every=max(1, job.runs // 20),
+                stances=tuple(nominis.STANCES),
             ),
             where="",
         )

@@ -36,6 +36,13 @@ from rules.jobs import QueueUnavailable
 
 #: Crew rows on the standalone set-up form (the largest crew size, p.8).
 CREW_ROWS = 6
+#: The stances of automatic play (p.72 Retreat) as the forms offer them: (value, label, what it does).
+STANCE_CHOICES: tuple[tuple[str, str, str], ...] = (
+    ("cautious", "Cautious", "withdraws once a figure is down and half the crew is down or outnumbered 2 to 1"),
+    ("steady", "Steady", "withdraws when half the crew is down and outnumbered 2 to 1"),
+    ("reckless", "Reckless", "never withdraws"),
+)
+
 #: Runs offered on the odds form when none is typed.
 DEFAULT_RUNS = 200
 #: Profile columns of a standalone crew row.
@@ -470,6 +477,7 @@ def _detail_context(request: HttpRequest, battle: Battle, **extra: Any) -> dict[
         "enemy_names": [f.get("name") for f in enemy.get("figures") or []],
         "crew_psionics": [c["name"] for c in setup.get("crew") or [] if c.get("psionic")],
         "jobs": _jobs(battle),
+        "stances": STANCE_CHOICES,
         "default_runs": DEFAULT_RUNS,
         "max_runs": services.odds_max_runs(),
         "form": request.POST if request.method == "POST" else {},
@@ -538,6 +546,8 @@ def _nominis_context(request: HttpRequest, battle: Battle, **extra: Any) -> dict
         "actions_done": len(record.get("actions") or []),
         "outcome": nominis.outcome(state) if state and state.get("finished") else None,
         "assign_faces": (state or {}).get("initiative_dice") or [],
+        "stances": STANCE_CHOICES,
+        "stance": ((state or {}).get("options") or {}).get("stance") or nominis.DEFAULT_STANCE,
         **extra,
     }
 
@@ -574,10 +584,21 @@ def job_detail(request: HttpRequest, job_id: int) -> HttpResponse:
         {"casualties": k, "battles": counts.get(k, 0), "share": round(100 * counts.get(k, 0) / runs) if runs else 0}
         for k in range(most + 1)
     ]
+    labels = {value: label for value, label, _ in STANCE_CHOICES}
+    by_stance = [
+        {
+            **row,
+            "stance": labels.get(str(row.get("stance")), row.get("stance")),
+            "chance": round(100 * float(row.get("chance_hold") or 0)),
+        }
+        for row in result.get("by_stance") or []
+    ]
     context = {
         "job": job,
         "battle": job.battle,
         "result": result,
+        "stance": labels.get(str(result.get("stance") or ""), ""),
+        "by_stance": by_stance,
         "chance": round(100 * float(result.get("chance_hold") or 0)),
         "spread": spread,
         "widest": max([s["share"] for s in spread if s["share"]] or [1]),
@@ -666,10 +687,13 @@ def _mission_setup_from_post(request: HttpRequest) -> dict[str, Any]:
 ACTIONS: dict[str, ActionFn] = {
     "track": lambda r, b: services.battle_track(user=r.user, battle_id=b.pk, version=_version(r)),
     "nominis_start": lambda r, b: services.nominis_start(
-        **_common(r, b), mode=r.POST.get("mode", "assisted"), mission_setup=_mission_setup_from_post(r)
+        **_common(r, b),
+        mode=r.POST.get("mode", "assisted"),
+        mission_setup=_mission_setup_from_post(r),
+        stance=r.POST.get("stance") or None,
     ),
     "nominis_act": lambda r, b: services.nominis_act(**_common(r, b), action=_action_from_post(r)),
-    "nominis_auto": lambda r, b: services.nominis_auto(**_common(r, b)),
+    "nominis_auto": lambda r, b: services.nominis_auto(**_common(r, b), stance=r.POST.get("stance") or None),
     "nominis_undo": lambda r, b: services.nominis_undo(**_common(r, b)),
     "finish": lambda r, b: services.battle_finish(
         user=r.user, battle_id=b.pk, **validated(inputs.FpBattleFinishInputSerializer, r.POST)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import hashlib
 import json
 from typing import Any
@@ -984,19 +985,31 @@ def test_a_hundred_automatic_battles_all_end() -> None:
     assert finished == 100
 
 
-def test_four_hundred_seeded_automatic_battles_keep_their_odds() -> None:
-    # Pinned from the engine before it kept its weapon and trait numbers: speeding it up must
-    # not move a single result.
+@pytest.mark.parametrize(
+    ("stance", "expected"),
+    [
+        # Pinned from the engine before it kept its weapon and trait numbers: speeding it up must
+        # not move a single result. A Reckless crew never withdraws, as every crew did before the
+        # stances came: its 400 battles are exactly the old ones.
+        ("reckless", {"held_field": 330, "crew_casualties": 662, "enemies_killed": 1707, "rounds": 3150, "retreated": 0}),
+        # The default Steady crew withdraws when half of it is down and it is outnumbered 2 to 1.
+        ("steady", {"held_field": 279, "crew_casualties": 554, "enemies_killed": 1497, "rounds": 2592, "retreated": 179}),
+        ("cautious", {"held_field": 208, "crew_casualties": 477, "enemies_killed": 1327, "rounds": 2234, "retreated": 404}),
+    ],
+)
+def test_four_hundred_seeded_automatic_battles_keep_their_odds(stance: str, expected: dict[str, int]) -> None:
     crew = [crew_fig(n, "Military rifle", combat_skill=1, toughness=4, captain=n == "Ada") for n in ("Ada", "Bo", "Cy", "Di")]
-    start = battle(crew, [foe(f"E{i}", "Colony rifle") for i in range(6)], options=nm.NoMinisOptions(battle_flow=True))
-    totals = {"held_field": 0, "crew_casualties": 0, "enemies_killed": 0, "rounds": 0}
+    options = nm.NoMinisOptions(battle_flow=True, stance=stance)
+    start = battle(crew, [foe(f"E{i}", "Colony rifle") for i in range(6)], options=options)
+    totals = {"held_field": 0, "crew_casualties": 0, "enemies_killed": 0, "rounds": 0, "retreated": 0}
     for seed in range(400):
         result = nm.outcome(nm.play_automatic(start, Dice(seed=seed), TABLES)[0])
         totals["held_field"] += int(result["held_field"])
         totals["crew_casualties"] += len(result["crew_casualties"])
         totals["enemies_killed"] += result["enemies_killed"]
         totals["rounds"] += result["rounds"]
-    assert totals == {"held_field": 330, "crew_casualties": 662, "enemies_killed": 1707, "rounds": 3150}
+        totals["retreated"] += len(result["retreated"])
+    assert totals == expected
 
 
 def test_an_automatic_battle_builds_its_trait_and_weapon_numbers_once(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -1084,17 +1097,78 @@ PINNED_BATTLES: dict[str, tuple[dict[str, Any], dict[int, tuple[str, int, int, i
 }
 
 
+#: Options added with the stances and the casualty tables: the pins above were made before the
+#: state carried them, so the Reckless check hashes the state without them.
+NEW_OPTION_KEYS = ("stance", "casualty_tables", "critical_hits")
+
+
 @pytest.mark.parametrize("name", sorted(PINNED_BATTLES))
 def test_seeded_automatic_battles_give_exactly_the_pinned_states_and_events(name: str) -> None:
+    # A Reckless crew never withdraws, as every automatic crew did before the stances: the same
+    # states and events to the last roll.
     setup, pinned = PINNED_BATTLES[name]
-    start = battle(crew=full_crew(), enemies=full_enemies(), **setup)
+    options = dataclasses.replace(setup["options"], stance="reckless")
+    start = battle(crew=full_crew(), enemies=full_enemies(), **{**setup, "options": options})
     for seed, (digest, rounds, killed, casualties, achieved) in pinned.items():
         end, events = nm.play_automatic(start, Dice(seed=seed), TABLES)
         result = nm.outcome(end)
         assert (result["rounds"], result["enemies_killed"], len(result["crew_casualties"])) == (rounds, killed, casualties)
         assert result["objective"]["achieved"] is achieved
-        found = hashlib.sha256(json.dumps([end, events], sort_keys=True).encode()).hexdigest()[:16]
+        assert [k for k in NEW_OPTION_KEYS if k in end["options"]] == list(NEW_OPTION_KEYS)
+        old_shape = {**end, "options": {k: v for k, v in end["options"].items() if k not in NEW_OPTION_KEYS}}
+        found = hashlib.sha256(json.dumps([old_shape, events], sort_keys=True).encode()).hexdigest()[:16]
         assert found == digest, f"{name} seed {seed}: the state or events changed"
+
+
+# The same battles with the default Steady stance: seeds 2 and 3 lose half the crew in the first
+# rounds against 7 enemies, so the crew withdraws (p.72) and the battles end differently.
+# (digest, rounds, enemies killed, crew casualties, objective met, crew retreated)
+PINNED_STEADY: dict[str, dict[int, tuple[str, int, int, int, bool, int]]] = {
+    "acquire_faster": {
+        1: ("812dea1d018dbc4d", 3, 6, 1, False, 0),
+        2: ("090d2c521c56e775", 2, 2, 4, False, 0),
+        3: ("32ee03b67a68f135", 1, 0, 2, False, 2),
+    },
+    "fight_off_flow": {
+        1: ("3197935d47447de0", 5, 5, 4, False, 0),
+        2: ("c860d9b5d417a377", 2, 2, 4, False, 0),
+        3: ("2223cce26ad53c63", 1, 0, 2, False, 2),
+    },
+    "patrol": {
+        1: ("dd92ffaa84d26d59", 3, 6, 1, False, 0),
+        2: ("db8975cf3c239ea2", 2, 2, 4, False, 0),
+        3: ("335a7d362b592801", 1, 0, 2, False, 2),
+    },
+    "protect": {
+        1: ("e568b92d2d1e03ed", 3, 6, 1, True, 0),
+        2: ("53df2ddba9bfd8b6", 2, 2, 5, False, 0),
+        3: ("5d1b038f8c4d5d27", 1, 0, 2, False, 3),
+    },
+    "search_task": {
+        1: ("10d3eb0ab7618403", 3, 6, 1, False, 0),
+        2: ("1eebf01cd67bf138", 2, 2, 4, False, 0),
+        3: ("f06880eaacdc7d46", 1, 0, 2, False, 2),
+    },
+    "secure_flow_hectic": {
+        1: ("55a19592db655f97", 4, 6, 3, False, 0),
+        2: ("531ae20a515df974", 2, 2, 4, False, 0),
+        3: ("666263b267e7f7b2", 1, 0, 2, False, 2),
+    },
+}
+
+
+@pytest.mark.parametrize("name", sorted(PINNED_STEADY))
+def test_seeded_automatic_battles_with_the_default_stance_give_the_pinned_states_and_events(name: str) -> None:
+    setup, _ = PINNED_BATTLES[name]
+    assert setup["options"].stance == "steady"
+    start = battle(crew=full_crew(), enemies=full_enemies(), **setup)
+    for seed, (digest, rounds, killed, casualties, achieved, retreated) in PINNED_STEADY[name].items():
+        end, events = nm.play_automatic(start, Dice(seed=seed), TABLES)
+        result = nm.outcome(end)
+        found = (result["rounds"], result["enemies_killed"], len(result["crew_casualties"]), len(result["retreated"]))
+        assert found == (rounds, killed, casualties, retreated)
+        assert result["objective"]["achieved"] is achieved
+        assert hashlib.sha256(json.dumps([end, events], sort_keys=True).encode()).hexdigest()[:16] == digest
 
 
 def test_automatic_play_equals_applying_each_automatic_choice() -> None:

@@ -50,3 +50,30 @@ def test_runs_out_of_range_or_a_finished_battle_are_refused() -> None:
     with pytest.raises(odds.OddsError) as error:
         odds.run_odds(over, TABLES, runs=10, seed=1)
     assert error.value.field == "state"
+
+
+def test_the_odds_compare_the_stances_on_the_same_seeds_within_the_same_number_of_battles() -> None:
+    # p.72: a Cautious crew withdraws sooner, so it Holds the Field less often, with fewer casualties.
+    calls: list[tuple[int, int]] = []
+    made = odds.run_odds(
+        start(enemies=6), TABLES, runs=90, seed=5, stances=tuple(nm.STANCES), progress=lambda d, n: calls.append((d, n)), every=30
+    )
+    assert calls == [(30, 90), (60, 90), (90, 90)]  # 90 battles in all: bounded as before
+    rows = made.as_dict()["by_stance"]
+    table = {row["stance"]: row for row in rows}
+    assert [row["stance"] for row in rows] == ["cautious", "steady", "reckless"] and sum(row["runs"] for row in rows) == 90
+    assert made.stance == "steady" and made.runs == 30 and made.held_field == table["steady"]["held_field"]
+    assert table["reckless"]["retreated_mean"] == 0 < table["steady"]["retreated_mean"] < table["cautious"]["retreated_mean"]
+    assert table["cautious"]["chance_hold"] < table["reckless"]["chance_hold"]
+    assert table["cautious"]["casualties_mean"] < table["reckless"]["casualties_mean"]
+    alone = odds.run_odds(start(enemies=6), TABLES, runs=30, seed=5)
+    assert alone.as_dict()["by_stance"] == [] and alone.chance_hold == made.chance_hold  # the same seeds
+
+
+def test_the_battle_s_own_stance_takes_the_spare_battles_and_must_be_compared() -> None:
+    reckless = {**start(), "options": {**start()["options"], "stance": "reckless"}}
+    made = odds.run_odds(reckless, TABLES, runs=11, seed=1, stances=tuple(nm.STANCES))
+    assert made.stance == "reckless" and made.runs == 5 and made.as_dict()["total_runs"] == 11
+    with pytest.raises(odds.OddsError) as error:
+        odds.run_odds(reckless, TABLES, runs=10, seed=1, stances=["cautious", "steady"])
+    assert error.value.field == "stance"

@@ -77,6 +77,15 @@ Rulings (where the pages leave it open)
 - Ruling: Find shortcut moves without taking a Move Up action, so Taking Cover is kept.
 - Ruling: Morale removes regulars first, then Specialists, then Lieutenants and other leaders, each
   picked at random within its rank; an Eliminate target goes only when it is the last enemy (p.73).
+  Fearless figures never go (elite Lieutenants and Captains, Unique Individuals, p.48, p.62). An
+  elite force's Morale also follows its type rules and Leadership (:mod:`.elite`, pp.48-65).
+- Stances of automatic play (``options.stance``: cautious, steady, reckless): when the policy
+  withdraws figures it uses the Retreat rules (p.72) and Covered retreat (p.71), and the action's
+  ``reason`` is logged (:func:`withdraw_reason`).
+- Casualty tables (p.99, ``options.casualty_tables``): a hit that beats Toughness rolls the
+  figure's table; Wounded halves Speed and takes 1 Combat Skill, a second Wounded is a Goner.
+  Ruling: a no-minis round has no activations, so Dazed (keeps its Stun markers once), Damaged
+  and Bleeding are resolved at the end of the round.
 - Ruling: Acquire: reaching the item picks it up; the objective is met when its carrier retreats.
   Deliver: Carry Out Task at the delivery point by the carrier (captain unless named). A carrier
   who falls (or, in Deliver, leaves the field) drops the item, which becomes a known Location;
@@ -93,7 +102,8 @@ Rulings (where the pages leave it open)
 - Ruling: Defend and Fight Off have no extra notes (p.72); we report the objective as met when the
   crew Hold the Field. Check it against your core rulebook's objective.
 - Ruling: every crew casualty is listed in both ``crew_casualties`` and ``crew_injured``: the core
-  post-battle injury roll decides what became of them. The battle ends when one side has no figure
+  post-battle injury roll decides what became of them. A Wounded figure still standing is not a
+  casualty (its condition ends with the battle, p.100). The battle ends when one side has no figure
   left on the field.
 
 State (JSON-ready ``dict``)::
@@ -118,7 +128,8 @@ Actions (``{"type": ...}``)
 - ``roll_flow_event`` {value?: entered D100}; ``roll_initiative`` {faces?: [d6, ...]};
   ``assign_initiative`` {assignments: {name: face}}
 - ``initiative_action`` {actor, action, location?, ally?, weapon?, bonus?, faces?: [d6, d6]}
-- ``end_initiative``; ``engage`` {enemy}; ``end_round``; ``retreat`` {names: [...]}
+- ``end_initiative``; ``engage`` {enemy}; ``end_round``; ``retreat`` {names: [...], reason?: words logged
+  as why they leave}; ``set_stance`` {stance} (any step: how readily automatic play withdraws)
 - ``decide`` answers the pending question: fleeting_shot {target | None}, find_shortcut {location | None},
   careful_maneuvering {enemy}, covered_retreat {names}, charge {engage: bool}, optimal_shot
   {range: inches | None}, support {supporter | None}, respond {fire: bool, brawl: bool}
@@ -130,6 +141,7 @@ Modules (this package re-exports the public names, so ``nominis.X`` works as bef
   ``setup``: :func:`new_battle`, :func:`weapon_dict`; ``weapons``: which weapon a figure uses and
   its numbers; ``combat``: shooting, Brawls, figures leaving, round start and end checks;
   ``flow``: Battle flow events (p.71); ``initiative``: Initiative and its actions (pp.67-68);
+  ``elite``: elite enemy type rules and enemy Psionic powers (pp.22-23, 48-65);
   ``firefight``: the Firefight (pp.69-70); ``end_round``: Morale and Retreat (p.72);
   ``policy``: :func:`choices` and :func:`auto_action`; ``reducer``: :func:`apply`,
   :func:`play_automatic`, :func:`outcome`.
@@ -138,13 +150,14 @@ Pure Python: no Django imports.
 """
 
 from battles.engine.nominis.initiative import suggested_assignment
-from battles.engine.nominis.policy import auto_action, choices
+from battles.engine.nominis.policy import auto_action, choices, withdraw_reason
 from battles.engine.nominis.reducer import apply, outcome, play_automatic
 from battles.engine.nominis.setup import new_battle, weapon_dict
 from battles.engine.nominis.state import (
     ACTIONS,
     ACTIONS_TABLE,
     CHARGE,
+    DEFAULT_STANCE,
     END_TABLE,
     FIREFIGHT_TABLE,
     FLOW_TABLE,
@@ -159,6 +172,7 @@ from battles.engine.nominis.state import (
     RANKS,
     SCOUT,
     SEARCH_SITES,
+    STANCES,
     SUPPORT,
     TAKE_COVER,
     TASK,
@@ -173,6 +187,7 @@ __all__ = [
     "ACTIONS",
     "ACTIONS_TABLE",
     "CHARGE",
+    "DEFAULT_STANCE",
     "END_TABLE",
     "FIREFIGHT_TABLE",
     "FLOW_TABLE",
@@ -187,6 +202,7 @@ __all__ = [
     "RANKS",
     "SCOUT",
     "SEARCH_SITES",
+    "STANCES",
     "SUPPORT",
     "TAKE_COVER",
     "TASK",
@@ -203,4 +219,5 @@ __all__ = [
     "play_automatic",
     "suggested_assignment",
     "weapon_dict",
+    "withdraw_reason",
 ]

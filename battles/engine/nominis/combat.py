@@ -3,10 +3,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from battles.engine import fp_combat
+from battles.engine.nominis import elite
 from battles.engine.nominis.setup import _fresh_flags, _location
 from battles.engine.nominis.state import (
     _HIT_TRAITS,
@@ -21,8 +22,9 @@ from battles.engine.nominis.state import (
     _location_of,
     _numbers,
     _opts,
+    _pick,
 )
-from battles.engine.nominis.weapons import _fighter, _w
+from battles.engine.nominis.weapons import _best_gun, _fighter, _w
 from rules.engine.dice import Dice
 
 # -- figures leaving -------------------------------------------------------------------------------
@@ -79,6 +81,8 @@ def _casualty(st: State, figure: dict[str, Any], events: list[Event]) -> None:
         figure["stun"] = 0
         st["enemy_casualties_round"] += 1
         st["enemies_killed"] += 1
+        if "enemy_rules" in st:
+            st["flags"].setdefault("slain", []).append(figure["name"])
         if st["mission"] == "eliminate" and figure["target"]:
             st["objective"]["achieved"] = True
             st["objective"]["detail"] = f"{figure['name']} was taken out."
@@ -86,6 +90,74 @@ def _casualty(st: State, figure: dict[str, Any], events: list[Event]) -> None:
     else:
         _remove_crew(st, figure, "casualty", events)
         events.append(_event("casualty", f"{figure['name']} is a casualty."))
+
+
+def _fall(
+    st: State, dice: Dice, tables: Tables, figure: dict[str, Any], outcomes: Sequence[fp_combat.HitOutcome], events: list[Event]
+) -> None:
+    """``figure`` was taken out by ``outcomes``: a casualty, or with the casualty tables option a
+    roll on its table (p.99) for the hits that beat Toughness (a Stun knock-out skips it)."""
+    if _opts(st).casualty_tables:
+        tabled = [o for o in outcomes if o.result == "casualty" and o.beat_toughness and o.target == figure["name"]]
+        if tabled:
+            _casualty_table(st, dice, tables, figure, tabled, events)
+            return
+    _casualty(st, figure, events)
+
+
+def _casualty_table(
+    st: State, dice: Dice, tables: Tables, figure: dict[str, Any], tabled: Sequence[fp_combat.HitOutcome], events: list[Event]
+) -> None:
+    """Casualty tables (pp.99-100): humanoid, cybernetic (crew Bots and Soulless; enemies by kind)
+    or beasts; the Boss column for the crew captain and enemy Lieutenants, Captains and Unique
+    Individuals; one roll per hit that beat Toughness (+1 per natural-6 Hit with Critical Hit),
+    the highest applies. Wounded: half Speed, Combat Skill -1 (not below -1), a second one is a
+    Goner; Dazed / Temporary shutdown, Damaged and Bleeding are resolved at the end of the round
+    (:func:`battles.engine.nominis.end_round._conditions`)."""
+    crew_side = "rank" not in figure
+    if crew_side:
+        kind = "cybernetic" if figure["bot"] or figure.get("soulless") else "humanoid"
+        boss = bool(figure.get("captain"))
+    else:
+        kind = str(st.get("enemy_kind") or "humanoid")
+        boss = figure["rank"] == "lieutenant"
+    critical = sum(1 for o in tabled if o.natural_six) if _opts(st).critical_hits else 0
+    rolled = fp_combat.casualty(
+        dice,
+        tables,
+        kind=kind,
+        hits=len(tabled),
+        critical=critical,
+        boss=boss,
+        modifier=int(figure.get("casualty_modifier", 0)),
+    )
+    entry = rolled.entry
+    name = entry.result.lower()
+    text = f"{figure['name']}: the casualty table gives {entry.result} (p.99)."
+    goner = rolled.removed
+    if not goner and name.startswith("wounded"):
+        if figure.get("wounded"):
+            goner = True
+            text += " Wounded again: a Goner."
+        else:
+            figure["wounded"] = True
+            figure["speed"] = figure["speed"] // 2
+            figure["combat_skill"] = figure["combat_skill"] - 1 if figure["combat_skill"] > -1 else figure["combat_skill"]
+            text += f' Half Speed ({figure["speed"]}") and Combat Skill {figure["combat_skill"]:+d}.'
+    elif not goner and name.startswith(("dazed", "temporary")):
+        figure["dazed"] = True
+        text += " If Stunned, it keeps its Stun markers at the end of this round."
+    elif not goner and name.startswith(("damaged", "bleeding")):
+        flag = "damaged" if name.startswith("damaged") else "bleeding"
+        if not figure.get(flag):
+            figure[flag] = True
+            figure["casualty_modifier"] = int(figure.get("casualty_modifier", 0)) + int(
+                entry.data.get("casualty_roll_modifier") or 0
+            )
+        text += " It rolls at the end of each round."
+    events.append(_event("casualty_table", text, rolled.rolls, lines=list(rolled.lines)))
+    if goner:
+        _casualty(st, figure, events)
 
 
 # -- shooting and brawling ------------------------------------------------------------------------
@@ -107,12 +179,25 @@ def _shoot(
     tables: Tables,
     apply_result: bool = True,
 ) -> fp_combat.ShotResult:
-    """One shooting attack through the combat resolver. ``natural_six`` asks for a natural 6 to hit."""
+    """One shooting attack through the combat resolver. ``natural_six`` asks for a natural 6 to hit.
+    Elite type rules and enemy Psionic powers may change it (:func:`elite.shot_changes`)."""
+    used = weapon
+    bonus = 0
+    save = target["save"]
+    notes: list[str] = []
+    if "enemy_rules" in st or target.get("psionic_powers"):
+        bonus, changed, cover, natural_six, save, notes = elite.shot_changes(
+            st, tables, shooter, target, weapon, range_in=range_in, cover=cover, moved=moved, natural_six=natural_six
+        )
+        if changed is not None:
+            used = changed
+        if "rank" in shooter:
+            st["flags"].setdefault("fired_upon", {}).setdefault(target["name"], []).append(shooter["name"])
     result = fp_combat.resolve_shot(
         dice,
-        shooter=_fighter(shooter, natural_six=natural_six),
-        target=_fighter(target),
-        weapon=_w(weapon, strip=_HIT_TRAITS if natural_six else frozenset()),
+        shooter=_fighter(shooter, natural_six=natural_six, bonus=bonus),
+        target=_fighter(target, save=save),
+        weapon=_w(used, strip=_HIT_TRAITS if natural_six else frozenset()),
         numbers=NATURAL_SIX if natural_six else _numbers(st),
         range_in=range_in,
         cover=cover,
@@ -126,21 +211,67 @@ def _shoot(
         shooter["weapons"].remove(weapon)
     where = "in Cover" if cover else "in the open"
     six = ", natural 6s only" if natural_six else ""
+    if notes:
+        why += "; " + "; ".join(notes)
     text = (
         f'{shooter["name"]} fires {weapon["name"]} at {target["name"]} ({range_in}", {where}{six}): {why}. {result.hits} hit(s).'
     )
     events.append(_event("shot", text, result.rolls, lines=list(result.lines)))
     if apply_result:
-        _apply_shot(st, target, result, events)
+        _apply_shot(st, dice, tables, shooter, target, result, events)
     return result
 
 
-def _apply_shot(st: State, target: dict[str, Any], result: fp_combat.ShotResult, events: list[Event]) -> None:
+def _apply_shot(
+    st: State,
+    dice: Dice,
+    tables: Tables,
+    shooter: dict[str, Any],
+    target: dict[str, Any],
+    result: fp_combat.ShotResult,
+    events: list[Event],
+) -> None:
     if target["status"] not in ("active", "attached"):
         return
-    target["stun"] = int(result.target.stun_markers)
-    if result.removed:
-        _casualty(st, target, events)
+    removed = result.removed
+    if "enemy_rules" in st and elite.stun_immune(st, target, shooting=True):
+        removed = any(o.result == "casualty" and o.beat_toughness for o in result.outcomes)
+    else:
+        target["stun"] = int(result.target.stun_markers)
+    if removed:
+        _fall(st, dice, tables, target, result.outcomes, events)
+        if target["status"] == "casualty" and "rank" in target:
+            _unbeliever(st, dice, tables, shooter, target, events)
+
+
+def _unbeliever(
+    st: State, dice: Dice, tables: Tables, attacker: dict[str, Any], slain: dict[str, Any], events: list[Event]
+) -> None:
+    """Destroy the unbeliever (Cultists, p.51): a random other Cultist with a gun fires at the crew
+    figure that slew one, hitting only on ``revenge_hit_on`` (a natural 6)."""
+    if not elite.type_is(st, "Cultists") or "rank" in attacker or attacker["status"] != "active":
+        return
+    shooters = [e for e in _active_enemies(st) if e is not slain and _best_gun(e) is not None]
+    if not shooters:
+        return
+    avenger, recs = _pick(dice, shooters, "Destroy the unbeliever: which Cultist fires")
+    gun = _best_gun(avenger)
+    assert gun is not None
+    events.append(_event("elite", f"Destroy the unbeliever: {avenger['name']} fires at {attacker['name']} (p.51).", recs))
+    _shoot(
+        st,
+        dice,
+        avenger,
+        attacker,
+        gun,
+        range_in=gun["range"],
+        cover=True,
+        moved=False,
+        natural_six=True,
+        why="Destroy the unbeliever, hitting only on a 6 (p.51)",
+        events=events,
+        tables=tables,
+    )
 
 
 def _brawl(
@@ -154,11 +285,18 @@ def _brawl(
     why: str,
     events: list[Event],
     tables: Tables,
+    initiator: str = "",
 ) -> None:
+    """A Brawl through the combat resolver. ``initiator``: who starts it, ``"crew"``, ``"enemy"``
+    or ``""`` (elite rules that count it, :func:`elite.brawl_changes`)."""
+    bonus = 0
+    notes: list[str] = []
+    if "enemy_rules" in st:
+        bonus, enemy_weapon, notes = elite.brawl_changes(st, tables, crew, enemy, enemy_weapon, initiator=initiator)
     result = fp_combat.resolve_brawl(
         dice,
         a=_fighter(crew),
-        b=_fighter(enemy),
+        b=_fighter(enemy, bonus=bonus),
         a_weapon=_w(crew_weapon) if crew_weapon else None,
         b_weapon=_w(enemy_weapon) if enemy_weapon else None,
         tables=tables,
@@ -166,6 +304,8 @@ def _brawl(
     winner = result.winner or "nobody (a draw)"
     cw = crew_weapon["name"] if crew_weapon else "bare hands"
     ew = enemy_weapon["name"] if enemy_weapon else "bare hands"
+    if notes:
+        why += "; " + "; ".join(notes)
     text = f"Brawl: {crew['name']} ({cw}) against {enemy['name']} ({ew}): {why}. Winner: {winner}."
     events.append(_event("brawl", text, result.rolls, lines=list(result.lines)))
     crew["brawled"] = True
@@ -173,11 +313,16 @@ def _brawl(
     _engaged(st, crew)
     dead_crew, dead_enemy = result.a_removed, result.b_removed
     crew["stun"] = int(result.a.stun_markers)
-    enemy["stun"] = int(result.b.stun_markers)
+    if "enemy_rules" in st and elite.stun_immune(st, enemy, shooting=False):
+        dead_enemy = any(o.result == "casualty" and o.beat_toughness and o.target == enemy["name"] for o in result.outcomes)
+    else:
+        enemy["stun"] = int(result.b.stun_markers)
     if dead_crew:
-        _casualty(st, crew, events)
+        _fall(st, dice, tables, crew, result.outcomes, events)
     if dead_enemy:
-        _casualty(st, enemy, events)
+        _fall(st, dice, tables, enemy, result.outcomes, events)
+        if enemy["status"] == "casualty" and crew["status"] == "active":
+            _unbeliever(st, dice, tables, crew, enemy, events)
 
 
 def _engaged(st: State, crew: dict[str, Any]) -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from battles.engine.nominis.combat import _check_end, _remove_crew
+from battles.engine.nominis import elite
+from battles.engine.nominis.combat import _casualty, _check_end, _remove_crew
 from battles.engine.nominis.state import (
     END_TABLE,
     NOTES_TABLE,
@@ -16,8 +17,10 @@ from battles.engine.nominis.state import (
     Tables,
     _active_enemies,
     _crew,
+    _enemy,
     _entry_data,
     _event,
+    _opts,
     _panic_faces,
     _pick,
 )
@@ -27,14 +30,55 @@ from rules.engine.dice import Dice
 
 
 def _end_round(st: State, dice: Dice, tables: Tables, events: list[Event]) -> None:
+    if _opts(st).casualty_tables:
+        _conditions(st, dice, events)
+    kept = []
     for figure in st["crew"] + st["enemies"]:
+        if figure.get("dazed"):
+            del figure["dazed"]
+            if figure["stun"]:
+                kept.append(figure["name"])
+                continue
         figure["stun"] = 0  # p.70
-    events.append(_event("end_round", "All Stun markers are removed (p.70)."))
-    _morale(st, dice, events)
+    text = "All Stun markers are removed (p.70)."
+    if kept:
+        text = f"All Stun markers are removed (p.70), but {', '.join(kept)} keep theirs (Dazed, p.99)."
+    events.append(_event("end_round", text))
+    if "enemy_rules" in st:
+        _elite_morale(st, dice, tables, events)
+    else:
+        _morale(st, dice, events)
     _secure_progress(st, tables, events)
     _check_end(st, events)
     if not st["finished"]:
         st["phase"] = "retreat"
+
+
+def _conditions(st: State, dice: Dice, events: list[Event]) -> None:
+    """Casualty-table conditions (p.99), rolled at the end of the round (ruling: a no-minis round
+    has no activations): Damaged, a 6 removes the figure; Bleeding, a 1 ends it and a 6 is a Goner."""
+    for figure in st["crew"] + st["enemies"]:
+        if figure["status"] not in ("active", "attached"):
+            continue
+        if figure.get("damaged"):
+            record = dice.roll("1D6", f"{figure['name']} is Damaged: a 6 and it falls apart (p.99)")
+            if record.total == 6:
+                events.append(_event("casualty_table", f"{figure['name']} rolls a 6 and falls apart.", [record]))
+                _casualty(st, figure, events)
+                continue
+            events.append(
+                _event("casualty_table", f"{figure['name']} is Damaged, rolls {record.total}: holds together.", [record])
+            )
+        if figure.get("bleeding"):
+            record = dice.roll("1D6", f"{figure['name']} is Bleeding: 1 stops it, 6 is a Goner (p.99)")
+            if record.total == 6:
+                events.append(_event("casualty_table", f"{figure['name']} is Bleeding and rolls a 6: a Goner.", [record]))
+                _casualty(st, figure, events)
+            elif record.total == 1:
+                del figure["bleeding"]
+                events.append(_event("casualty_table", f"{figure['name']} rolls a 1: the Bleeding stops.", [record]))
+            else:
+                events.append(_event("casualty_table", f"{figure['name']} keeps Bleeding (rolled {record.total}).", [record]))
 
 
 def _morale(st: State, dice: Dice, events: list[Event]) -> None:
@@ -42,13 +86,18 @@ def _morale(st: State, dice: Dice, events: list[Event]) -> None:
     panic = _panic_faces(st["enemy_panic"])
     if casualties <= 0 or not panic or not _active_enemies(st):
         return
+    if elite.has_power(st, elite.BOLSTER):
+        events.append(_event("morale", f"Morale: no test: {elite.all_fearless(st)}."))
+        return
     record = dice.separate(casualties, 6, f"Enemy Morale: one D6 per casualty, Panic {st['enemy_panic']}")
     fleeing = sum(1 for f in record.faces if f in panic)
     rolls = [record]
     gone = []
     for _ in range(fleeing):
         left = _active_enemies(st)
-        candidates = [e for e in left if not (st["mission"] == "eliminate" and e["target"] and len(left) > 1)]
+        candidates = [
+            e for e in left if not e.get("fearless") and not (st["mission"] == "eliminate" and e["target"] and len(left) > 1)
+        ]
         for rank in RANKS:
             ranked = [e for e in candidates if e["rank"] == rank]
             if ranked:
@@ -59,6 +108,116 @@ def _morale(st: State, dice: Dice, events: list[Event]) -> None:
                 break
     text = f"Morale: {fleeing} die/dice in the Panic range; {', '.join(gone) or 'nobody'} flee (p.72; regulars first)."
     events.append(_event("morale", text, rolls))
+
+
+def _elite_morale(st: State, dice: Dice, tables: Tables, events: list[Event]) -> None:
+    """Morale (p.72) with the elite-level rules (:mod:`battles.engine.nominis.elite`): Fearless
+    figures never flee, Leadership, Stubborn, Authority figure, Swarming, The Prophecy!, The stars
+    say to stay, Wave attacks and Displace, and the lone Corporate Spook or Gene Dog fleeing."""
+    d = elite.data(st)
+    slain = list(st["flags"].get("slain", ()))
+    casualties = st["enemy_casualties_round"]
+    exempt = elite.stubborn_exempt(st)
+    authority = [n for n in slain if elite.unique_data(tables, _enemy(st, n).get("unique")).get("panic_modifier")]
+    count = casualties - exempt + len(authority)
+    notes = []
+    if exempt:
+        notes.append(f"Stubborn: {exempt} of the first casualties force no Morale die (p.51)")
+    if authority:
+        notes.append(f"{', '.join(authority)} slain: one more Morale die (Authority figure, p.62)")
+    faces, panic_text = elite.panic_now(st, tables)
+    fearless = elite.all_fearless(st)
+    rolls = []
+    gone: list[str] = []
+    arrivals = 0
+    if count > 0 and _active_enemies(st):
+        if fearless:
+            notes.append(f"no test: {fearless}")
+        elif not faces:
+            notes.append(f"no test: {panic_text}, they are Fearless")
+        else:
+            record = dice.separate(count, 6, f"Enemy Morale: one D6 per casualty, {panic_text}")
+            rolls.append(record)
+            fleeing = sum(1 for f in record.faces if f in faces)
+            for _ in range(fleeing):
+                left = _active_enemies(st)
+                candidates = [
+                    e
+                    for e in left
+                    if not e.get("fearless") and not (st["mission"] == "eliminate" and e["target"] and len(left) > 1)
+                ]
+                for rank in RANKS:
+                    ranked = [e for e in candidates if e["rank"] == rank]
+                    if ranked:
+                        enemy, recs = _pick(dice, ranked, f"Morale: which {rank} flees")
+                        rolls += recs
+                        enemy["status"] = "fled"
+                        gone.append(enemy["name"])
+                        break
+            st["morale_fled"] = int(st.get("morale_fled", 0)) + len(gone)
+            notes.append(f"{panic_text}: {fleeing} die/dice in the Panic range; {', '.join(gone) or 'nobody'} flee (p.72)")
+            if d.get("swarm_morale_roll"):
+                swarm = sum(1 for f in record.faces if f in elite.roll_range(d["swarm_morale_roll"]))
+                if swarm:
+                    arrivals += swarm
+                    notes.append(f"Swarming: {swarm} more basic enemy (p.56)")
+            if elite.type_is(st, "Zealots"):
+                for _ in range(sum(1 for f in record.faces if f == 6)):
+                    zealots = [e for e in _active_enemies(st) if not e.get("unique")]
+                    if zealots:
+                        zealot, recs = _pick(dice, zealots, "The Prophecy!: which Zealot")
+                        rolls += recs
+                        zealot["combat_skill"] += 1
+                        notes.append(f"The Prophecy!: {zealot['name']} gains +1 Combat Skill (p.57)")
+            if elite.type_is(st, "Large bugs") and gone:
+                arrivals += len(gone)
+                notes.append(f"Wave attacks: {len(gone)} Bug(s) arrive for those that fled (p.61)")
+    if notes:
+        events.append(_event("morale", "Morale: " + "; ".join(notes) + ".", rolls))
+    wave = d.get("wave_roll") or d.get("displace_roll")
+    if wave:
+        notation = str(d.get("wave_dice") or d.get("displace_dice") or "1D6")
+        why = "Wave attacks (p.61)" if d.get("wave_roll") else "Displace (p.61)"
+        for name in slain:
+            if _enemy(st, name).get("unique"):
+                continue
+            record = dice.roll(notation, f"{why}: {name} slain, {wave} brings another")
+            if (record.total or 0) in elite.roll_range(wave):
+                arrivals += 1
+                events.append(_event("elite", f"{why}: rolled {record.total}, another one arrives.", [record]))
+            else:
+                events.append(_event("elite", f"{why}: rolled {record.total}, none arrives.", [record]))
+    if arrivals:
+        _reinforce(st, arrivals, events)
+    left = _active_enemies(st)
+    if len(left) == 1 and left[0].get("unique") in elite.ALONE_FLEES:
+        left[0]["status"] = "fled"
+        events.append(_event("morale", f"{left[0]['name']} is the only enemy left and flees (pp.63-64)."))
+
+
+def _reinforce(st: State, count: int, events: list[Event]) -> None:
+    """``count`` more basic enemies join (Swarming, Wave attacks, Displace): copies of the first
+    regular figure as it began, numbered on from the highest number in use."""
+    template = next((e for e in st["enemies"] if e["rank"] == "regular" and not e.get("unique")), None)
+    if template is None:
+        return
+    stem = template["name"].rstrip("0123456789") or "Enemy "
+    names = {f["name"] for f in st["crew"] + st["enemies"]}
+    added = []
+    number = 1
+    for _ in range(count):
+        while f"{stem}{number}" in names:
+            number += 1
+        figure = {k: v for k, v in template.items() if k not in ("psionic_powers", "captain", "unique", "wounded", "dazed",
+                                                                  "damaged", "bleeding", "casualty_modifier")}  # fmt: skip
+        figure.update(
+            {"name": f"{stem}{number}", "status": "active", "stun": 0, "fired": False, "heat": False, "heat_last": False,
+             "no_attack": False, "optimal_fired": False, "target": False, "weapons": [dict(w) for w in template["weapons"]]}
+        )  # fmt: skip
+        names.add(figure["name"])
+        st["enemies"].append(figure)
+        added.append(figure["name"])
+    events.append(_event("elite", f"{', '.join(added)} join the enemy."))
 
 
 def _secure_progress(st: State, tables: Tables, events: list[Event]) -> None:

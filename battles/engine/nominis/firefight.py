@@ -221,6 +221,7 @@ def _resolve(
                 why=brawl_why,
                 events=events,
                 tables=tables,
+                initiator="enemy" if charger is enemy else "crew",
             )
 
     kind = plan["kind"]
@@ -247,6 +248,7 @@ def _resolve(
                 why=why,
                 events=events,
                 tables=tables,
+                initiator="enemy",
             )
     elif kind == "enemy_charges":
         charge(

@@ -165,9 +165,9 @@ def _running_firefight(st: State, dice: Dice, tables: Tables, events: list[Event
             tables=tables,
             apply_result=False,
         )
-        results.append((target, result))
-    for target, result in results:
-        _apply_shot(st, target, result, events)
+        results.append((shooter, target, result))
+    for shooter, target, result in results:
+        _apply_shot(st, dice, tables, shooter, target, result, events)
 
 
 def _free_known(st: State, crew: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -7,6 +7,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from battles.engine.nominis import elite
 from battles.engine.nominis.combat import _arrive, _brawl, _cover_for, _engaged, _free_location, _remove_crew, _shoot
 from battles.engine.nominis.flow import _free_known
 from battles.engine.nominis.state import (
@@ -43,11 +44,38 @@ from rules.engine.dice import Dice, DiceError, RollRecord
 # -- initiative ---------------------------------------------------------------------------------------
 
 
+def _set_sixes(st: State) -> list[str]:
+    """Why Reaction dice are set to 6 this round: the enemy Psionic power Slow (p.23) and the
+    Freelancer's Calculating (p.63), one die each while on the field."""
+    why = []
+    if elite.has_power(st, elite.SLOW):
+        why.append("Slow (p.23)")
+    if any(e.get("unique") == "Freelancer" for e in _active_enemies(st)):
+        why.append("Calculating (p.63)")
+    return why
+
+
+def _mark(st: State, dice: Dice, events: list[Event]) -> None:
+    """The mark (Bounty Hunters, p.56): a random crew figure drawn as the battle starts."""
+    if "elite_mark" in st or not elite.data(st).get("mark_modifier"):
+        return
+    marked, recs = _pick(dice, _active_crew(st), "The mark: which crew figure")
+    st["elite_mark"] = marked["name"]
+    events.append(_event("elite", f"The mark: the Bounty Hunters are after {marked['name']} (p.56).", recs))
+
+
 def _roll_initiative(st: State, action: Mapping[str, Any], dice: Dice, events: list[Event]) -> None:
+    if "enemy_rules" in st:
+        _mark(st, dice, events)
     crew = _active_crew(st)
     count = max(0, len(crew) + _opts(st).reaction_dice_modifier - 1)
     faces = action.get("faces")
     reason = "Reaction roll, one die fewer than normal (p.67)"
+    sixes = _set_sixes(st) if "enemy_rules" in st or any(e.get("psionic_powers") for e in st["enemies"]) else []
+    fixed = min(len(sixes), count)
+    if fixed:
+        count -= fixed
+        reason += f"; {fixed} die/dice set to 6 ({', '.join(sixes)})"
     if count == 0:
         record = None
         st["initiative_dice"] = []
@@ -60,6 +88,7 @@ def _roll_initiative(st: State, action: Mapping[str, Any], dice: Dice, events: l
     else:
         record = dice.separate(count, 6, reason)
         st["initiative_dice"] = list(record.faces)
+    st["initiative_dice"] += [6] * fixed
     st["phase"] = "assign"
     events.append(
         _event(
@@ -111,10 +140,14 @@ def _assign(st: State, action: Mapping[str, Any], events: list[Event]) -> None:
             )
         left.remove(value)
     acting = []
+    paralyzed = elite.has_power(st, elite.PARALYZE)
     for figure in _active_crew(st):
         die = raw.get(figure["name"])
         figure["die"] = None if die is None else int(die)
         figure["eligible"] = bool(figure["captain"] or (die is not None and int(die) <= figure["reactions"]))
+        if paralyzed and figure["die"] == 6 and figure["eligible"]:
+            figure["eligible"] = False
+            events.append(_event("elite", f"{figure['name']} was given a 6: Paralyzed, no action this round (p.23)."))
         if figure["eligible"]:
             acting.append(figure["name"])
     st["phase"] = "actions"
@@ -423,6 +456,7 @@ def _charge_decide(
         why="Charge (p.67)",
         events=events,
         tables=tables,
+        initiator="crew",
     )
 
 

@@ -10,9 +10,11 @@ from battles.engine.nominis.initiative import _action_problem, suggested_assignm
 from battles.engine.nominis.state import (
     ACTIONS,
     CHARGE,
+    END_TABLE,
     MOVE_UP,
     OPTIMAL_SHOT,
     SCOUT,
+    STANCES,
     SUPPORT,
     TAKE_COVER,
     TASK,
@@ -22,6 +24,8 @@ from battles.engine.nominis.state import (
     _active_crew,
     _active_enemies,
     _crew,
+    _entry_data,
+    _opts,
 )
 from battles.engine.nominis.weapons import _gun_named, _melee_only, _melee_weapon
 
@@ -161,9 +165,12 @@ def auto_action(state: Mapping[str, Any], tables: Tables) -> dict[str, Any]:
     closing to Brawl (so it keeps its Melee bonus, p.69), closes to Brawl instead only with a Melee
     weapon when out-ranged, and resolves enemies in the drawn order. Battle flow choices: the Fleeting shot goes
     at the first enemy (Eliminate target first), Find shortcut goes to a needed Location, Careful
-    maneuvering picks the enemy with the most Shots x (Damage + 1), Covered retreat takes the item
-    carrier (Acquire) only. At the end of a round it retreats the Acquire carrier holding the item
-    (and nobody else). Raises :class:`NoMinisError` when the battle is over.
+    maneuvering picks the enemy with the most Shots x (Damage + 1). Leaving the battle follows the
+    battle's stance (:func:`withdraw_reason`): when the stance says the crew withdraws, Covered
+    retreat takes every crew figure and each end-of-round Retreat (p.72) tries the most it may
+    (:func:`_auto_retreat`), the action carrying the reason (logged); otherwise Covered retreat
+    and Retreat take the Acquire item carrier only (and a Cautious crew's Wounded figures at the
+    end of the round). Raises :class:`NoMinisError` when the battle is over.
     """
     st: State = state  # type: ignore[assignment]
     if st["finished"]:
@@ -182,6 +189,10 @@ def auto_action(state: Mapping[str, Any], tables: Tables) -> dict[str, Any]:
             worst = max(_active_enemies(st), key=lambda e: max((w["shots"] * (w["damage"] + 1) for w in e["weapons"]), default=0))
             return {"type": "decide", "enemy": worst["name"], "label": f"{worst['name']} cannot attack"}
         if kind == "covered_retreat":
+            reason = withdraw_reason(st)
+            if reason:
+                names = [c["name"] for c in _active_crew(st)]
+                return {"type": "decide", "names": names, "reason": reason, "label": "Covered retreat"}
             carrier = objective.get("carrier") if st["mission"] == "acquire" else None
             names = [carrier] if carrier and _crew(st, carrier)["status"] == "active" else []
             return {"type": "decide", "names": names, "label": "Covered retreat"}
@@ -215,11 +226,66 @@ def auto_action(state: Mapping[str, Any], tables: Tables) -> dict[str, Any]:
         return {"type": "engage", "enemy": waiting[0], "label": f"Resolve {waiting[0]}"}
     if phase == "end":
         return {"type": "end_round", "label": "End of round"}
+    return _auto_retreat(st, tables)
+
+
+def withdraw_reason(state: Mapping[str, Any]) -> str:
+    """Why a player of the battle's stance (``options.stance``) would now withdraw the whole crew
+    with the Retreat rules (p.72), in words for the log, or ``""``.
+
+    - Cautious: once any crew figure is down, when half the crew or more is down or the enemies on
+      the field are at least twice the crew still fighting.
+    - Steady (default): when half the crew or more is down and the enemies on the field are at
+      least twice the crew still fighting.
+    - Reckless: never; the crew fights to the last.
+
+    The attached VIP (Protect) is not counted: it leaves with its escort."""
+    st: State = state  # type: ignore[assignment]
+    stance = _opts(st).stance
+    if stance == "reckless":
+        return ""
+    fighters = [c for c in st["crew"] if not c["vip"]]
+    total = len(fighters)
+    down = sum(1 for c in fighters if c["status"] == "casualty")
+    on_field = len(_active_crew(st))
+    foes = len(_active_enemies(st))
+    if not down or not on_field or not foes:
+        return ""
+    label = STANCES.get(stance, stance)
+    half_down = down * 2 >= total
+    outnumbered = foes >= 2 * on_field
+    if stance == "cautious" and (half_down or outnumbered):
+        why = f"{down} of {total} crew down" if half_down else f"{foes} enemies against {on_field} crew"
+        return f"{label}: {why}, the crew withdraws"
+    if stance == "steady" and half_down and outnumbered:
+        return f"{label}: {down} of {total} crew down and {foes} enemies against {on_field} crew, the crew withdraws"
+    return ""
+
+
+def _auto_retreat(st: State, tables: Tables) -> dict[str, Any]:
+    """The end-of-round Retreat (p.72) for the stance: the whole crew when :func:`withdraw_reason`
+    says so (every figure with special movement, plus the limit of others: the item carrier
+    first, then the fastest); else a Cautious crew's Wounded figures (casualty tables); else the
+    Acquire carrier holding the item; else nobody."""
+    objective = st["objective"]
+    limit = int(_entry_data(tables, END_TABLE, "Retreat").get("max_figures", 2))
+    carrier = objective.get("carrier") if st["mission"] == "acquire" and not objective["achieved"] else None
+    reason = withdraw_reason(st)
+    if reason:
+        active = _active_crew(st)
+        free = [c["name"] for c in active if c["special_movement"]]
+        others = sorted((c for c in active if not c["special_movement"]), key=lambda c: (c["name"] != carrier, -c["speed"]))
+        names = free + [c["name"] for c in others[:limit]]
+        return {"type": "retreat", "names": names, "reason": reason, "label": "Retreat"}
+    if _opts(st).stance == "cautious":
+        wounded = [c["name"] for c in _active_crew(st) if c.get("wounded")][:limit]
+        if wounded:
+            who = ", ".join(wounded)
+            reason = f"{STANCES['cautious']}: {who} {'is' if len(wounded) == 1 else 'are'} Wounded, {who} withdraw{'s' if len(wounded) == 1 else ''}"
+            return {"type": "retreat", "names": wounded, "reason": reason, "label": "Retreat"}
     names = []
-    if st["mission"] == "acquire" and objective.get("carrier") and not objective["achieved"]:
-        carrier = _crew(st, objective["carrier"])
-        if carrier["status"] == "active":
-            names = [carrier["name"]]
+    if carrier and _crew(st, carrier)["status"] == "active":
+        names = [carrier]
     return {"type": "retreat", "names": names, "label": "Retreat"}
 
 

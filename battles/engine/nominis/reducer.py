@@ -13,6 +13,7 @@ from battles.engine.nominis.initiative import _assign, _charge_decide, _initiati
 from battles.engine.nominis.policy import auto_action
 from battles.engine.nominis.state import (
     MISSIONS,
+    STANCES,
     Event,
     NoMinisError,
     State,
@@ -80,6 +81,7 @@ def _decide(st: State, action: Mapping[str, Any], dice: Dice, tables: Tables, ev
         enemy["no_attack"] = True
         events.append(_event("flow", f"{enemy['name']} cannot attack in this round's Firefight (p.71)."))
     elif kind == "covered_retreat":
+        _withdraw_reason(action, events)
         try:
             _retreat(st, [str(n) for n in action.get("names") or []], dice, tables, events, covered=True)
         except NoMinisError:
@@ -112,6 +114,22 @@ def _decide(st: State, action: Mapping[str, Any], dice: Dice, tables: Tables, ev
         _resolve(st, dice, crew, enemy, fire=fire, brawl=brawl, events=events, tables=tables)
 
 
+def _set_stance(st: State, action: Mapping[str, Any], events: list[Event]) -> None:
+    """Change the stance of automatic play (any step, even with a question pending)."""
+    stance = action.get("stance")
+    if stance not in STANCES:
+        raise NoMinisError(f"stance must be one of {', '.join(STANCES)}; got {stance!r}.", field="stance")
+    st["options"]["stance"] = stance
+    events.append(_event("stance", f"Stance for automatic play: {STANCES[stance]} (Retreat, p.72)."))
+
+
+def _withdraw_reason(action: Mapping[str, Any], events: list[Event]) -> None:
+    """Log why figures leave (an automatic stance decision, or the player's own words)."""
+    reason = str(action.get("reason") or "").strip()[:200]
+    if reason and action.get("names"):
+        events.append(_event("withdraw", reason.rstrip(".") + " (Retreat, p.72)."))
+
+
 #: The action types each phase takes (a pending question takes ``decide``).
 _EXPECTED: dict[str, tuple[str, ...]] = {
     "flow": ("roll_flow_event",),
@@ -137,6 +155,9 @@ def _apply_mut(st: State, action: Mapping[str, Any], dice: Dice, tables: Tables)
         events.append(_event("auto", f"Automatic choice: {action.get('label', kind)}."))
     if st["finished"]:
         raise NoMinisError("the battle is over.", field="type")
+    if kind == "set_stance":
+        _set_stance(st, action, events)
+        return events
     pending = st["pending"]
     if pending is not None and kind != "decide":
         raise NoMinisError(
@@ -177,6 +198,7 @@ def _apply_mut(st: State, action: Mapping[str, Any], dice: Dice, tables: Tables)
         names = action.get("names") or []
         if isinstance(names, str):
             names = [n.strip() for n in names.split(",") if n.strip()]
+        _withdraw_reason(action, events)
         _retreat(st, [str(n) for n in names], dice, tables, events)
         _check_end(st, events)
         if not st["finished"]:

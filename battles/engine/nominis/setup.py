@@ -15,6 +15,7 @@ from battles.engine.nominis.state import (
     MODES,
     RANKS,
     SEARCH_SITES,
+    STANCES,
     NoMinisError,
     NoMinisOptions,
     State,
@@ -159,7 +160,38 @@ def _enemy_figure(raw: Mapping[str, Any], index: int) -> dict[str, Any]:
     if rank not in RANKS:
         raise NoMinisError(f"enemies {figure['name']}: rank must be one of {', '.join(RANKS)}; got {rank!r}.", field="rank")
     figure.update({"rank": rank, "target": bool(raw.get("target", False)), "no_attack": False, "optimal_fired": False})
+    # Elite-level and Psionic details (pp.22-23, 48-65), kept only when present.
+    if raw.get("fearless"):
+        figure["fearless"] = True
+    if raw.get("captain"):
+        figure["captain"] = True
+    if raw.get("unique"):
+        figure["unique"] = str(raw["unique"])
+    for key in ("psionic_powers", "gear"):
+        items = [str(p) for p in raw.get(key) or ()]
+        if items:
+            figure[key] = items
     return figure
+
+
+def _enemy_rules(raw: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The enemy type's rules as stored: ``{"type", "category", "normal_panic", "data"}``."""
+    if not raw:
+        return None
+    if not isinstance(raw, Mapping):
+        raise NoMinisError("enemy_rules must be {type, category, normal_panic, data}.", field="enemy_rules")
+    normal = raw.get("normal_panic")
+    if normal not in (None, ""):
+        _panic_faces(str(normal))
+    data = raw.get("data") or {}
+    if not isinstance(data, Mapping):
+        raise NoMinisError("enemy_rules data must be the type's table row data.", field="enemy_rules")
+    return {
+        "type": str(raw.get("type") or ""),
+        "category": str(raw.get("category") or ""),
+        "normal_panic": None if normal in (None, "") else str(normal),
+        "data": dict(data),
+    }
 
 
 def _location(name: str, kind: str, *, known: bool = False) -> dict[str, Any]:
@@ -194,6 +226,8 @@ def new_battle(
     enemy_panic: str = "1-2",
     mode: str = "assisted",
     mission_setup: Mapping[str, Any] | None = None,
+    enemy_rules: Mapping[str, Any] | None = None,
+    enemy_kind: str = "humanoid",
 ) -> State:
     """A new no-minis battle, ready for round 1 (JSON-ready state; see the module docstring).
 
@@ -208,6 +242,14 @@ def new_battle(
     ``mission_setup``: the core inputs named in the module docstring and ``notable_sights`` (names or
     a count; each is a suspected Location, p.68).
 
+    Elite-level enemies (pp.48-65): an enemy figure may also carry ``fearless``, ``captain`` (an
+    elite Captain, for Leadership), ``unique`` (its Unique Individual's name), ``psionic_powers``
+    (enemy Psionic powers, p.23) and ``gear``; ``enemy_rules`` is ``{"type", "category",
+    "normal_panic" (the Panic range before Leadership, p.49), "data" (the type's table row
+    data)}``: the rules :mod:`battles.engine.nominis.elite` applies. ``enemy_kind``: the enemies'
+    casualty table (p.99), humanoid, cybernetic or beasts. ``options.stance`` must be one of
+    :data:`STANCES`.
+
     Raises :class:`NoMinisError` naming the bad field.
     """
     setup = dict(mission_setup or {})
@@ -221,6 +263,13 @@ def new_battle(
     if not isinstance(numbers, fp_combat.HitNumbers):
         raise NoMinisError("numbers must be a fp_combat.HitNumbers.", field="numbers")
     _panic_faces(enemy_panic)
+    if options.stance not in STANCES:
+        raise NoMinisError(f"stance must be one of {', '.join(STANCES)}; got {options.stance!r}.", field="stance")
+    rules = _enemy_rules(enemy_rules)
+    if enemy_kind not in fp_combat.CASUALTY_KINDS:
+        raise NoMinisError(
+            f"enemy_kind must be one of {', '.join(fp_combat.CASUALTY_KINDS)}; got {enemy_kind!r}.", field="enemy_kind"
+        )
     crew_figs = [_crew_figure(c, i) for i, c in enumerate(crew)]
     enemy_figs = [_enemy_figure(e, i) for i, e in enumerate(enemies)]
     if not crew_figs:
@@ -303,7 +352,7 @@ def new_battle(
     for sight in sights:
         locations.append(_location(str(sight), "sight"))
 
-    return {
+    state: State = {
         "version": 1,
         "mode": mode,
         "mission": key,
@@ -326,6 +375,11 @@ def new_battle(
         "end_reason": "",
         "flow_event": None,
     }
+    if rules is not None:
+        state["enemy_rules"] = rules
+    if enemy_kind != "humanoid":
+        state["enemy_kind"] = enemy_kind
+    return state
 
 
 def _fresh_flags() -> dict[str, Any]:

@@ -49,6 +49,14 @@ MISSIONS: dict[str, str] = {
     "search": "Search",
 }
 MODES: tuple[str, ...] = ("assisted", "automatic")
+STANCES: dict[str, str] = {
+    "cautious": "Cautious",
+    "steady": "Steady",
+    "reckless": "Reckless",
+}
+"""How the automatic policy weighs leaving the battle (p.72 Retreat): see
+:func:`battles.engine.nominis.policy.withdraw_reason`. ``steady`` is the default."""
+DEFAULT_STANCE = "steady"
 RANKS: tuple[str, ...] = ("regular", "specialist", "lieutenant")
 
 SEARCH_SITES = 5
@@ -81,6 +89,11 @@ class NoMinisOptions:
     - ``battle_flow`` (p.71): roll a Battle flow event at the start of each round.
     - ``reaction_dice_modifier``: dice added to (or taken from) the core rulebook's normal Reaction
       roll before the no-minis "one die fewer" (p.67).
+    - ``stance``: one of :data:`STANCES`, how readily the automatic policy withdraws figures or the
+      crew with the Retreat rules (p.72); the player's own choices in assisted play are untouched.
+    - ``casualty_tables`` (p.99): a hit that beats Toughness rolls on the casualty table of the
+      figure's kind instead of removing it outright (both sides, the book's default).
+    - ``critical_hits`` (p.100): with the casualty tables, a natural 6 to hit adds one more roll.
     """
 
     hectic: bool = False
@@ -88,6 +101,9 @@ class NoMinisOptions:
     dramatic: bool = False
     battle_flow: bool = False
     reaction_dice_modifier: int = 0
+    stance: str = DEFAULT_STANCE
+    casualty_tables: bool = False
+    critical_hits: bool = False
 
     @classmethod
     def from_campaign(cls, campaign: Any, **overrides: Any) -> NoMinisOptions:
@@ -99,8 +115,20 @@ class NoMinisOptions:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> NoMinisOptions:
-        known = {k: data[k] for k in ("hectic", "faster", "dramatic", "battle_flow", "reaction_dice_modifier") if k in data}
+        known = {k: data[k] for k in _OPTION_KEYS if k in data}
         return cls(**known)
+
+
+_OPTION_KEYS: tuple[str, ...] = (
+    "hectic",
+    "faster",
+    "dramatic",
+    "battle_flow",
+    "reaction_dice_modifier",
+    "stance",
+    "casualty_tables",
+    "critical_hits",
+)
 
 
 # -- small helpers --------------------------------------------------------------------------------

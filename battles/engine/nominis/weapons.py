@@ -118,11 +118,15 @@ def _melee_only(figure: Mapping[str, Any]) -> bool:
     return True
 
 
-def _fighter(figure: Mapping[str, Any], *, natural_six: bool = False) -> fp_combat.Fighter:
+def _fighter(figure: Mapping[str, Any], *, natural_six: bool = False, bonus: int = 0, save: Any = "figure") -> fp_combat.Fighter:
+    """The figure for the combat resolver; ``bonus`` is added to its Combat Skill for this attack
+    (a +1 to Hit or to a Brawl roll), ``save`` replaces its saving throw when given."""
     return _profile(
-        figure["name"], 0 if natural_six else figure["combat_skill"], figure["toughness"], figure["speed"],
-        figure["reactions"], figure["savvy"], figure["save"], figure["bot"], figure["kerin"], figure["stun"],
-        figure.get("save_kind") or fp_combat.ARMOR, figure.get("second_save"), bool(figure.get("reroll_natural_one")),
+        figure["name"], 0 if natural_six else figure["combat_skill"] + bonus, figure["toughness"], figure["speed"],
+        figure["reactions"], figure["savvy"], figure["save"] if save == "figure" else save, figure["bot"],
+        figure["kerin"], figure["stun"],
+        figure.get("save_kind") or fp_combat.ARMOR, figure.get("second_save") if save == "figure" else None,
+        bool(figure.get("reroll_natural_one")),
     )  # fmt: skip
 
 
