@@ -20,6 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from campaigns import documents
+from campaigns.engine import wording
 from campaigns.engine import world as world_engine
 from campaigns.engine.options import CampaignOptions, parse_options
 from campaigns.engine.slots import SLOT_KEYS, slot
@@ -192,8 +193,8 @@ def apply_changes(campaign: Campaign, changes: Sequence[Change]) -> list[str]:
             if data.get("strife"):
                 world.strife = {**world.strife, "last": data["strife"]}
             world.save()
-            said = [f"{k.replace('_', ' ')} {v}" for k, v in data.items() if v not in ("", [], None, False, 0)]
-            words.append("world: " + ", ".join(said) if said else "")
+            said = wording.pairs_words({k: v for k, v in data.items() if v not in ("", [], None, False, 0)})
+            words.append(f"world: {said}" if said else "")
         elif change.kind == "character":
             member = campaign.characters.filter(pk=int(data["id"])).first()
             if member is None:
@@ -206,7 +207,7 @@ def apply_changes(campaign: Campaign, changes: Sequence[Change]) -> list[str]:
             if data.get("injury"):
                 member.sheet = {**member.sheet, "injuries": [*member.sheet.get("injuries", []), str(data["injury"])]}
             member.save()
-            words.append(f"{member.name}: " + ", ".join(f"{k} {v}" for k, v in data.items() if k != "id"))
+            words.append(f"{member.name}: " + wording.pairs_words(data, skip=("id",)))
         elif change.kind == "ship":
             ship = Ship.objects.filter(campaign=campaign).first()
             if ship is None:
@@ -216,13 +217,13 @@ def apply_changes(campaign: Campaign, changes: Sequence[Change]) -> list[str]:
             if data.get("component_add"):
                 ship.components = [*ship.components, {"name": data["component_add"], "miniaturized": False}]
             ship.save()
-            words.append("ship: " + ", ".join(f"{k} {v}" for k, v in data.items()))
+            words.append("ship: " + wording.pairs_words(data))
         elif change.kind == "loan":
             campaign.loan = {**campaign.loan, "balance": int(campaign.loan.get("balance", 0)) + int(data.get("balance", 0))}
             Ship.objects.filter(campaign=campaign).update(debt=campaign.loan["balance"])
             if data.get("note"):
                 campaign.loan["notes"] = [*campaign.loan.get("notes", []), str(data["note"])]
-            words.append("loan: " + ", ".join(f"{k} {v}" for k, v in data.items()))
+            words.append("loan: " + wording.pairs_words(data))
         elif change.kind == "faction_add":
             keep = ("name", "type", "influence", "power", "loyalty")
             factions = [f for f in campaign.factions if f.get("name") != data["name"]]
@@ -241,7 +242,7 @@ def apply_changes(campaign: Campaign, changes: Sequence[Change]) -> list[str]:
                             faction[key] = int(data[key])
                 updated.append(faction)
             campaign.factions = updated
-            words.append(f"Faction {data['name']}: " + ", ".join(f"{k} {v}" for k, v in data.items() if k != "name"))
+            words.append(f"Faction {data['name']}: " + wording.pairs_words(data, skip=("name",)))
         elif change.kind == "faction_remove":
             campaign.factions = [f for f in campaign.factions if f.get("name") != data["name"]]
             words.append(f"Faction {data['name']} no longer tracked")
@@ -280,7 +281,7 @@ def campaign_create(
     if not chosen.has("gutter_no_ship"):
         Ship.objects.create(campaign=campaign, name=(ship_name.strip() or f"{campaign.name}'s ship")[:80])
     picked = [k for k, v in chosen.as_dict().items() if v not in (False, "", [], "off", "never")]
-    log(campaign, "setup", "Campaign set up with: " + ", ".join(f"{k} {chosen.as_dict()[k]}" for k in picked))
+    log(campaign, "setup", "Campaign set up with: " + ", ".join(wording.option_words(k, chosen.as_dict()[k]) for k in picked))
     if chosen.loans:
         dice = dice or Dice()
         terms = world_engine.loan_setup(fiveparsecs_tables(), dice)
@@ -310,7 +311,7 @@ def campaign_update(
             log(
                 campaign,
                 "setup",
-                "Options changed: " + ", ".join(f"{k} {before.get(k)!r} -> {after[k]!r}" for k in changed),
+                "Options changed: " + "; ".join(wording.option_change_words(k, before.get(k), after[k]) for k in changed),
                 before=before_edit,
             )
     touch(campaign)
