@@ -300,16 +300,35 @@ class FpNominisUndoApi(APIView):
         return Response(_detail(request.user, battle_id))
 
 
+class FpBattleFinishedSerializer(FpBattleDetailSerializer):
+    """A finished battle, with where its result stands in the campaign turn."""
+
+    turn_note = serializers.SerializerMethodField()
+
+    class Meta(FpBattleDetailSerializer.Meta):
+        fields = [*FpBattleDetailSerializer.Meta.fields, "turn_note"]
+
+    @extend_schema_field(
+        serializers.CharField(
+            help_text='What the campaign turn recorded and where it stands ("Recorded in turn 4: won, held the field, '
+            '1 casualty (Bo); next: ..."), or when the turn will fill it in; empty for a standalone battle.'
+        )
+    )
+    def get_turn_note(self, battle: Battle) -> str:
+        return services.battle_turn_note(battle)
+
+
 class FpBattleFinishApi(APIView):
-    """Finish the battle: its result from the no-minis play, the tracker or the body; a campaign
-    turn at "Record the battle" gets it."""
+    """Finish the battle: its result from the no-minis play, the tracker or the body. A campaign
+    turn at "Record the battle" records it (or shows it filled in to confirm); a turn not there
+    yet fills the step in when it gets there. ``turn_note`` says which."""
 
     permission_classes = [BattleAccess]
 
-    @extend_schema(request=inputs.FpBattleFinishInputSerializer, responses=FpBattleDetailSerializer)
+    @extend_schema(request=inputs.FpBattleFinishInputSerializer, responses=FpBattleFinishedSerializer)
     def post(self, request: Request, battle_id: int) -> Response:
         services.battle_finish(user=request.user, battle_id=battle_id, **_valid(inputs.FpBattleFinishInputSerializer, request))
-        return Response(_detail(request.user, battle_id))
+        return Response(FpBattleFinishedSerializer(selectors.battle_for(request.user, battle_id)).data)
 
 
 class FpBattleOddsApi(APIView):

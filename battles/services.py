@@ -78,6 +78,7 @@ from campaigns.engine import characters as ch
 from campaigns.engine.difficulty import turn_difficulty
 from campaigns.engine.options import CampaignOptions, parse_options
 from campaigns.engine.slots import slot as slot_spec
+from campaigns.engine.turn.battle import BattleRecord, record_words
 from campaigns.engine.view import Change
 from campaigns.engine.world.loans import fight_it_out
 from campaigns.loan_services import loan_fight_prepare, loan_fight_record
@@ -338,6 +339,40 @@ def crew_seize_modifier(crew: Sequence[Mapping[str, Any]]) -> int:
 # -- enemy ------------------------------------------------------------------------------------
 
 
+def _check_enemy_weapons(tables: Mapping[str, RangeTable], enemy: Mapping[str, Any]) -> None:
+    """Refuse typed enemy weapons that do not parse, before anything is built: a typed profile's
+    ``weapons`` must be a core code (1A-3C, "1 a" reads as 1A), "-" or a weapon the Dramatic
+    Weapons table or ``weapon_profiles`` names; a typed profile's code needs the weapons rolled
+    for it (``basic_weapon``, the core rulebook's weapon roll); ``basic_weapon`` and
+    ``specialist_weapon`` must be weapons those name. Raises :class:`DropshipError` naming the
+    field and the text, so that no battle is set up with unarmed enemies."""
+    profiles = enemy.get("weapon_profiles") if isinstance(enemy.get("weapon_profiles"), Mapping) else None
+    wanted = "a core weapon code (1A to 3C), a Dramatic Weapons name, - for none, or a weapon whose profile you add"
+    typed = [] if _flag(enemy.get("elite"), "enemy.elite") else [("enemy.weapons", str(enemy.get("weapons") or "").strip())]
+    for field, text in typed:
+        code = _engine(partial(fp_enemies.weapon_code, text, field=field))
+        if code is not None and not enemy.get("basic_weapon"):
+            raise DropshipError(
+                f"enemy.basic_weapon: weapons {code} are rolled on the core rulebook's enemy weapon tables; type the "
+                "basic (and specialist) weapon you rolled.",
+                field="enemy.basic_weapon",
+            )
+        if code is None and text not in ("", "-") and _weapon(tables, text, "enemy.weapon_profiles", profiles) is None:
+            raise DropshipError(
+                f"{field}: {text!r} is not a weapon the app knows; write {wanted} in weapon_profiles "
+                "(Name | range | shots | damage | traits).",
+                field=field,
+            )
+    for key in ("basic_weapon", "specialist_weapon"):
+        text = str(enemy.get(key) or "").strip()
+        if text and _weapon(tables, text, "enemy.weapon_profiles", profiles) is None:
+            raise DropshipError(
+                f"enemy.{key}: {text!r} is not a weapon the app knows; name a Dramatic Weapons weapon or add its "
+                "profile in weapon_profiles (Name | range | shots | damage | traits).",
+                field=f"enemy.{key}",
+            )
+
+
 def _enemy_force(
     dice: Dice,
     tables: Mapping[str, RangeTable],
@@ -355,6 +390,7 @@ def _enemy_force(
             "toughness, weapons, save).",
             field="enemy",
         )
+    _check_enemy_weapons(tables, enemy)
     weapons = None
     if enemy.get("basic_weapon"):
         weapons = {
@@ -1188,34 +1224,83 @@ def _yes(value: bool) -> str:
     return "yes" if value else "no"
 
 
-def _report(user: Any, battle: Battle) -> bool:
-    """Hand the result to the campaign turn when its current step is "Record the battle"."""
-    if battle.campaign_id is None or battle.reported or not battle.result:
+def _turn_record(battle: Battle, result: Mapping[str, Any]) -> dict[str, Any]:
+    """The result in the campaign turn's terms (``BattleRecord.as_dict()``): casualties as crew
+    ids, the enemies killed when the battle counted them (no-minis or tracker), the enemy."""
+    refs = {c["name"]: c["ref"] for c in battle.setup["crew"] if c.get("ref")}
+    enemy = battle.setup["enemy"]
+    kills = result.get("enemies_killed")
+    return BattleRecord(
+        battle_id=battle.pk,
+        title=battle.title,
+        won=bool(result.get("won")),
+        held_field=bool(result.get("held_field")),
+        casualties=tuple(refs[n] for n in result.get("casualties", []) if n in refs),
+        kills=None if kills is None else int(kills),
+        psionic_uses=int(result.get("psionic_uses") or 0),
+        enemy=str(enemy.get("type") or enemy.get("category") or ""),
+        elite=bool(enemy.get("elite")),
+    ).as_dict()
+
+
+#: "Record the battle" inputs no battle decides: with one of them on the step, the player
+#: confirms the filled-in step on the turn page rather than the finish recording it at once.
+_ASKED_AT_THE_TURN = ("roving_threat", "faction_job", "affiliated", "faction_enemy")
+
+
+def _report(user: Any, battle: Battle, *, confirmed: bool = False) -> bool:
+    """Record the battle in its campaign turn when the turn's current step is "Record the
+    battle", this is the turn's battle (``turn_services.turn_battle``) and the step asks nothing
+    else the player must answer (``confirmed``: the player asked for it, answer or not); the
+    step takes its inputs from the battle's record."""
+    if battle.campaign_id is None or not battle.result or not battle.result.get("record"):
         return False
     campaign = Campaign.objects.get(pk=battle.campaign_id)
     turn = current_turn(campaign)
     if turn is None or turn.position >= len(turn.plan) or turn.plan[turn.position].get("key") != "battle.record":
         return False
-    result = battle.result
-    refs = {c["name"]: c["ref"] for c in battle.setup["crew"] if c.get("ref")}
-    casualties = [refs[n] for n in result.get("casualties", []) if n in refs]
-    enemy = battle.setup["enemy"]
-    turn_services.step_resolve(
-        user=user,
-        campaign_id=campaign.pk,
-        version=campaign.version,
-        mode="roll",
-        inputs={
-            "won": _yes(bool(result.get("won"))),
-            "held_field": _yes(bool(result.get("held_field"))),
-            "casualties": casualties,
-            "enemy": str(enemy.get("type") or enemy.get("category") or ""),
-            "elite": _yes(bool(enemy.get("elite"))),
-            "psionic_uses": int(result.get("psionic_uses") or 0),
-        },
-    )
+    record = turn_services.turn_battle(campaign, turn)
+    if record is None or record.battle_id != battle.pk:
+        return False
+    asked = [name for name, _kind, _choices in turn.plan[turn.position].get("inputs", []) if name in _ASKED_AT_THE_TURN]
+    if asked and not confirmed:
+        return False
+    turn_services.step_resolve(user=user, campaign_id=campaign.pk, version=campaign.version, mode="roll", inputs={})
     battle.reported = True
     return True
+
+
+def battle_turn_note(battle: Battle) -> str:
+    """Where a finished campaign battle stands in its campaign turn, in words ("Recorded in turn
+    4: won, held the field, 1 casualty (Bo); next: Gather the loot"), or when the turn will take
+    it. Empty for a standalone or unfinished battle."""
+    kept = (battle.result or {}).get("record")
+    if battle.campaign_id is None or battle.status != "finished" or not kept:
+        return ""
+    campaign = Campaign.objects.get(pk=battle.campaign_id)
+    record = BattleRecord.from_dict(kept)
+    words = record_words(record, turn_services.crew_names(campaign))
+    turn = current_turn(campaign)
+    if turn is None:
+        return (
+            f"No campaign turn is being played: this result ({words}) fills in Record the battle when the next turn gets there."
+        )
+    keys = [str(step.get("key")) for step in turn.plan]
+    here = keys[turn.position] if turn.position < len(keys) else ""
+    title = str(turn.plan[turn.position].get("title")) if here else ""
+    if (turn.facts.get(turn_services.BATTLE_SOURCE) or {}).get("id") == battle.pk:
+        return f"Recorded in turn {turn.number}: {words}; next: {title or 'the turn is over'}."
+    if "battle.record" not in keys:
+        return f"Turn {turn.number} has no Record the battle step; the result was {words}."
+    if turn.position < keys.index("battle.record"):
+        return f"Turn {turn.number} is at {title}: Record the battle will be filled in from this battle ({words}) when the turn gets there."
+    if here == "battle.record":
+        chosen = turn_services.turn_battle(campaign, turn)
+        if chosen is not None and chosen.battle_id == battle.pk:
+            return (
+                f"Turn {turn.number} is at Record the battle, filled in from this battle ({words}): confirm it on the turn page."
+            )
+    return f"Turn {turn.number} has recorded its battle already; this result ({words}) was not recorded."
 
 
 def _kills(battle: Battle, killed_leader: bool, killed_unique: bool) -> tuple[bool, bool]:
@@ -1373,8 +1458,10 @@ def battle_finish(
     if rewards is not None:
         result["elite_rewards"] = rewards.as_dict()
         _pay_rewards(user, battle, rewards)
+    result["record"] = _turn_record(battle, result)
     battle.result = result
     battle.status = "finished"
+    battle.save(update_fields=["result", "status"])  # the campaign turn reads the record from the row
     _report(user, battle)
     _touch(battle)
     return battle
@@ -1382,14 +1469,20 @@ def battle_finish(
 
 @transaction.atomic
 def battle_report(*, user: Any, battle_id: int, version: int | None) -> Battle:
-    """Hand a finished campaign battle's result to the campaign turn now that it is at "Record
-    the battle". Raises :class:`DropshipError` when there is nothing to hand or the turn is not
-    at that step."""
+    """Record a finished campaign battle's result in the campaign turn now that it is at "Record
+    the battle" (the turn page also offers it, filled in from the battle). Raises
+    :class:`DropshipError` when there is nothing to record or the turn is not at that step with
+    this battle as its battle."""
     battle = _load(user, battle_id, version)
-    if battle.status != "finished" or battle.campaign_id is None or battle.reported:
-        raise DropshipError("Only a finished campaign battle not yet recorded can be handed to the turn.", field="status")
-    if not _report(user, battle):
-        raise DropshipError("The campaign turn is not at Record the battle.", field="turn")
+    if battle.status != "finished" or battle.campaign_id is None or not battle.result:
+        raise DropshipError("Only a finished campaign battle can be recorded in the campaign turn.", field="status")
+    if not battle.result.get("record"):  # finished before battles kept their record
+        battle.result = {**battle.result, "record": _turn_record(battle, battle.result)}
+        battle.save(update_fields=["result"])
+    if not _report(user, battle, confirmed=True):
+        raise DropshipError(
+            "The campaign turn is not at Record the battle with this battle: " + battle_turn_note(battle), field="turn"
+        )
     _touch(battle)
     return battle
 

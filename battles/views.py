@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
@@ -456,6 +457,7 @@ def _detail_context(request: HttpRequest, battle: Battle, **extra: Any) -> dict[
     return {
         "battle": battle,
         "can_edit": _can_write(request, battle),
+        "turn_note": services.battle_turn_note(battle),
         "setup": setup,
         "card": setup.get("battle") or {},
         "enemy": enemy,
@@ -728,6 +730,10 @@ def act(request: HttpRequest, battle_id: int, action: str) -> HttpResponse:
         return redirect("battles:job", job_id=result.pk)
     if action == "delete":
         return redirect("battles:list")
+    if action == "finish":
+        note = services.battle_turn_note(result)
+        if note:
+            messages.info(request, note)
     if action.startswith("nominis"):
         url = reverse("battles:nominis", args=[battle.pk])
         if getattr(request, "htmx", False):

@@ -211,9 +211,35 @@ class CampaignStepCrewSerializer(serializers.Serializer[Any]):
     status = serializers.CharField()
 
 
+class CampaignStepFieldSerializer(serializers.Serializer[Any]):
+    """One input the step reads."""
+
+    name = serializers.CharField(help_text="The key in the resolve call's inputs (xp_<crew id> for XP).")
+    kind = serializers.CharField(help_text="choice, count, int, text, crew_id, crew_ids or faction.")
+    # DRF takes declared fields off the class, so this does not shadow Field.required.
+    required = serializers.BooleanField(help_text="Leaving it out is refused (400 naming it).")  # type: ignore[assignment]
+    choices = serializers.ListField(child=serializers.CharField(), help_text="Allowed values: choices, crew ids, Faction names.")
+    minimum = serializers.IntegerField(allow_null=True)
+    maximum = serializers.IntegerField(allow_null=True)
+    decided = serializers.JSONField(
+        allow_null=True, help_text="The value the turn's finished battle decided (the step takes it)."
+    )
+    note = serializers.CharField()
+
+
+class CampaignStepBattleSerializer(serializers.Serializer[Any]):
+    """The finished battle "Record the battle" takes its result from."""
+
+    id = serializers.IntegerField()
+    title = serializers.CharField()
+    words = serializers.CharField(help_text="What it recorded, in words.")
+    record = serializers.DictField(help_text="won, held_field, casualties (crew ids), kills, psionic_uses, enemy, elite.")
+
+
 class CampaignStepGuideSerializer(serializers.Serializer[Any]):
     """The step to play: its plan entry (``spec``), whether the app can roll it, the table it
-    would roll and the inputs it asks for (``[name, kind, choices]``)."""
+    would roll and every input it reads (``inputs`` as ``[name, kind, choices]``; ``input_fields``
+    with whether each is required, its allowed values and ranges)."""
 
     spec = serializers.DictField(help_text="key, phase, title, source, option, slot, table, rule, condition, inputs ...")
     index = serializers.IntegerField()
@@ -222,6 +248,8 @@ class CampaignStepGuideSerializer(serializers.Serializer[Any]):
     table = serializers.CharField(allow_null=True, help_text="The slug of the table mapped to the step's slot, if any.")
     inputs = serializers.ListField(child=serializers.ListField(), help_text="[name, kind, choices] per input.")
     optional_inputs = serializers.ListField(child=serializers.CharField())
+    input_fields = CampaignStepFieldSerializer(many=True)
+    battle = CampaignStepBattleSerializer(allow_null=True)
     crew = CampaignStepCrewSerializer(many=True)
     factions = serializers.ListField(child=serializers.CharField())
     preview = serializers.CharField()
@@ -248,8 +276,17 @@ def _guide(campaign: Campaign, current: Turn) -> dict[str, Any] | None:
         "rollable": guide["rollable"],
         "die": guide["die"] or "",
         "table": mapped.slug if mapped is not None else None,
-        "inputs": guide["spec"].as_dict()["inputs"],
-        "optional_inputs": sorted(guide["optional"]),
+        "inputs": [[f["name"], f["kind"], f["choices"]] for f in guide["fields"]],
+        "optional_inputs": sorted(f["name"] for f in guide["fields"] if not f["required"]),
+        "input_fields": guide["fields"],
+        "battle": {
+            "id": record.battle_id,
+            "title": record.title,
+            "words": guide["battle_words"],
+            "record": record.as_dict(),
+        }
+        if (record := guide["battle"]) is not None
+        else None,
         "crew": [{"id": c.pk, "name": c.name, "status": c.status} for c in guide["crew"]],
         "factions": [str(f) for f in guide["factions"] if f],
         "preview": guide["preview"],

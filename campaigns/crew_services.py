@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 from django.db import transaction
 
 from campaigns.engine import characters as ch
-from campaigns.engine import difficulty, psionics
+from campaigns.engine import difficulty, psionics, wording
 from campaigns.engine import ship as ship_engine
 from campaigns.engine.slots import PROFILE_KEYS
 from campaigns.engine.view import Change, CrewView
@@ -228,7 +228,7 @@ def character_creation_results(
     store(member, sheet)
     words = apply_changes(campaign, changes)
     text = f"{member.name}'s creation results: " + ", ".join(
-        [f"{k} {v:+d}" for k, v in (stat_changes or {}).items() if v] + words + list(notes)
+        [f"{wording.key_words(k)} {v:+d}" for k, v in (stat_changes or {}).items() if v] + words + list(notes)
     )
     log(campaign, "crew", text, rolls=records, changes=changes, before=before_edit)
     touch(campaign)
@@ -500,7 +500,10 @@ def character_injury(
     log(
         campaign,
         "crew",
-        f"{member.name}: " + ", ".join(x for x in (injury.strip(), f"Sick Bay {sick_bay}" if sick_bay else "", status) if x),
+        f"{member.name}: "
+        + ", ".join(
+            x for x in (injury.strip(), f"Sick Bay {sick_bay}" if sick_bay else "", wording.value_words("status", status)) if x
+        ),
         before=before_edit,
     )
     touch(campaign)

@@ -20,7 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from campaigns import documents
-from campaigns.engine import difficulty
+from campaigns.engine import difficulty, wording
 from campaigns.engine import world as world_engine
 from campaigns.engine.options import CampaignOptions, parse_options
 from campaigns.engine.slots import SLOT_KEYS, slot
@@ -194,8 +194,8 @@ def apply_changes(campaign: Campaign, changes: Sequence[Change]) -> list[str]:
             if data.get("strife"):
                 world.strife = {**world.strife, "last": data["strife"]}
             world.save()
-            said = [f"{k.replace('_', ' ')} {v}" for k, v in data.items() if v not in ("", [], None, False, 0)]
-            words.append("world: " + ", ".join(said) if said else "")
+            said = wording.pairs_words({k: v for k, v in data.items() if v not in ("", [], None, False, 0)})
+            words.append(f"world: {said}" if said else "")
         elif change.kind == "character":
             member = campaign.characters.filter(pk=int(data["id"])).first()
             if member is None:
@@ -208,7 +208,7 @@ def apply_changes(campaign: Campaign, changes: Sequence[Change]) -> list[str]:
             if data.get("injury"):
                 member.sheet = {**member.sheet, "injuries": [*member.sheet.get("injuries", []), str(data["injury"])]}
             member.save()
-            words.append(f"{member.name}: " + ", ".join(f"{k} {v}" for k, v in data.items() if k != "id"))
+            words.append(f"{member.name}: " + wording.pairs_words(data, skip=("id",)))
         elif change.kind == "ship":
             ship = Ship.objects.filter(campaign=campaign).first()
             if ship is None:
@@ -222,14 +222,14 @@ def apply_changes(campaign: Campaign, changes: Sequence[Change]) -> list[str]:
                 words.append(f"ship lost: {ship.name}")
                 continue
             ship.save()
-            words.append("ship: " + ", ".join(f"{k} {v}" for k, v in data.items()))
+            words.append("ship: " + wording.pairs_words(data))
         elif change.kind == "loan":
             campaign.loan = {**campaign.loan, "balance": int(campaign.loan.get("balance", 0)) + int(data.get("balance", 0))}
             Ship.objects.filter(campaign=campaign).update(debt=campaign.loan["balance"])
             if data.get("note"):
                 campaign.loan["notes"] = [*campaign.loan.get("notes", []), str(data["note"])]
             campaign.loan = world_engine.loan_state_apply(campaign.loan, data)  # collectors, warrants, seizure (p.155)
-            words.append("loan: " + (str(data["note"]) if data.get("note") else f"{int(data.get('balance', 0)):+d} credits owed"))
+            words.append("loan: " + (str(data["note"]) if data.get("note") else wording.pairs_words(data)))
         elif change.kind == "faction_add":
             keep = ("name", "type", "influence", "power", "loyalty")
             factions = [f for f in campaign.factions if f.get("name") != data["name"]]
@@ -248,7 +248,7 @@ def apply_changes(campaign: Campaign, changes: Sequence[Change]) -> list[str]:
                             faction[key] = int(data[key])
                 updated.append(faction)
             campaign.factions = updated
-            words.append(f"Faction {data['name']}: " + ", ".join(f"{k} {v}" for k, v in data.items() if k != "name"))
+            words.append(f"Faction {data['name']}: " + wording.pairs_words(data, skip=("name",)))
         elif change.kind == "faction_remove":
             campaign.factions = [f for f in campaign.factions if f.get("name") != data["name"]]
             words.append(f"Faction {data['name']} no longer tracked")
@@ -287,7 +287,7 @@ def campaign_create(
     if difficulty.starts_with_ship(chosen):
         Ship.objects.create(campaign=campaign, name=(ship_name.strip() or f"{campaign.name}'s ship")[:80])
     picked = [k for k, v in chosen.as_dict().items() if v not in (False, "", [], "off", "never")]
-    log(campaign, "setup", "Campaign set up with: " + ", ".join(f"{k} {chosen.as_dict()[k]}" for k in picked))
+    log(campaign, "setup", "Campaign set up with: " + ", ".join(wording.option_words(k, chosen.as_dict()[k]) for k in picked))
     if chosen.loans:
         dice = dice or Dice()
         terms = world_engine.loan_setup(fiveparsecs_tables(), dice)
@@ -317,7 +317,7 @@ def campaign_update(
             log(
                 campaign,
                 "setup",
-                "Options changed: " + ", ".join(f"{k} {before.get(k)!r} -> {after[k]!r}" for k in changed),
+                "Options changed: " + "; ".join(wording.option_change_words(k, before.get(k), after[k]) for k in changed),
                 before=before_edit,
             )
     touch(campaign)

@@ -22,7 +22,8 @@ from campaigns.engine import characters as ch
 from campaigns.engine import difficulty, turn
 from campaigns.engine import world as world_engine
 from campaigns.engine.slots import slot as slot_spec
-from campaigns.engine.turn import StepResult, StepSpec
+from campaigns.engine.turn import StepResult, StepSpec, post_battle
+from campaigns.engine.turn import battle as battle_engine
 from campaigns.engine.view import BattleView, CampaignView, Change, FactionView, RivalView, WorldView
 from campaigns.models import Campaign, Ship, Turn, TurnStep
 from campaigns.selectors import current_turn, fiveparsecs_tables, slot_tables
@@ -147,36 +148,58 @@ def _crew_fielded(view: CampaignView, inputs: Mapping[str, Any]) -> int:
     return len([c for c in view.crew if c.status == "active"])
 
 
-def _rule_upkeep(campaign: Campaign, view: CampaignView, spec: StepSpec, inputs: Mapping[str, Any], dice: Dice) -> StepResult:
-    """Upkeep (Money is Tight, p.32, or the core figure typed in), the free hull point, and
-    the loan's interest (p.154)."""
-    options = view.options
+def _upkeep_cost(campaign: Campaign, view: CampaignView, inputs: Mapping[str, Any]) -> tuple[int | None, int]:
+    """(upkeep in credits or None while the core figure is not given, crew counted) (p.32 or core p.76)."""
     crew = len([c for c in view.crew if c.status in ("active", "sick_bay")])
     raw = str(inputs.get("core_upkeep") or "").strip()
     core = int(raw) if raw.removeprefix("-").isdecimal() else None
-    if core is not None and not 0 <= core <= bounds.MONEY:
+    if raw and (core is None or not 0 <= core <= bounds.MONEY):
         raise DropshipError(f"core_upkeep {bounds.range_message(0, bounds.MONEY)}; got {raw!r}.", field="core_upkeep")
-    cost = _engine(lambda: difficulty.upkeep(options, max(crew, 1), core, tables=fiveparsecs_tables()))
+    return _engine(lambda: difficulty.upkeep(view.options, max(crew, 1), core, tables=fiveparsecs_tables())), crew
+
+
+def _loan_interest(campaign: Campaign, dice: Dice) -> tuple[list[Change], list[RollRecord], list[str], dict[str, Any]]:
+    """The loan's interest at Upkeep (p.154), after the turn's payments: (changes, rolls, words,
+    facts with ``loan_balance_before``). Nothing without a loan. It applies however the Upkeep
+    step was resolved (rolled, typed by hand or skipped)."""
+    if not campaign.loan.get("origin"):
+        return [], [], [], {}
+    terms = world_engine.LoanTerms.from_dict(campaign.loan)
+    owed = int(campaign.loan.get("balance", 0))
+    interest, record = world_engine.loan_interest(terms, owed, dice)
+    changes = [Change("loan", {"balance": interest})] if interest else []
+    words = [f"loan interest +{interest} credits owed (p.154)"] if interest else ["no loan interest this turn"]
+    return changes, [record] if record is not None else [], words, {"loan_balance_before": owed}
+
+
+def _rule_upkeep(campaign: Campaign, view: CampaignView, spec: StepSpec, inputs: Mapping[str, Any], dice: Dice) -> StepResult:
+    """Upkeep (Money is Tight, p.32, or the core figure typed in), the free hull point, and
+    the loan's interest (p.154).
+
+    Upkeep the crew cannot pay in full is refused by Upkeep and Ship Repairs (core p.76) until
+    ``upkeep_paid`` says what the crew pays (0 to what it has): the rest is logged as unpaid for
+    the core rules to settle (their consequence is not in our sources). Loan interest applies
+    either way."""
+    options = view.options
+    cost, crew = _upkeep_cost(campaign, view, inputs)
     if cost is None:
         raise DropshipError("core_upkeep: type the upkeep your core rulebook gives for this crew.", field="core_upkeep")
-    changes: list[Change] = [Change("credits", {"amount": -cost})] if cost else []
+    paid = post_battle.upkeep_payment(cost, campaign.credits, inputs.get("upkeep_paid"))
+    changes: list[Change] = [Change("credits", {"amount": -paid})] if paid else []
     words = [f"Upkeep {cost} credits for {crew} crew" + (" (Money is Tight)" if options.has("money_is_tight") else "")]
+    if paid < cost:
+        words.append(f"paid {paid}, {cost - paid} unpaid: settle it by the core rules on Upkeep (core p.76)")
     rolls: list[RollRecord] = []
     ship = Ship.objects.filter(campaign=campaign).first()
     if ship is not None and ship.hull < ship.max_hull and difficulty.free_hull_repair(options):
         changes.append(Change("ship", {"hull_damage": -1}))
         words.append("1 Hull Point repaired for free")
-    facts: dict[str, Any] = {}
-    if campaign.loan.get("origin"):
-        terms = world_engine.LoanTerms.from_dict(campaign.loan)
-        owed = int(campaign.loan.get("balance", 0))
-        facts["loan_balance_before"] = owed
-        interest, record = world_engine.loan_interest(terms, owed, dice)
-        if interest:
-            changes.append(Change("loan", {"balance": interest}))
-            words.append(f"loan interest +{interest} credits owed")
-        if record is not None:
-            rolls.append(record)
+    loan_changes, loan_rolls, loan_words, facts = _loan_interest(campaign, dice)
+    changes += loan_changes
+    rolls += loan_rolls
+    words += loan_words
+    if paid < cost:
+        facts["upkeep_unpaid"] = cost - paid
     return StepResult("; ".join(words) + ".", tuple(rolls), tuple(changes), facts)
 
 
@@ -319,20 +342,25 @@ def _rule_pre_battle_injuries(campaign: Campaign, value: int | None, dice: Dice)
 
 
 def _rule_xp(campaign: Campaign, inputs: Mapping[str, Any]) -> StepResult:
-    """XP for each crew member, as the core rules award it (typed per crew member)."""
+    """XP for each crew member, as the core rules award it (typed per crew member, ``xp_<id>``).
+    Bots earn none (:func:`campaigns.engine.turn.post_battle.xp_refusal`)."""
     changes: list[Change] = []
-    for member in campaign.characters.filter(status__in=("active", "sick_bay")):
-        raw = str(inputs.get(f"xp_{member.pk}") or "").strip()
+    said: list[str] = []
+    for member in campaign.characters.filter(status__in=("active", "sick_bay")).order_by("id"):
+        name = f"xp_{member.pk}"
+        raw = str(inputs.get(name) or "").strip()
         if not raw:
             continue
         if not (raw.isdecimal() and int(raw) <= bounds.XP):
             raise DropshipError(
-                f"xp_{member.pk}: {member.name}'s XP {bounds.range_message(0, bounds.XP)}; got {raw!r}.",
-                field=f"xp_{member.pk}",
+                f"{name}: {member.name}'s XP {bounds.range_message(0, bounds.XP)}; got {raw!r}.",
+                field=name,
             )
+        _engine(partial(post_battle.xp_refusal, member.name, member.kind, int(raw), name))
         if int(raw):
             changes.append(Change("character", {"id": str(member.pk), "xp": int(raw)}))
-    return StepResult("Experience awarded." if changes else "No XP recorded.", (), tuple(changes))
+            said.append(f"{member.name} +{int(raw)}")
+    return StepResult("XP: " + ", ".join(said) + "." if said else "No crew member earned XP this battle.", (), tuple(changes))
 
 
 #: Turn facts ``table:<step key>`` hold the entry a step rolled on the user's table.
@@ -405,6 +433,178 @@ def _resolve(
     return rolled
 
 
+#: The turn fact naming the finished battle a "Record the battle" step took its result from.
+BATTLE_SOURCE = "battle_source"
+
+
+def turn_battle(campaign: Campaign, current: Turn) -> battle_engine.BattleRecord | None:
+    """The finished battle whose result this turn's "Record the battle" step records, or None.
+
+    The latest finished battle set up in this turn; else the latest finished one set up before
+    any turn began, or between the previous turn's "Record the battle" and this turn, that no
+    turn has recorded yet. Battles are read through the campaign's reverse relation (the
+    battles app builds on campaigns, never the other way); each keeps its record in
+    ``result["record"]`` (:meth:`BattleRecord.as_dict`)."""
+    taken = {int((t.facts.get(BATTLE_SOURCE) or {}).get("id") or 0) for t in campaign.turns.exclude(pk=current.pk).only("facts")}
+    previous = campaign.turns.filter(number=current.number - 1).first()
+    recorded_at = (
+        previous.steps.filter(key="battle.record").order_by("-id").values_list("created", flat=True).first()
+        if previous is not None
+        else None
+    )
+    earlier: Any = None
+    for row in campaign.battles.filter(status="finished").order_by("-id"):
+        data = (row.result or {}).get("record")
+        if not data or row.pk in taken:
+            continue
+        if row.turn_number == current.number:
+            return _engine(partial(battle_engine.BattleRecord.from_dict, data))
+        between = row.turn_number is None or (
+            row.turn_number == current.number - 1 and recorded_at is not None and row.created >= recorded_at
+        )
+        if earlier is None and between and not row.reported:
+            earlier = data
+    return None if earlier is None else _engine(lambda: battle_engine.BattleRecord.from_dict(earlier))
+
+
+def crew_names(campaign: Campaign) -> dict[str, str]:
+    """Crew ids (as text) to names."""
+    return {str(pk): name for pk, name in campaign.characters.values_list("pk", "name")}
+
+
+def _field(
+    name: str,
+    kind: str,
+    *,
+    required: bool = False,
+    choices: Sequence[Any] = (),
+    minimum: int | None = None,
+    maximum: int | None = None,
+    note: str = "",
+) -> dict[str, Any]:
+    return {
+        "name": name,
+        "kind": kind,
+        "required": required,
+        "choices": [str(c) for c in choices],
+        "minimum": minimum,
+        "maximum": maximum,
+        "decided": None,
+        "note": note,
+    }
+
+
+def step_fields(campaign: Campaign, current: Turn, spec: StepSpec, view: CampaignView | None = None) -> list[dict[str, Any]]:
+    """Every input the step reads: ``{name, kind, required, choices, minimum, maximum, decided,
+    note}``. Kinds: ``choice`` (one of ``choices``), ``count`` and ``int`` (whole numbers within
+    ``minimum``/``maximum`` where given), ``text``, ``crew_id`` (one crew id of ``choices``),
+    ``crew_ids`` (a list of them), ``faction`` (a Faction name of ``choices``). ``decided`` is
+    the value a finished battle decided (the step takes it; see :func:`turn_battle`)."""
+    view = view or build_view(campaign, current)
+    crew = [c for c in view.crew if c.status in ("active", "sick_bay")]
+    fields: list[dict[str, Any]] = []
+    for name, kind, choices in spec.inputs:
+        made = _field(name, kind, required=name not in spec.optional_inputs, choices=choices)
+        if kind == "count":
+            made["minimum"] = 0
+        elif kind == "crew_ids":
+            made["choices"] = [c.id for c in crew]
+        elif kind == "faction":
+            made["choices"] = [f.name for f in view.factions]
+        fields.append(made)
+    if spec.rule == "battle_record":
+        record = turn_battle(campaign, current)
+        if record is not None:
+            decided = record.inputs()
+            for made in fields:
+                if made["name"] in decided:
+                    made["decided"], made["required"] = decided[made["name"]], False
+            fields.append(
+                _field(
+                    battle_engine.OVERRIDE,
+                    "choice",
+                    choices=("yes", "no"),
+                    note=f"Record something other than the finished battle {record.title} (logged).",
+                )
+            )
+    elif spec.rule == "upkeep":
+        cost, _crew = _upkeep_cost(campaign, view, {})
+        tight = view.options.has("money_is_tight")
+        fields.append(
+            _field(
+                "core_upkeep",
+                "int",
+                required=not tight,
+                minimum=0,
+                maximum=bounds.MONEY,
+                note="Upkeep from your core rulebook; not read with Money is Tight (p.32).",
+            )
+        )
+        short = cost is not None and cost > campaign.credits
+        fields.append(
+            _field(
+                "upkeep_paid",
+                "int",
+                required=short,
+                minimum=0,
+                maximum=max(0, min(cost, campaign.credits)) if cost is not None else max(0, campaign.credits),
+                note=f"{post_battle.UPKEEP_RULE} wants the Upkeep paid: when the crew cannot pay it all, say what it "
+                "pays and settle the rest by the core rules.",
+            )
+        )
+    elif spec.rule == "battle_brief":
+        fields.append(_field("crew_fielded", "count", minimum=0, maximum=bounds.STAT, note="Default: the active crew."))
+    elif spec.rule == "injuries":
+        casualties = [str(c) for c in (view.battle.casualties if view.battle else ())]
+        if difficulty.injury_exemption(view.options, casualties):
+            fields.append(
+                _field("exempt", "crew_id", required=True, choices=casualties, note="Reduced Lethality (p.34): spared the roll.")
+            )
+        if view.options.detailed_injuries:
+            fields.append(_field("armored", "crew_ids", choices=casualties, note="Wearing armor (p.101)."))
+    elif spec.rule == "xp":
+        earners = campaign.characters.filter(status__in=("active", "sick_bay")).exclude(kind__in=post_battle.NO_XP_KINDS)
+        for member in earners.order_by("id"):
+            fields.append(
+                _field(
+                    f"xp_{member.pk}",
+                    "count",
+                    required=member.status == "active",
+                    minimum=0,
+                    maximum=bounds.XP,
+                    note=f"{member.name}'s XP from this battle (core rules).",
+                )
+            )
+    return fields
+
+
+def _check_fields(campaign: Campaign, spec: StepSpec, fields: Sequence[Mapping[str, Any]], given: Mapping[str, Any]) -> None:
+    """Refuse a service-rule step with a required input missing, or XP for a Bot (whose
+    ``xp_<id>`` is not among the step's inputs). Other inputs the step does not read are left
+    aside, as the engine steps do. Raises :class:`DropshipError` naming the input."""
+    for made in fields:
+        if made["required"] and made["name"] not in given:
+            allowed = (
+                f"one of {', '.join(made['choices'])}"
+                if made["choices"]
+                else bounds.range_message(made["minimum"] or 0, made["maximum"] or bounds.MONEY)
+            )
+            raise DropshipError(f"{spec.title} needs {made['name']} ({allowed}). {made['note']}".strip(), field=made["name"])
+    if spec.rule != "xp":
+        return
+    for name, value in given.items():
+        if not (name.startswith("xp_") and name[3:].isdecimal()):
+            continue
+        bot = campaign.characters.filter(pk=int(name[3:]), kind__in=post_battle.NO_XP_KINDS).first()
+        if bot is not None:
+            _engine(partial(post_battle.xp_refusal, bot.name, bot.kind, _whole(value), name))
+
+
+def _whole(value: Any) -> int:
+    text = str(value).strip()
+    return int(text) if text.isdecimal() else 1
+
+
 def step_guide(campaign: Campaign, current: Turn) -> dict[str, Any] | None:
     """What the turn page shows for the step to play: its spec, whether the app can roll it,
     the mapped table, its inputs and a preview of service rules."""
@@ -424,6 +624,10 @@ def step_guide(campaign: Campaign, current: Turn) -> dict[str, Any] | None:
         crew = len([c for c in view.crew if c.status in ("active", "sick_bay")])
         cost = difficulty.upkeep(view.options, max(crew, 1), None, tables=tables)
         preview = f"Money is Tight: {cost} credits." if cost is not None else "Type the upkeep from your core rulebook."
+        if cost is not None and cost > campaign.credits:
+            preview += f" The crew has {campaign.credits}: say what it pays (core p.76)."
+    record = turn_battle(campaign, current) if spec.rule == "battle_record" else None
+    fields = step_fields(campaign, current, spec, view)
     return {
         "spec": spec,
         "mapped": mapped,
@@ -436,7 +640,40 @@ def step_guide(campaign: Campaign, current: Turn) -> dict[str, Any] | None:
         "factions": [f.get("name") for f in campaign.factions],
         "preview": preview,
         "remaining": len(current.plan) - current.position,
+        "fields": fields,
+        "battle": record,
+        "battle_words": battle_engine.record_words(record, crew_names(campaign)) if record is not None else "",
+        "decided": {f["name"] for f in fields if f["decided"] is not None},
+        "xp_crew": [
+            c for c in campaign.characters.filter(status__in=("active", "sick_bay")) if c.kind not in post_battle.NO_XP_KINDS
+        ],
     }
+
+
+def _battle_inputs(
+    campaign: Campaign, record: battle_engine.BattleRecord, mode: str, given: Mapping[str, Any]
+) -> tuple[dict[str, Any], str, bool]:
+    """The "Record the battle" inputs with the finished battle's result filled in, the log note
+    (where the record came from) and whether the player typed over it (``override_battle: yes``). Raises
+    :class:`DropshipError` for a typed input that contradicts the battle, or for recording the
+    step by hand or skipping it, without the override."""
+    names = crew_names(campaign)
+    words = battle_engine.record_words(record, names)
+    override = _engine(lambda: battle_engine.wants_override(given))
+    if mode in ("manual", "skip"):
+        if not override:
+            raise DropshipError(
+                f"mode: the battle {record.title} is finished and recorded {words}. Resolve this step to confirm it, "
+                f"or send {battle_engine.OVERRIDE}: yes to {'record it by hand' if mode == 'manual' else 'skip it'} "
+                "instead (it is logged).",
+                field="mode",
+            )
+        return dict(given), f" Recorded by hand over the finished battle {record.title}, which recorded {words}.", True
+    merged, overridden = _engine(lambda: battle_engine.record_inputs(record, given, names=names))
+    if not overridden:
+        return merged, f" From the battle {record.title}.", False
+    typed = ", ".join(name.replace("_", " ") for name in overridden)
+    return merged, f" Typed over the finished battle {record.title} ({typed}), which recorded {words}.", True
 
 
 @transaction.atomic
@@ -469,18 +706,36 @@ def step_resolve(
     dice = dice or Dice()
     if mode == "enter" and value is None:
         raise DropshipError("value is required: the number your dice show.", field="value")
+    record = turn_battle(campaign, current) if spec.rule == "battle_record" else None
+    over_battle, overridden = "", False
+    if record is not None:
+        given, over_battle, overridden = _battle_inputs(campaign, record, mode, given)
     if mode in ("manual", "skip"):
         if mode == "manual" and not text.strip():
             raise DropshipError("text is required: what happened at this step.", field="text")
         changes = [Change("credits", {"amount": credits})] if credits else []
         changes += [Change("story_points", {"amount": story_points})] if story_points else []
         result = StepResult(text.strip() or "Skipped.", (), tuple(changes))
+        if spec.rule == "upkeep":
+            # Loan interest accrues at Upkeep however the step is resolved (p.154).
+            loan_changes, loan_rolls, loan_words, loan_facts = _loan_interest(campaign, dice)
+            if loan_words:
+                result = StepResult(
+                    f"{result.text.rstrip('.')}. {'; '.join(loan_words).capitalize()}.",
+                    tuple(loan_rolls),
+                    (*result.changes, *loan_changes),
+                    loan_facts,
+                )
     else:
         engine_inputs = {k: v for k, v in given.items() if k in {n for n, _k, _c in spec.inputs} or k == "faces"}
         if spec.rule in turn.ENGINE_RULES:
             result = _resolve(campaign, current, spec, mode, value, engine_inputs, dice)
         else:
+            _check_fields(campaign, spec, step_fields(campaign, current, spec), given)
             result = _resolve(campaign, current, spec, mode, value, given, dice)
+    if record is not None:
+        source = {"id": record.battle_id, "title": record.title, "overridden": overridden}
+        result = StepResult(result.text + over_battle, result.rolls, result.changes, {**result.facts, BATTLE_SOURCE: source})
     if campaign.credits + sum(int(c.data["amount"]) for c in result.changes if c.kind == "credits") < 0 and mode != "manual":
         raise DropshipError(
             f"credits: the crew has {campaign.credits} credits, not enough for this step; record what you did by hand.",
@@ -489,7 +744,7 @@ def step_resolve(
     first_log = log(campaign, "step", f"{spec.title}: {result.text}", rolls=result.rolls, changes=result.changes, step=spec.key)
     words = apply_changes(campaign, result.changes)
     if words:
-        first_log.text += f" [{'; '.join(words)}]"
+        first_log.text += f" Changes: {'; '.join(words)}."
         first_log.save(update_fields=["text"])
     step = TurnStep.objects.create(
         turn=current,
@@ -573,4 +828,15 @@ def plan_preview(campaign: Campaign) -> Sequence[StepSpec]:
     return _engine(lambda: turn.plan_turn(view, fiveparsecs_tables()))
 
 
-__all__ = ["build_view", "change_undo", "plan_preview", "step_guide", "step_resolve", "step_undo", "turn_start"]
+__all__ = [
+    "build_view",
+    "change_undo",
+    "crew_names",
+    "plan_preview",
+    "step_fields",
+    "step_guide",
+    "step_resolve",
+    "step_undo",
+    "turn_battle",
+    "turn_start",
+]

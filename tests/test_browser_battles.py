@@ -184,7 +184,7 @@ def test_a_campaign_battle_is_set_up_on_the_laptop_and_tracked_live_on_a_phone(p
         expect(result).to_contain_text("Held the Field")
         expect(result).to_contain_text("No crew casualties")
         expect(result).to_contain_text("From the live tracker")
-        expect(result).to_contain_text("recorded in the campaign turn")
+        expect(result).to_contain_text("Recorded in turn")
         expect(laptop.get_by_test_id("finish")).to_have_count(0)
 
         laptop.goto(f"{base}/campaigns/{campaign.pk}/turn/")

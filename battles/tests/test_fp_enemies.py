@@ -19,6 +19,7 @@ from battles.engine.fp_enemies import (
     elite_rival_follows,
     enemy_psionics,
     roll_elite_enemy,
+    weapon_code,
 )
 from campaigns.engine.options import CampaignOptions
 from rules.engine.dice import Dice
@@ -569,3 +570,15 @@ def test_a_stored_force_comes_back_whole(seed: int) -> None:
     )
     made = enemy_psionics(Dice(seed=seed), TABLES, made, options=CampaignOptions(psionics="enemies"))
     assert EnemyForce.from_dict(made.as_dict()) == made
+
+
+def test_a_typed_core_weapon_code_forgives_spaces_and_case_but_not_a_code_outside_1a_3c() -> None:
+    assert weapon_code("1 A") == "1A" and weapon_code(" 3c ") == "3C"
+    assert weapon_code("Hand gun") is None and weapon_code("-") is None
+    with pytest.raises(EnemyError) as refused:
+        weapon_code("4 D", field="enemy.weapons")
+    assert refused.value.field == "enemy.weapons" and "1A to 3C" in refused.value.message
+    profile = custom_enemy(
+        "Dock Toughs", category="Criminal Elements", numbers=0, panic="1-2", speed=4, combat_skill=0, toughness=3, weapons="1 a"
+    )
+    assert profile.weapons == "1A"

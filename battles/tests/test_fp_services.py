@@ -415,7 +415,9 @@ def test_finishing_a_campaign_battle_records_it_in_the_turn(player: Any) -> None
     assert refused.value.field == "casualties"
     done = services.battle_finish(user=player, battle_id=battle.pk, version=battle.version, held_field=True, casualties=["Bo"])
     rewards = res(done).pop("elite_rewards")
+    record = res(done).pop("record")
     assert done.reported and done.result == {"held_field": True, "won": True, "casualties": ["Bo"], "source": "manual"}
+    assert record["casualties"] == [str(bo.pk)] and record["kills"] is None and record["won"]
     assert rewards["bounty_credits"] == (battle.setup["enemy"]["bounty_credits"] or 0)  # Held the Field: the bounty
     turn = current_turn(campaign)
     assert turn is not None

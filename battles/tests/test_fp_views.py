@@ -390,8 +390,21 @@ def test_typed_weapon_profiles_arm_the_enemy_and_a_bad_line_is_named(client: Cli
     armed = _create(client, enemy_weapons="Scrap gun", weapon_profiles="Scrap gun | 12 | 1 | 0 | Pistol, Clumsy\n")
     assert armed.setup["enemy_weapons"]["Scrap gun"]["range"] == 12 and armed.setup["warnings"] == []
     assert sorted(armed.setup["enemy_weapons"]["Scrap gun"]["traits"]) == ["clumsy", "pistol"]
-    unarmed = _create(client, enemy_weapons="Scrap gun")
-    assert unarmed.setup["enemy_weapons"] == {} and "Scrap gun" in unarmed.setup["warnings"][0]
+    # A weapon the app cannot read is refused, naming the input, rather than leaving the enemy unarmed.
+    count = Battle.objects.count()
+    unknown = client.post(reverse("battles:create"), {**STANDALONE, "enemy_weapons": "Scrap gun"})
+    body = unknown.content.decode()
+    assert unknown.status_code == 400 and "enemy.weapons: &#x27;Scrap gun&#x27; is not a weapon" in body
+    assert (
+        'name="enemy_weapons" maxlength="80" value="Scrap gun" placeholder="code (2B) or weapon name" aria-invalid="true"' in body
+    )
+    # "1 A" is the core code 1A: it asks for the weapons rolled on the core table, then arms the enemy with them.
+    coded = client.post(reverse("battles:create"), {**STANDALONE, "enemy_weapons": "1 A"})
+    assert coded.status_code == 400 and 'name="basic_weapon"' in coded.content.decode()
+    assert "enemy.basic_weapon: weapons 1A are rolled" in coded.content.decode() and Battle.objects.count() == count
+    armed_by_code = _create(client, enemy_weapons="1 A", basic_weapon="Hand gun")
+    assert armed_by_code.setup["enemy_weapons"]["Hand gun"] and armed_by_code.setup["warnings"] == []
+    assert all(f["weapons"] for f in armed_by_code.setup["enemy"]["figures"])
     refused = client.post(reverse("battles:create"), {**STANDALONE, "weapon_profiles": "Scrap gun | twelve | 1 | 0"})
     body = refused.content.decode()
     assert refused.status_code == 400 and "weapon_profiles line 1" in body

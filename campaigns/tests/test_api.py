@@ -60,7 +60,7 @@ def test_create_list_and_read_a_campaign_with_its_options(api: APIClient, other:
     detail = api.get(f"/api/v1/campaigns/{campaign['id']}/").json()
     assert detail["name"] == "Drift" and detail["world"] is None and detail["loan"] == {}
     log = api.get(f"/api/v1/campaigns/{campaign['id']}/log/?kind=setup").json()["results"]
-    assert len(log) == 1 and "money_is_tight" in log[0]["text"]
+    assert len(log) == 1 and "Money is Tight" in log[0]["text"]
 
 
 def test_a_bad_option_names_the_field(api: APIClient) -> None:

@@ -84,7 +84,7 @@ def test_options_change_mid_campaign_and_are_logged(fiveparsecs_tables: None, pl
     campaign = make(player)
     services.campaign_update(user=player, campaign_id=campaign.pk, version=_v(campaign), options={"story_track": True})
     assert "post.story_track" in plan_keys(campaign)
-    assert campaign.log.filter(kind="setup", text__contains="story_track").exists()
+    assert campaign.log.filter(kind="setup", text__contains="Story Track off to on").exists()
 
 
 # -- crew ------------------------------------------------------------------------------------------
@@ -364,6 +364,7 @@ def test_psionic_use_on_an_outlawed_world_can_bring_psi_hunters(fiveparsecs_tabl
         "held_field": "no",
         "psionic_uses": "3",
         "core_upkeep": "0",
+        f"xp_{campaign.characters.get(name='Vex').pk}": "2",  # the XP step asks every active crew member's XP
     }
     found = False
     for _ in range(60):

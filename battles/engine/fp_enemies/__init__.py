@@ -112,6 +112,7 @@ from battles.engine.fp_enemies.base import (
     EnemyFigure,
     EnemyForce,
     EnemyProfile,
+    weapon_code,
 )
 from battles.engine.fp_enemies.forces import core_enemy, roll_elite_enemy
 from battles.engine.fp_enemies.profiles import core_profile, custom_enemy, profile_from_entry
@@ -165,4 +166,5 @@ __all__ = [
     "enemy_psionics",
     "profile_from_entry",
     "roll_elite_enemy",
+    "weapon_code",
 ]

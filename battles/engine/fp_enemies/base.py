@@ -82,12 +82,27 @@ PISTOL_WEAPONS: frozenset[str] = frozenset(
 )
 
 _WEAPON_CODE = re.compile(r"^[1-3][A-C]$")
+#: What a typed core weapon code looks like: a digit and a letter, spaces and case forgiven.
+_CODE_LIKE = re.compile(r"^\s*(\d)\s*([A-Za-z])\s*$")
 _NAME_ALIASES: Mapping[str, str] = {"duelingpistol": "duellingpistol"}
 _ALL = 10**6
 
 
 class EnemyError(RuleError):
     """An enemy request the rules cannot build; ``field`` names the input at fault."""
+
+
+def weapon_code(text: str, *, field: str = "weapons") -> str | None:
+    """The core rulebook's enemy weapon code in ``text`` ("1A" to "3C"; "1 a" reads as "1A"),
+    or None when ``text`` is not written as a code (a weapon name, "-" or nothing). Raises
+    :class:`EnemyError` naming ``field`` for a code outside 1A-3C ("4D")."""
+    found = _CODE_LIKE.match(str(text or ""))
+    if found is None:
+        return None
+    code = f"{found.group(1)}{found.group(2).upper()}"
+    if not _WEAPON_CODE.match(code):
+        raise EnemyError(f"{field}: {text.strip()!r} is not a core weapon code; codes run 1A to 3C.", field=field)
+    return code
 
 
 # -- data -----------------------------------------------------------------------------------

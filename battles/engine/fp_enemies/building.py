@@ -28,6 +28,7 @@ from battles.engine.fp_enemies.base import (
     UNIQUE_TABLE,
     EnemyError,
     EnemyProfile,
+    weapon_code,
 )
 from battles.engine.fp_enemies.profiles import _check_count, _Fig, _ints, _key, _panic_text, _panic_top, _Roller, _table
 from campaigns.engine.difficulty import TurnDifficulty, turn_difficulty
@@ -89,7 +90,7 @@ def _armament(
     core: Mapping[str, RangeTable] | None,
     lines: list[str],
 ) -> tuple[str, str]:
-    code = profile.weapons.strip()
+    code = weapon_code(profile.weapons) or profile.weapons.strip()
     if not _WEAPON_CODE.match(code):
         natural = "" if code in ("", "-") else code
         if weapons is not None:

@@ -18,6 +18,7 @@ from battles.engine.fp_enemies.base import (
     EnemyError,
     EnemyFigure,
     EnemyProfile,
+    weapon_code,
 )
 from rules.engine.dice import ALLOWED_SIDES, Dice, DiceError, Keep, RollRecord, parse
 from rules.engine.tables import Entry, RangeTable, TableError, TableRoll
@@ -274,6 +275,8 @@ def custom_enemy(
     ):
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise EnemyError(f"{key} must be a whole number from {low} to {high}; got {value!r}.", field=key)
+    arms = str(weapons or "").strip()
+    arms = weapon_code(arms) or arms
     panic_text = str(panic).strip()
     if not re.fullmatch(r"0|1|1-[2-6]", panic_text):
         raise EnemyError(f"panic must be '0', '1' or a range '1-2' to '1-6'; got {panic!r}.", field="panic")
@@ -288,7 +291,7 @@ def custom_enemy(
         combat_skill=combat_skill,
         toughness=toughness,
         ai=str(ai or "").strip(),
-        weapons=str(weapons or "").strip(),
+        weapons=arms,
         save=save,
         special_rules=tuple(str(r) for r in special_rules),
         data={},

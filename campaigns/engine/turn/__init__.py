@@ -52,12 +52,18 @@ has a lasting injury noted).
 
 Facts (the turn's record): engine rules return them in :attr:`StepResult.facts`; the service
 merges them and adds its own: ``invaded`` (from Check for invasion), ``loan_balance_before``
-(debt in credits before the Upkeep payment and interest, used by loan enforcement).
+(debt in credits before the Upkeep payment and interest, used by loan enforcement; set however
+Upkeep was resolved), ``upkeep_unpaid`` (credits of Upkeep the crew could not pay),
+``battle_kills`` (enemies killed, when the battle counted them) and ``battle_source``
+(``{id, title, overridden}``: the finished battle "Record the battle" took its result from).
 
 The package holds one module per section: :mod:`.steps` (the phases, rule names,
 :class:`TurnError`, :class:`StepSpec`, :class:`StepResult`), :mod:`.catalogue` (:func:`plan_turn`),
 :mod:`.conditions` (:func:`applies`) and :mod:`.resolving` (:func:`resolve`); every public name
-is re-exported here.
+of those is re-exported here. Two more modules are imported by name: :mod:`.battle` (a finished
+battle's record for "Record the battle": what it decided, in words, and the step's inputs merged
+with it; a typed contradiction is refused unless ``override_battle: yes``) and
+:mod:`.post_battle` (Upkeep the crew cannot pay in full, core p.76; who earns XP).
 
 Pure Python: no Django imports.
 """

@@ -37,6 +37,7 @@ _BATTLE_RECORD_INPUTS: tuple[Input, ...] = (
     ("held_field", "choice", YES_NO),
     ("psionic_uses", "count", ()),
     ("casualties", "crew_ids", ()),
+    ("kills", "count", ()),
     ("enemy", "text", ()),
     ("elite", "choice", YES_NO),
     ("roving_threat", "choice", YES_NO),

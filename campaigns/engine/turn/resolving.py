@@ -26,6 +26,7 @@ from campaigns.engine.turn.steps import (
     TurnError,
 )
 from campaigns.engine.view import BattleView, CampaignView, Change, FactionView
+from campaigns.engine.wording import plural, sentence, with_article
 from rules.engine.dice import Dice, DiceError
 from rules.engine.tables import RangeTable, TableError
 
@@ -228,7 +229,7 @@ def _rule_world_stability(ctx: _Ctx) -> StepResult:
 
 def _rule_psionic_legality(ctx: _Ctx) -> StepResult:
     status, roll = world.psionic_legality(ctx.tables, ctx.dice, value=ctx.value)
-    text = f"Psionics here: {roll.entry.result}. {roll.entry.effect}".strip()
+    text = f"Psionics here: {sentence(roll.entry.result)} {roll.entry.effect}".strip()
     return StepResult(text, (roll.record,), (Change("world", {"psionic_legality": status}),), {"psionic_legality": status})
 
 
@@ -281,7 +282,7 @@ def _rule_faction_job(ctx: _Ctx) -> StepResult:
 
 def _rule_battle_type(ctx: _Ctx) -> StepResult:
     mission = _choice("mission", ctx.inputs.get("mission"), MISSIONS)
-    return StepResult(f"This turn's battle: a {mission.capitalize()} mission.", facts={"mission": mission})
+    return StepResult(f"This turn's battle: {with_article(mission.capitalize())} mission.", facts={"mission": mission})
 
 
 def _rule_battle_record(ctx: _Ctx) -> StepResult:
@@ -290,8 +291,9 @@ def _rule_battle_record(ctx: _Ctx) -> StepResult:
     won = _yes_no("won", inputs.get("won"))
     held = _yes_no("held_field", inputs.get("held_field"))
     uses = _count("psionic_uses", inputs.get("psionic_uses"))
-    if uses and not any(c.psionic for c in ctx.view.active_crew):
-        raise TurnError(f"psionic_uses must be 0: nobody in the crew is a Psionic; got {uses}.", field="psionic_uses")
+    if uses:
+        _check_psionic_uses(ctx.view, uses)
+    kills = inputs.get("kills")
     raw_casualties = inputs.get("casualties") or ()
     casualties = tuple(str(c) for c in ([raw_casualties] if isinstance(raw_casualties, str) else raw_casualties))
     crew_ids = {c.id for c in ctx.view.crew}
@@ -309,6 +311,8 @@ def _rule_battle_record(ctx: _Ctx) -> StepResult:
         casualties=casualties,
     )
     facts: dict[str, Any] = {"battle": {**asdict(battle), "casualties": list(casualties)}}
+    if kills not in (None, ""):
+        facts["battle_kills"] = _count("kills", kills)
     changes: list[Change] = []
     facts["roving_threat"] = _yes_no("roving_threat", inputs.get("roving_threat"))
     job = _faction(ctx, "faction_job")
@@ -319,9 +323,31 @@ def _rule_battle_record(ctx: _Ctx) -> StepResult:
         changes.append(Change("faction", {"name": target.name, "attacked_turn": ctx.view.turn}))
     outcome = "won" if won else "lost"
     text = f"{mission.capitalize()} mission {outcome}" + (", field held." if held else ".")
+    if casualties:
+        names = {c.id: c.name for c in ctx.view.crew}
+        fallen = ", ".join(names.get(c, c) for c in casualties)
+        text += f" {plural(len(casualties), 'casualty', 'casualties')}: {fallen}."
+    if "battle_kills" in facts:
+        text += f" {plural(facts['battle_kills'], 'enemy', 'enemies')} killed."
     if uses:
-        text += f" Psionic powers used {uses} time(s)."
+        text += f" Psionic powers used {plural(uses, 'time')}."
     return StepResult(text, changes=tuple(changes), facts=facts)
+
+
+def _check_psionic_uses(view: CampaignView, uses: int) -> None:
+    """Only an active Psionic who fought uses powers (pp.17-18): one in Sick Bay sat the battle
+    out. Raises :class:`TurnError` (field ``psionic_uses``) when no active crew member is a
+    Psionic."""
+    if any(c.psionic and c.status == "active" for c in view.crew):
+        return
+    resting = [c.name for c in view.crew if c.psionic and c.status == "sick_bay"]
+    if resting:
+        raise TurnError(
+            f"psionic_uses must be 0: {' and '.join(resting)} {'is' if len(resting) == 1 else 'are'} in Sick Bay and "
+            f"did not fight; only active Psionics who fought use powers (p.17); got {uses}.",
+            field="psionic_uses",
+        )
+    raise TurnError(f"psionic_uses must be 0: nobody in the crew is a Psionic; got {uses}.", field="psionic_uses")
 
 
 def _rule_psionic_detection(ctx: _Ctx) -> StepResult:
