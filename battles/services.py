@@ -1220,10 +1220,6 @@ def nominis_undo(*, user: Any, battle_id: int, version: int | None) -> Battle:
 # -- the result -------------------------------------------------------------------------------
 
 
-def _yes(value: bool) -> str:
-    return "yes" if value else "no"
-
-
 def _turn_record(battle: Battle, result: Mapping[str, Any]) -> dict[str, Any]:
     """The result in the campaign turn's terms (``BattleRecord.as_dict()``): casualties as crew
     ids, the enemies killed when the battle counted them (no-minis or tracker), the enemy."""

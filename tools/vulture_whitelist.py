@@ -26,6 +26,9 @@ _.get_slots  # SerializerMethodField getter
 _.get_members  # SerializerMethodField getter
 _.get_steps  # SerializerMethodField getter
 _.get_code  # SerializerMethodField getter
+_.get_turn_note  # SerializerMethodField getter
+_.turn_note  # serializer field, in Meta.fields
+_.input_fields  # serializer field, read by DRF
 _.help_text  # a form field's help, shown by the template
 _.data_json  # form field, read through cleaned_data
 _.file  # form field, read through request.FILES

@@ -166,7 +166,3 @@ class CampaignView:
     #: the loan's terms as ``world.LoanTerms.as_dict()`` (Loans option, p.152), or None
     loan_terms: Mapping[str, Any] | None = None
     factions: tuple[FactionView, ...] = ()
-
-    @property
-    def active_crew(self) -> tuple[CrewView, ...]:
-        return tuple(c for c in self.crew if c.status in ("active", "sick_bay"))

@@ -40,7 +40,7 @@ Rulings:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from battles.engine.fp_tracker.base import _err, _need, _roll, _rolls, _take
@@ -353,8 +353,3 @@ def psionic_round_end(state: dict[str, Any]) -> list[Event]:
 def psionic_uses(state: Mapping[str, Any]) -> int:
     """How many Psionic Actions the crew took this battle (for the detection step, p.20)."""
     return int((state.get("psionics") or {}).get("uses") or 0)
-
-
-def active_effects(state: Mapping[str, Any]) -> Sequence[Mapping[str, Any]]:
-    """Persisting powers in force: ``[{power, target, until}]`` (until the end of that round)."""
-    return list((state.get("psionics") or {}).get("effects") or [])
