@@ -219,3 +219,13 @@ def test_psionic_actions_replay_to_the_same_state() -> None:
     for action, seed in zip(actions, seeds, strict=True):
         again, _ = t.apply(again, action, Dice(seed=seed), TABLES)
     assert again == state
+
+
+def test_an_open_strain_choice_blocks_acting_and_lapses_when_the_phase_moves_on() -> None:  # p.20
+    state = psionic()
+    state, _ = play(state, "psionic", figure="c1", power="Shock", target="e1", distance=10, faces=[2, 3])
+    with pytest.raises(TrackerError, match="must first choose"):
+        play(state, "act", figure="c1")
+    state, events = play(state, "next_phase")
+    assert "did not choose to Strain: Shock fails" in texts(events) and state["phase"] == "enemy"
+    assert state["psionics"]["pending"] is None and state["enemies"][0]["stun"] == 0

@@ -37,6 +37,7 @@ from battles.engine.fp_tracker.lookups import (
     _reactions,
     _refresh,
 )
+from battles.engine.fp_tracker.psionics import lapse_pending, refuse_while_choosing
 from battles.engine.fp_tracker.setup import _add_enemy
 from live.engine.tracker import (
     Action,
@@ -164,8 +165,12 @@ def _set_player(state: dict[str, Any], action: Action, dice: Dice, tables: Mappi
 
 
 def _next_phase(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
-    """Advance: set-up -> round 1 -> Quick -> Enemy -> Slow -> End (round-end rules) -> next round."""
+    """Advance: set-up -> round 1 -> Quick -> Enemy -> Slow -> End (round-end rules) -> next round.
+    A Strain choice still open lapses: the power fails."""
     require_owner(action)
+    lapsed = lapse_pending(state)
+    if lapsed:
+        return lapsed + _next_phase(state, action, dice, tables)
     phase = state["phase"]
     if phase == "setup":
         return _begin(state, action, dice, tables)
@@ -344,6 +349,7 @@ def _act(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str,
         raise _err(f"{fig['name']} has already acted this round.", "figure")
     if fig["slot"] != state["phase"]:
         raise _err(f"{fig['name']} acts in the {PHASE_NAMES[fig['slot'] or 'start']} this round.", "figure")
+    refuse_while_choosing(state, fig)
     if paralyzed(state, fig):
         return [_activate(state, fig, action, dice, "is Paralyzed and takes no action (p.23)")]
     return [_activate(state, fig, action, dice, "acts")]

@@ -319,6 +319,25 @@ def _attention(
     ], rolls
 
 
+def lapse_pending(state: dict[str, Any]) -> list[Event]:
+    """A Strain choice left open when the phase moves on: the power fails (the choice belongs to
+    the Psionic's activation, p.20)."""
+    book = state.get("psionics") or {}
+    pending = book.get("pending")
+    if not pending:
+        return []
+    book["pending"] = None
+    fig = _crew(state, pending["figure"], active=False)
+    return [Event("psionic", f"{fig['name']} did not choose to Strain: {pending['power']} fails.", {})]
+
+
+def refuse_while_choosing(state: Mapping[str, Any], fig: Mapping[str, Any]) -> None:
+    """Raise :class:`TrackerError` while ``fig`` must still choose whether to Strain."""
+    pending = (state.get("psionics") or {}).get("pending")
+    if pending and pending["figure"] == fig["id"]:
+        raise _err(f"{fig['name']} must first choose: Strain, or let {pending['power']} fail.", "figure")
+
+
 def psionic_round_end(state: dict[str, Any]) -> list[Event]:
     """At the End phase: reinforcements due this round arrive (p.21) if any enemy is still on the
     table, at the middle of the enemy edge; persisting powers that end this round lapse."""
