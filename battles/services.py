@@ -287,6 +287,29 @@ def _psionic_kit(member: Any) -> dict[str, Any]:
     }
 
 
+def _follow_elite_roll(facts: Mapping[str, Any], enemy: Mapping[str, Any]) -> None:
+    """A campaign battle's enemy is what the turn's elite-level enemy roll decided (p.48), once it
+    was made (turn fact ``elite``): elite forces (``enemy.elite`` on, with a category) or a
+    standard enemy. Raises :class:`DropshipError` naming ``enemy.elite`` otherwise."""
+    decided = facts.get("elite")
+    if not isinstance(decided, bool):
+        return
+    wanted = _flag(enemy.get("elite"), "enemy.elite")
+    if wanted == decided:
+        return
+    if decided:
+        raise DropshipError(
+            "enemy.elite: this turn's elite-level enemy roll (p.48) brought elite enemies: choose the elite enemy and its "
+            "category.",
+            field="enemy.elite",
+        )
+    raise DropshipError(
+        "enemy.elite: this turn's elite-level enemy roll (p.48) gave standard enemies: type the enemy's profile or take it "
+        "from your core table.",
+        field="enemy.elite",
+    )
+
+
 def _psionic_legality(campaign: Campaign | None) -> str:
     """The current world's Psionic legality for the tracker (p.20): ``outlawed``, ``unusual``,
     ``common``, or blank when there is no campaign or it was never rolled."""
@@ -576,6 +599,7 @@ def battle_create(
     battle_type: str | None = None,
     campaign_turn: int | None = None,
     dice: Dice | None = None,
+    follow_elite_roll: bool = True,
 ) -> Battle:
     """Set a battle up: mission, deployment and terrain (``fp_setup.generate``), the enemy force
     (``enemy``: ``{"elite": true, "category"}`` rolls elite enemies, pp.48-65;
@@ -592,7 +616,9 @@ def battle_create(
     active crew, the options are the campaign's (``options`` may only hold :data:`BATTLE_FLAGS`)
     and the turn is the campaign's; ``mission_source`` ``None`` takes the turn's battle type
     (else ``opportunity``), and the core-rulebook parts come from the turn or the campaign's
-    table slots (module docstring). Otherwise ``crew`` is required (figure mappings: name,
+    table slots (module docstring). Once the turn's elite-level enemy roll is made (p.48), the
+    enemy must follow it (``follow_elite_roll``; off only for a battle that is not the turn's
+    encounter, such as Fight it out). Otherwise ``crew`` is required (figure mappings: name,
     reactions, speed (inches), combat_skill, toughness, savvy, save, weapons (Dramatic Weapons
     names or typed profiles), captain, bot, soulless, kerin) and ``options`` are Compendium
     options (``campaigns.engine.options``) plus battle flags.
@@ -636,6 +662,8 @@ def battle_create(
     turn_results = turn_table_results(campaign) if campaign is not None else {}
     mapped = slot_tables(campaign) if campaign is not None else {}
     source = mission_source or str(((playing.facts or {}).get("mission") if playing else "") or "") or "opportunity"
+    if follow_elite_roll and playing is not None:
+        _follow_elite_roll(playing.facts or {}, enemy)
     parts: dict[str, fp_setup.CoreRoll] = {}
     if campaign is not None and objective is None:
         parts = _core_parts(dice, campaign, turn_results, mapped, source=source, wanted=("objectives",), roll=False)
@@ -932,6 +960,7 @@ def loan_fight_create(
         hit_numbers=hit_numbers,
         objective=f"Escape across the {setup.escape_edge} edge (p.156)",
         dice=dice,
+        follow_elite_roll=False,  # the collectors are who they are, whatever the turn's encounter roll said
     )
     campaign.refresh_from_db()
     loan_fight_record(campaign, battle_id=battle.pk, setup=setup)

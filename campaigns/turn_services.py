@@ -203,6 +203,12 @@ def _rule_upkeep(campaign: Campaign, view: CampaignView, spec: StepSpec, inputs:
     return StepResult("; ".join(words) + ".", tuple(rolls), tuple(changes), facts)
 
 
+def _elite_fact(facts: Mapping[str, Any] | None) -> bool | None:
+    """What this turn's elite-level enemy roll decided (p.48), or ``None`` before it was made."""
+    value = (facts or {}).get("elite")
+    return value if isinstance(value, bool) else None
+
+
 def _rule_elite_check(campaign: Campaign, view: CampaignView, value: int | None, dice: Dice) -> StepResult:
     tables = fiveparsecs_tables()
     level = difficulty.turn_difficulty(view.options, view.turn, tables)
@@ -211,9 +217,9 @@ def _rule_elite_check(campaign: Campaign, view: CampaignView, value: int | None,
     return StepResult(text, (roll.record,) if roll else (), (), {"elite": elite})
 
 
-def _rule_battle_brief(view: CampaignView, inputs: Mapping[str, Any]) -> StepResult:
+def _rule_battle_brief(view: CampaignView, inputs: Mapping[str, Any], facts: Mapping[str, Any]) -> StepResult:
     tables = fiveparsecs_tables()
-    reminders = difficulty.battle_brief(view.options, view.turn, tables, _crew_fielded(view, inputs))
+    reminders = difficulty.battle_brief(view.options, view.turn, tables, _crew_fielded(view, inputs), elite=_elite_fact(facts))
     if not reminders:
         return StepResult("No option changes this battle.", facts={"brief": []})
     text = " ".join(f"{r.title} ({r.source}): {r.text}" for r in reminders)
@@ -417,7 +423,7 @@ def _resolve(
     if spec.rule == "elite_check":
         return _rule_elite_check(campaign, view, value if mode == "enter" else None, dice)
     if spec.rule == "battle_brief":
-        return _rule_battle_brief(view, inputs)
+        return _rule_battle_brief(view, inputs, current.facts)
     if spec.rule == "injuries":
         return _rule_injuries(campaign, view, inputs, value if mode == "enter" else None, dice)
     if spec.rule == "xp":
@@ -619,7 +625,10 @@ def step_guide(campaign: Campaign, current: Turn) -> dict[str, Any] | None:
     view = build_view(campaign, current)
     preview = ""
     if spec.rule == "battle_brief":
-        preview = "; ".join(r.title for r in difficulty.battle_brief(view.options, view.turn, tables, _crew_fielded(view, {})))
+        brief = difficulty.battle_brief(
+            view.options, view.turn, tables, _crew_fielded(view, {}), elite=_elite_fact(current.facts)
+        )
+        preview = "; ".join(r.title for r in brief)
     elif spec.rule == "upkeep":
         crew = len([c for c in view.crew if c.status in ("active", "sick_bay")])
         cost = difficulty.upkeep(view.options, max(crew, 1), None, tables=tables)

@@ -10,6 +10,7 @@ import pytest
 
 from battles import services
 from battles.models import Battle
+from battles.tests.fp_data import PUNKS
 from campaigns import services as campaign_services
 from campaigns.models import Campaign, Character, World
 from live import services as live_services
@@ -132,3 +133,38 @@ def test_an_enemy_psionic_from_the_set_up_uses_its_powers_on_the_tracker(player:
     client.force_login(player)
     page = client.get(f"/rooms/{room.pk}/").content.decode()
     assert f"Psionic: {', '.join(fig['powers'])}" in page
+
+
+def test_the_turns_elite_roll_decides_the_battles_enemy_and_the_brief_says_so(player: Any) -> None:  # p.48
+    from campaigns import turn_services
+    from campaigns.selectors import current_turn
+    from rules.errors import DropshipError
+
+    campaign = campaign_with_a_psionic(player)
+    campaign.options = {**campaign.options, "elite_enemies": "roll"}
+    campaign.save(update_fields=["options"])
+    campaign.refresh_from_db()
+    turn_services.turn_start(user=player, campaign_id=campaign.pk, version=campaign.version)
+    typed = PUNKS
+    before = services.battle_create(user=player, campaign_id=campaign.pk, enemy=typed, dice=Dice(seed=1))
+    assert not before.setup["enemy"].get("elite")  # no roll made yet: the player chooses
+    brief = None
+    for _ in range(60):
+        campaign.refresh_from_db()
+        turn = current_turn(campaign)
+        assert turn is not None
+        key = turn.plan[turn.position]["key"]
+        if key == "battle.elite":
+            turn_services.step_resolve(user=player, campaign_id=campaign.pk, version=campaign.version, mode="enter", value=6)
+        elif key == "battle.brief":
+            brief = turn_services.step_resolve(user=player, campaign_id=campaign.pk, version=campaign.version, mode="roll")
+            break
+        else:
+            turn_services.step_resolve(user=player, campaign_id=campaign.pk, version=campaign.version, mode="skip")
+    assert brief is not None and "This turn's roll: use the elite-level enemy tables" in brief.text
+    assert "Roll D6 for this encounter" not in brief.text
+    with pytest.raises(DropshipError) as refused:
+        services.battle_create(user=player, campaign_id=campaign.pk, enemy=typed, dice=Dice(seed=1))
+    assert refused.value.field == "enemy.elite"
+    elite = services.battle_create(user=player, campaign_id=campaign.pk, enemy=ELITE, dice=Dice(seed=1))
+    assert elite.setup["enemy"]["elite"]

@@ -407,6 +407,8 @@ def battle_brief(
     turn: int,
     tables: Mapping[str, RangeTable],
     crew_fielded: int,
+    *,
+    elite: bool | None = None,
 ) -> list[Reminder]:
     """The adjustments the referee applies to this battle, one :class:`Reminder` each.
 
@@ -415,7 +417,9 @@ def battle_brief(
     Running Out p.34; chosen or switched on by option 2), elite-level enemies (p.48), enemy
     psionics (pp.22-23), Deployment Variables (p.44) and Escalating Battles (p.46) from option 2,
     Dramatic Combat (p.87) and the Casualty Tables (p.99). ``crew_fielded`` is the number of
-    crew figures in this battle (the Strength-adjusted base count).
+    crew figures in this battle (the Strength-adjusted base count). ``elite``: what the turn's
+    elite-level enemy roll decided (p.48), or ``None`` before it was made: once made, the brief
+    says the result instead of asking for the roll.
 
     Raises :class:`DifficultyError` for ``crew_fielded`` below 1 and as :func:`turn_difficulty`.
     """
@@ -465,6 +469,9 @@ def battle_brief(
         reminders.append(
             Reminder("elite_enemies", "Elite-level enemies", "Use the elite-level enemy tables for this encounter.", "p.48")
         )
+    elif diff.elite_mode == "roll" and elite is not None:
+        said = "use the elite-level enemy tables" if elite else "use the standard enemy tables"
+        reminders.append(Reminder("elite_enemies", "Elite-level enemies", f"This turn's roll: {said}.", "p.48"))
     elif diff.elite_mode == "roll":
         reminders.append(
             Reminder(
