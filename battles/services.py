@@ -75,6 +75,7 @@ from campaigns import turn_services
 from campaigns.crew_services import battle_stats as crew_battle_stats
 from campaigns.crew_services import to_engine
 from campaigns.engine import characters as ch
+from campaigns.engine import quests
 from campaigns.engine.difficulty import turn_difficulty
 from campaigns.engine.options import CampaignOptions, parse_options
 from campaigns.engine.slots import slot as slot_spec
@@ -307,6 +308,31 @@ def _follow_elite_roll(facts: Mapping[str, Any], enemy: Mapping[str, Any]) -> No
         "enemy.elite: this turn's elite-level enemy roll (p.48) gave standard enemies: type the enemy's profile or take it "
         "from your core table.",
         field="enemy.elite",
+    )
+
+
+def _quest_force(
+    dice: Dice, tables: Mapping[str, RangeTable], force: fp_enemies.EnemyForce, campaign: Campaign
+) -> fp_enemies.EnemyForce:
+    """A campaign's Quest battle (mission ``quest``) under its Quest's terms
+    (:func:`campaigns.engine.quests.battle_terms`): the pending battle step's numbers and Panic
+    range, the lasting Quest modifiers, and for the final battle +1 numbers, a Unique Individual
+    and no Morale (pp.79-80)."""
+    terms = _engine(lambda: quests.battle_terms(campaign.quest_step or {}, tables))
+    if not terms.lines:
+        return force
+    return _engine(
+        lambda: fp_enemies.pressed_force(
+            dice,
+            tables,
+            force,
+            numbers=terms.numbers,
+            panic=terms.panic,
+            unique_individual=terms.unique_individual,
+            no_morale=terms.no_morale,
+            reasons=terms.lines,
+        ),
+        where="enemy.",
     )
 
 
@@ -724,6 +750,8 @@ def battle_create(
         campaign_turn=turn,
         mission=setup.mission.source,
     )
+    if campaign is not None and setup.mission.source == quests.QUEST_MISSION:
+        force = _quest_force(dice, tables, force, campaign)
     # Enemy psionics (pp.22-23) when the options bring them; the card shows the powers.
     force = _engine(lambda: fp_enemies.enemy_psionics(dice, tables, force, options=chosen), where="enemy.")
     profiles = enemy.get("weapon_profiles") or {}

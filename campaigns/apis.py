@@ -23,7 +23,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from campaigns import crew_services, loan_services, selectors, services, task_services, turn_services
+from campaigns import crew_services, loan_services, quest_services, selectors, services, task_services, turn_services
 from campaigns.documents import ROW_FIELDS
 from campaigns.engine.slots import SLOTS
 from campaigns.engine.tasks import TASK_NAMES
@@ -151,6 +151,7 @@ class CampaignDetailSerializer(CampaignSerializer):
             "options",
             "rumors",
             "quest",
+            "quest_step",
             "loan",
             "factions",
             "world",
@@ -1025,6 +1026,35 @@ class LoanPayApi(APIView):
         return Response(_detail(request.user, campaign_id))
 
 
+class CampaignQuestStartInputSerializer(CampaignVersionSerializer):
+    name = serializers.CharField(max_length=200, help_text="The Quest's name (acquired by the core rules).")
+
+
+class QuestApi(APIView):
+    """Take up a Quest; its progress runs at the turn's Determine Quest Progress step (pp.78-80).
+    The campaign's ``quest_step`` shows the pending step, the lasting modifiers and whether the
+    Quest Conclusion is unlocked."""
+
+    permission_classes = [CampaignAccess]
+
+    @extend_schema(request=CampaignQuestStartInputSerializer, responses=CampaignDetailSerializer)
+    def post(self, request: Request, campaign_id: int) -> Response:
+        v = _valid(CampaignQuestStartInputSerializer, request)
+        quest_services.quest_start(user=request.user, campaign_id=campaign_id, **v)
+        return Response(_detail(request.user, campaign_id))
+
+
+class QuestPayApi(APIView):
+    """Pay the pending Paid information step's cost for 1 Quest Rumor (01-10, p.79)."""
+
+    permission_classes = [CampaignAccess]
+
+    @extend_schema(request=CampaignVersionSerializer, responses=CampaignDetailSerializer)
+    def post(self, request: Request, campaign_id: int) -> Response:
+        quest_services.quest_pay(user=request.user, campaign_id=campaign_id, **_valid(CampaignVersionSerializer, request))
+        return Response(_detail(request.user, campaign_id))
+
+
 class CampaignSeizureInputSerializer(CampaignVersionSerializer):
     end = serializers.ChoiceField(
         choices=["give_up", "escaped", "caught"],
@@ -1221,6 +1251,8 @@ urlpatterns = [
     path(f"{C}/crew-task/", CrewTaskApi.as_view(), name="api-campaign-crew-task"),
     path(f"{C}/starting-kit/", StartingKitApi.as_view(), name="api-campaign-starting-kit"),
     path(f"{C}/loan/pay/", LoanPayApi.as_view(), name="api-campaign-loan-pay"),
+    path(f"{C}/quest/", QuestApi.as_view(), name="api-campaign-quest"),
+    path(f"{C}/quest/pay/", QuestPayApi.as_view(), name="api-campaign-quest-pay"),
     path(f"{C}/loan/seizure/", LoanSeizureApi.as_view(), name="api-campaign-loan-seizure"),
     path(f"{C}/log/", LogApi.as_view(), name="api-campaign-log"),
     path(f"{C}/slots/<slug:slot>/", SlotApi.as_view(), name="api-campaign-slot"),

@@ -62,6 +62,13 @@ ROWS: tuple[tuple[str, type[models.Model], str], ...] = (
 REMOVABLE = frozenset({"rivals", "patrons"})
 
 
+def _quest_step(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The Expanded Quest Progression state of a document's campaign (``{}`` in documents
+    written before it was kept, or when it is not a mapping)."""
+    value = data.get("quest_step")
+    return dict(value) if isinstance(value, dict) else {}
+
+
 class DocumentError(ValueError):
     """A campaign document that cannot be used; the message says where and why."""
 
@@ -86,7 +93,7 @@ def snapshot(campaign: Campaign, turn: Turn | None = None) -> dict[str, Any]:
     """The campaign's state: scalars, crew, ship, worlds, Rivals, Patrons, and ``turn``'s place."""
     ship = Ship.objects.filter(campaign=campaign).first()
     doc: dict[str, Any] = {
-        "campaign": {f: getattr(campaign, f) for f in CAMPAIGN_FIELDS},
+        "campaign": {**{f: getattr(campaign, f) for f in CAMPAIGN_FIELDS}, "quest_step": campaign.quest_step},
         "ship": {f: getattr(ship, f) for f in SHIP_FIELDS} if ship else None,
     }
     for key, model, related in ROWS:
@@ -156,6 +163,7 @@ def restore(campaign: Campaign, doc: Mapping[str, Any], turn: Turn | None = None
         plans.append((model, manager, wanted, fresh))
     for f in CAMPAIGN_FIELDS:
         setattr(campaign, f, doc["campaign"][f])
+    campaign.quest_step = _quest_step(doc["campaign"])
     campaign.save()
     for model, manager, wanted, fresh in plans:
         manager.exclude(pk__in=list(wanted)).delete()
@@ -334,6 +342,7 @@ def build(campaign: Campaign, doc: Mapping[str, Any], tables: Mapping[str, RuleT
     refs: dict[str, dict[int, int]] = {key: {} for key, _m, _r in ROWS}
     for f in CAMPAIGN_FIELDS:
         setattr(campaign, f, doc["campaign"][f])
+    campaign.quest_step = _quest_step(doc["campaign"])
     campaign.save()
     for key, model, _related in ROWS:
         for item in doc[key]:

@@ -20,7 +20,8 @@ class Campaign(models.Model):
     ``options`` is :class:`campaigns.engine.options.CampaignOptions` as a dict; ``turn`` is the
     campaign turn being played (0 until the first turn starts); ``version`` goes up with every
     write, and a write made against an older one is refused. ``loan`` holds the loan terms
-    (p.152) and balance; ``factions`` the Expanded Factions state (p.110).
+    (p.152) and balance; ``factions`` the Expanded Factions state (p.110); ``quest_step`` the
+    Expanded Quest Progression state (pp.78-80, :mod:`campaigns.engine.quests`).
     """
 
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="campaigns")
@@ -32,6 +33,9 @@ class Campaign(models.Model):
     story_points = models.IntegerField(default=0)
     rumors = models.JSONField(default=list, blank=True, help_text="Quest Rumors, in words.")
     quest = models.CharField(max_length=200, blank=True)
+    quest_step = models.JSONField(
+        default=dict, blank=True, help_text="Expanded Quest Progression state (pp.78-80): campaigns.engine.quests."
+    )
     loan = models.JSONField(default=dict, blank=True)
     factions = models.JSONField(default=list, blank=True, help_text="Expanded Factions on this world (p.110).")
     room = models.OneToOneField("live.Room", on_delete=models.PROTECT, related_name="fiveparsecs_campaign")

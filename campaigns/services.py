@@ -249,6 +249,11 @@ def apply_changes(campaign: Campaign, changes: Sequence[Change]) -> list[str]:
                 updated.append(faction)
             campaign.factions = updated
             words.append(f"Faction {data['name']}: " + wording.pairs_words(data, skip=("name",)))
+        elif change.kind == "quest":
+            campaign.quest_step = dict(data.get("state") or {})
+            if data.get("end"):
+                words.append(f"Quest complete: {campaign.quest}" if campaign.quest else "Quest complete")
+                campaign.quest, campaign.rumors = "", []
         elif change.kind == "faction_remove":
             campaign.factions = [f for f in campaign.factions if f.get("name") != data["name"]]
             words.append(f"Faction {data['name']} no longer tracked")

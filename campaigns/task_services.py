@@ -8,8 +8,8 @@ from typing import Any
 
 from django.db import transaction
 
-from campaigns import crew_services
-from campaigns.engine import difficulty, tasks
+from campaigns import crew_services, quest_services
+from campaigns.engine import difficulty, quests, tasks
 from campaigns.engine.view import Change
 from campaigns.models import Campaign
 from campaigns.selectors import fiveparsecs_tables
@@ -36,12 +36,15 @@ def crew_task(
     """Resolve one crew member's task (see :func:`campaigns.engine.tasks.crew_task`): pay its
     cost (1 credit for Find a Patron or Repair Your Kit with Money is Tight) and roll Find a
     Patron, Recruit or Track (1D6 + ``modifier`` + 1 for a Fixer); the log line gives the total
-    and every reason. Only active crew take tasks. Raises :class:`DropshipError`: ``credits``
+    and every reason. Work on the Quest counts toward the Quest's Hard work step (p.79,
+    :func:`campaigns.quest_services.work_on_the_quest`). Only active crew take tasks. Raises :class:`DropshipError`: ``credits``
     naming the cost when the crew cannot pay (nothing is written), ``character``, ``task``."""
     campaign, before = load_edit(user, campaign_id, version)
     member = campaign.characters.filter(pk=character_id).first()
     if member is None or member.status != "active":
         raise DropshipError(f"character must be an active crew member of this campaign; got {character_id}.", field="character")
+    if task == quests.WORK_TASK:
+        return quest_services.work_on_the_quest(campaign, member, before)
     sheet = crew_services.to_engine(member)
     done = engine_call(
         lambda: tasks.crew_task(

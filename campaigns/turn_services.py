@@ -19,7 +19,7 @@ from django.db import transaction
 
 from campaigns import crew_services, documents
 from campaigns.engine import characters as ch
-from campaigns.engine import difficulty, turn
+from campaigns.engine import difficulty, quests, turn
 from campaigns.engine import world as world_engine
 from campaigns.engine.slots import slot as slot_spec
 from campaigns.engine.turn import StepResult, StepSpec, post_battle
@@ -71,6 +71,7 @@ def build_view(campaign: Campaign, current: Turn | None = None, number: int | No
         battle=BattleView(**{**battle, "casualties": tuple(battle.get("casualties", ()))}) if battle else None,
         loan_terms=campaign.loan or None,
         factions=tuple(FactionView(**f) for f in campaign.factions),
+        quest_step=dict(campaign.quest_step or {}),
     )
 
 
@@ -220,10 +221,11 @@ def _rule_elite_check(campaign: Campaign, view: CampaignView, value: int | None,
 def _rule_battle_brief(view: CampaignView, inputs: Mapping[str, Any], facts: Mapping[str, Any]) -> StepResult:
     tables = fiveparsecs_tables()
     reminders = difficulty.battle_brief(view.options, view.turn, tables, _crew_fielded(view, inputs), elite=_elite_fact(facts))
-    if not reminders:
+    quest = quests.battle_terms(view.quest_step, tables).lines if facts.get("mission") == quests.QUEST_MISSION else ()
+    if not reminders and not quest:
         return StepResult("No option changes this battle.", facts={"brief": []})
-    text = " ".join(f"{r.title} ({r.source}): {r.text}" for r in reminders)
-    return StepResult(text, facts={"brief": [r.as_dict() for r in reminders]})
+    text = " ".join([*(f"{r.title} ({r.source}): {r.text}" for r in reminders), *quest])
+    return StepResult(text, facts={"brief": [r.as_dict() for r in reminders], "quest_terms": list(quest)})
 
 
 def _rule_injuries(

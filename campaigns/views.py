@@ -22,9 +22,9 @@ from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from campaigns import crew_services, loan_services, selectors, services, task_services, turn_services
+from campaigns import crew_services, loan_services, quest_services, selectors, services, task_services, turn_services
 from campaigns.engine import characters as ch
-from campaigns.engine import difficulty, psionics, tasks
+from campaigns.engine import difficulty, psionics, quests, tasks
 from campaigns.engine import ship as ship_engine
 from campaigns.engine.options import BOOL_OPTIONS, CREW_SIZES, ELITE_MODES, PSIONICS_MODES, TOGGLES
 from campaigns.engine.slots import SLOTS
@@ -193,7 +193,13 @@ def _context(request: HttpRequest, campaign: Campaign, role: Role, **extra: Any)
         "last_change": selectors.last_change(campaign),
         "starting_crew": difficulty.starting_crew_count(options),
         "starting_kit": difficulty.starting_kit(options),
-        "crew_tasks": list(tasks.TASK_NAMES.items()),
+        "crew_tasks": [
+            (key, label)
+            for key, label in tasks.TASK_NAMES.items()
+            if key != quests.WORK_TASK or (campaign.quest_step.get("pending") or {}).get("kind") == "work"
+        ],
+        "quest_pending": quests.pending_words(campaign.quest_step),
+        "quest_lasting": quests.lasting_words(campaign.quest_step),
         "species_choices": ["krag", "skulker", *sorted(crew_services.presets(campaign))],
         "kinds": [k for k, _ in campaign.characters.model.KINDS],
         "power_names": psionics.power_names(tables),
@@ -488,6 +494,8 @@ ACTIONS: dict[str, ActionFn] = {
     ),
     "starting_kit": lambda r, c: task_services.starting_kit(**_common(r, c)),
     "loan_pay": lambda r, c: loan_services.loan_pay(**_common(r, c), credits=_int(r, "loan_credits") or 0),
+    "quest_start": lambda r, c: quest_services.quest_start(**_common(r, c), name=r.POST.get("quest_name", "")),
+    "quest_pay": lambda r, c: quest_services.quest_pay(**_common(r, c)),
     "loan_seizure": lambda r, c: loan_services.loan_seizure_end(**_common(r, c), end=r.POST.get("end", "")),
 }
 #: The role each action needs when it is not an editor's (the services check it again).

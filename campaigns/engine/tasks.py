@@ -33,6 +33,8 @@ TASK_NAMES: Mapping[str, str] = {
     "track": "Track",
     "repair_your_kit": "Repair Your Kit",
     "decoy": "Decoy",
+    # Only while the Quest's Hard work step is pending (29-38, p.79; campaigns.engine.quests).
+    "work_on_the_quest": "Work on the Quest",
 }
 
 

@@ -27,6 +27,9 @@ Change kinds (``Change.kind`` and the keys of ``Change.data``):
 - ``faction``: ``name`` plus any of ``influence``, ``power``, ``loyalty`` (deltas), ``no_job_turn``,
   ``no_activity_turn``, ``attacked_turn`` (campaign turn numbers, replace the stored value)
 - ``faction_remove``: ``name``
+- ``quest``: ``state`` (the new Expanded Quest Progression state, :mod:`campaigns.engine.quests`,
+  replacing the stored one) and optional ``end`` (True: the Quest is over; its name and its
+  Quest Rumors are cleared, p.80)
 
 Pure Python: no Django imports.
 """
@@ -56,6 +59,7 @@ CHANGE_KINDS = (
     "faction_add",
     "faction",
     "faction_remove",
+    "quest",
 )
 
 
@@ -88,6 +92,7 @@ class CrewView:
     xp: int = 0
     sick_bay: int = 0
     injuries: tuple[str, ...] = ()
+    savvy: int = 0
 
 
 @dataclass(frozen=True)
@@ -166,3 +171,5 @@ class CampaignView:
     #: the loan's terms as ``world.LoanTerms.as_dict()`` (Loans option, p.152), or None
     loan_terms: Mapping[str, Any] | None = None
     factions: tuple[FactionView, ...] = ()
+    #: the Expanded Quest Progression state (pp.78-80; :mod:`campaigns.engine.quests`)
+    quest_step: Mapping[str, Any] = field(default_factory=dict)

@@ -14,6 +14,8 @@ What is here:
   supplies (typed by hand or rolled on the user's own table with :func:`core_profile`); the
   core composition counts are inputs, and the same toggles apply.
 - :func:`enemy_psionics` runs the four enemy Psionic steps (pp.22-23) on a force.
+- :func:`pressed_force` makes a built force harder (more enemies, smaller Panic range, a Unique
+  Individual, no Morale): the Quest battles of pp.79-80.
 - :func:`elite_rewards` works out the elite post-battle extras (p.50) and the type rules that pay
   out after the battle (bounty, extra Loot or Battlefield Finds, Intrigue, Rivals).
 - :func:`elite_rival_follows` rolls for Elite Rivals when the crew travels (p.49).
@@ -115,6 +117,7 @@ from battles.engine.fp_enemies.base import (
     weapon_code,
 )
 from battles.engine.fp_enemies.forces import core_enemy, roll_elite_enemy
+from battles.engine.fp_enemies.pressure import pressed_force
 from battles.engine.fp_enemies.profiles import core_profile, custom_enemy, profile_from_entry
 from battles.engine.fp_enemies.psionics import enemy_psionics
 from battles.engine.fp_enemies.rewards import elite_rewards, elite_rival_follows
@@ -164,6 +167,7 @@ __all__ = [
     "elite_rewards",
     "elite_rival_follows",
     "enemy_psionics",
+    "pressed_force",
     "profile_from_entry",
     "roll_elite_enemy",
     "weapon_code",

@@ -11,8 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from campaigns.engine import world
-from campaigns.engine.ship import quest_roll_bonus
+from campaigns.engine import quests, world
 from campaigns.engine.turn.catalogue import intro_turn
 from campaigns.engine.turn.conditions import _battle
 from campaigns.engine.turn.steps import (
@@ -436,32 +435,14 @@ def _rule_faction_event(ctx: _Ctx) -> StepResult:
 
 
 def _rule_quest_progress(ctx: _Ctx) -> StepResult:
-    """Roll to progress the active Quest (post-battle step 3): 1D6 + Quest Rumors + 1 for an
-    Expanded Database (p.27), read on the Expanded Quest Progression check (p.78): 6 or less
-    rolls the next step (D100, p.79), 7 or more unlocks the conclusion. ``value``: your D6."""
+    """Determine Quest Progress (post-battle step 3) with the Expanded Quest Progression and its
+    Conclusion (pp.78-80): :func:`campaigns.engine.quests.progress`. ``value``: the first die the
+    rule rolls (the research D6 while Analyze the data is pending, else the progress D6); more
+    dice in ``faces``."""
     if not ctx.view.quest:
         return StepResult("No active Quest to progress.")
-    bonus = quest_roll_bonus(ctx.view.ship_components, ctx.tables)
-    reasons = [f"+{ctx.view.rumors} Quest Rumors"] + ([f"+{bonus} Expanded Database (p.27)"] if bonus else [])
-    roller = world.Roller(ctx.dice, None if ctx.value is None else [ctx.value])
-    record = roller.roll("1D6", f"Quest progress: {ctx.view.quest} ({', '.join(reasons)})", modifier=ctx.view.rumors + bonus)
-    total = record.total or 0
-    check = next(
-        e
-        for e in world.table(ctx.tables, "expanded-quest-progress-check").entries
-        if (e.data.get("max_total") is None or total <= int(e.data["max_total"]))
-        and (e.data.get("min_total") is None or total >= int(e.data["min_total"]))
-    )
-    text = f"Quest progress {total} ({record.natural} {' '.join(reasons)}): {check.result} (p.78)."
-    facts: dict[str, Any] = {"quest_progress": total}
-    if check.data.get("max_total") is not None:
-        step = roller.table(ctx.tables, "expanded-quest-progression", reason="Quest progression step")
-        text += f" Next step: {step.entry.result}" + (f": {step.entry.effect}" if step.entry.effect else "") + " (p.79)."
-        facts["quest_step"] = step.entry.result
-    else:
-        text += " The final Quest battle is unlocked (p.80)."
-        facts["quest_conclusion"] = True
-    return StepResult(text, tuple(roller.records), facts=facts)
+    out = quests.progress(ctx.view, ctx.tables, ctx.dice, battle=ctx.battle(), faces=_front(ctx))
+    return StepResult(out.text, out.rolls, out.changes, dict(out.facts or {}))
 
 
 def _rule_tutorial_done(ctx: _Ctx) -> StepResult:
