@@ -19,6 +19,7 @@ from typing import Any
 
 from django.db import models
 
+from campaigns.engine import quests
 from campaigns.models import Campaign, Character, LogEntry, Patron, Rival, Ship, TableSlot, Turn, TurnStep, World
 from rules.errors import DropshipError
 from rules.models import RuleTable
@@ -65,8 +66,7 @@ REMOVABLE = frozenset({"rivals", "patrons"})
 def _quest_step(data: Mapping[str, Any]) -> dict[str, Any]:
     """The Expanded Quest Progression state of a document's campaign (``{}`` in documents
     written before it was kept, or when it is not a mapping)."""
-    value = data.get("quest_step")
-    return dict(value) if isinstance(value, dict) else {}
+    return quests.clean_state(data.get("quest_step"))
 
 
 class DocumentError(ValueError):

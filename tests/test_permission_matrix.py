@@ -204,6 +204,8 @@ MATRIX: dict[str, Rule] = {
     "api/v1/campaigns/<int:campaign_id>/loan/pay/": R("campaign", "reader", "editor"),
     "api/v1/campaigns/<int:campaign_id>/loan/seizure/": R("campaign", "reader", "editor"),
     "api/v1/campaigns/<int:campaign_id>/loan/fight/": R("campaign", "reader", "editor"),
+    "api/v1/campaigns/<int:campaign_id>/quest/": R("campaign", "reader", "editor"),
+    "api/v1/campaigns/<int:campaign_id>/quest/pay/": R("campaign", "reader", "editor"),
     "api/v1/campaigns/<int:campaign_id>/log/": R("campaign", "reader", "editor"),
     "api/v1/campaigns/<int:campaign_id>/slots/<slug:slot>/": R("campaign", "reader", "owner"),
     "api/v1/campaigns/<int:campaign_id>/members/": R("campaign", "reader", "owner"),

@@ -83,25 +83,53 @@ class BattleTerms:
     lines: tuple[str, ...] = ()
 
 
+_INT_KEYS = ("low", "high", "cost", "points", "target", "done", "needed", "numbers", "panic")
+_FLAG_KEYS = ("hold_field", "ignores_massing")
+
+
+def _whole(raw: Any) -> int:
+    try:
+        return int(raw)
+    except (TypeError, ValueError):
+        return 0
+
+
+def clean_state(raw: Any) -> dict[str, Any]:
+    """``raw`` (a stored or imported state) in the shape of the module docstring: unknown keys
+    and a pending step of an unknown kind dropped, numbers made whole, flags made bool."""
+    if not isinstance(raw, Mapping):
+        return {}
+    state: dict[str, Any] = {k: _whole(raw[k]) for k in ("numbers", "panic") if k in raw}
+    if raw.get("conclusion"):
+        state["conclusion"] = True
+    step = raw.get("pending")
+    if isinstance(step, Mapping) and step.get("kind") in STEP_KINDS[:-1]:
+        pending: dict[str, Any] = {k: str(step.get(k) or "") for k in ("kind", "result", "effect")}
+        pending |= {k: _whole(step[k]) for k in _INT_KEYS if k in step}
+        pending |= {k: bool(step[k]) for k in _FLAG_KEYS if k in step}
+        state["pending"] = pending
+    return state
+
+
 def _rumor(why: str) -> Change:
     return Change("rumor_add", {"text": f"Quest Rumor: {why}"})
 
 
 def _state(view: CampaignView) -> dict[str, Any]:
-    return dict(view.quest_step or {})
+    return clean_state(view.quest_step)
 
 
 def pending_words(state: Mapping[str, Any]) -> str:
     """The pending step in words (``""`` when none)."""
-    step = state.get("pending") or {}
+    step = clean_state(state).get("pending") or {}
     kind = step.get("kind")
     name = f"{step.get('result', 'Quest step')} ({step.get('low', '?')}-{step.get('high', '?')}, p.79)"
     if kind == "pay":
-        return f"{name}: pay {step['cost']} credits for 1 Quest Rumor."
+        return f"{name}: pay {step.get('cost', 0)} credits for 1 Quest Rumor."
     if kind == "research":
-        return f"{name}: {step['points']} of {step['target']} research points."
+        return f"{name}: {step.get('points', 0)} of {step.get('target', 20)} research points."
     if kind == "work":
-        return f"{name}: {step['done']} of {step['needed']} Work on the Quest crew tasks done."
+        return f"{name}: {step.get('done', 0)} of {step.get('needed', 6)} Work on the Quest crew tasks done."
     if kind == "battle":
         win = "Hold the Field" if step.get("hold_field") else "win it"
         return f"{name}: fight it as a Quest battle and {win}. {step.get('effect', '')}".strip()
@@ -117,7 +145,7 @@ def _research(view: CampaignView, step: dict[str, Any], roller: world.Roller) ->
     savvy = _crew_savvy(view)
     record = roller.roll("1D6", f"Quest research points (crew Savvy {savvy:+d})", modifier=savvy)
     step["points"] = int(step.get("points", 0)) + (record.total or 0)
-    done = step["points"] >= int(step["target"])
+    done = step["points"] >= int(step.get("target") or 20)
     text = f"Research: +{record.total} points ({step['points']} of {step['target']}, p.79)."
     return done, text
 
@@ -266,10 +294,11 @@ def conclusion(view: CampaignView, tables: Mapping[str, RangeTable], dice: Dice)
 def pay(state: Mapping[str, Any], credits: int) -> tuple[dict[str, Any], list[Change], str]:
     """Pay a pending ``pay`` step's cost (01-10, p.79): (new state, changes, words). Raises
     :class:`QuestError` (``quest``) with no such step, (``credits``) when ``credits`` is short."""
+    state = clean_state(state)
     step = dict(state.get("pending") or {})
     if step.get("kind") != "pay":
         raise QuestError("quest: no Quest step is waiting for a payment (Paid information, 01-10, p.79).", field="quest")
-    cost = int(step["cost"])
+    cost = int(step.get("cost") or 0)
     if credits < cost:
         raise QuestError(f"credits: the Quest information costs {cost} credits; the crew has {credits}.", field="credits")
     new = {k: v for k, v in state.items() if k != "pending"}
@@ -281,6 +310,7 @@ def work(state: Mapping[str, Any], who: str) -> tuple[dict[str, Any], list[Chang
     """One Work on the Quest crew task by ``who`` (29-38, p.79): (new state, changes, words);
     the last of the needed tasks gives 1 Quest Rumor and ends the step. Raises
     :class:`QuestError` (``task``) when the task is not available."""
+    state = clean_state(state)
     step = dict(state.get("pending") or {})
     if step.get("kind") != "work":
         raise QuestError(
@@ -288,7 +318,7 @@ def work(state: Mapping[str, Any], who: str) -> tuple[dict[str, Any], list[Chang
             field="task",
         )
     step["done"] = int(step.get("done", 0)) + 1
-    if step["done"] >= int(step["needed"]):
+    if step["done"] >= int(step.get("needed") or 6):
         new = {k: v for k, v in state.items() if k != "pending"}
         return (
             new,
@@ -301,16 +331,18 @@ def work(state: Mapping[str, Any], who: str) -> tuple[dict[str, Any], list[Chang
 
 def lasting_words(state: Mapping[str, Any]) -> str:
     """The lasting modifiers of every later Quest battle in words."""
+    state = clean_state(state)
     numbers, panic = int(state.get("numbers", 0)), int(state.get("panic", 0))
     parts = ([f"+{numbers} enemy numbers"] if numbers else []) + ([f"Panic range {panic}"] if panic else [])
     return ", ".join(parts) or "no change"
 
 
-def battle_terms(state: Mapping[str, Any], tables: Mapping[str, RangeTable]) -> BattleTerms:
+def battle_terms(raw: Mapping[str, Any], tables: Mapping[str, RangeTable]) -> BattleTerms:
     """How this campaign's Quest battle is set up now: the final battle once the conclusion is
     unlocked (p.80: +1 numbers, a Unique Individual, no Morale, plus the lasting modifiers), the
     pending battle step's terms (p.79) with the lasting ones (the 54-65 battle ignores Enemy
     massing's numbers), or the lasting ones alone."""
+    state = clean_state(raw)
     numbers, panic = int(state.get("numbers", 0)), int(state.get("panic", 0))
     lines = [f"Quest modifiers: {lasting_words(state)} (p.79)."] if numbers or panic else []
     if state.get("conclusion"):

@@ -187,6 +187,9 @@ def test_the_page_shows_the_pending_step_and_pays_it(fiveparsecs_tables: None, p
     client.post(reverse("campaigns:act", args=[campaign.pk, "quest_pay"]), {"version": _v(campaign), "page": "detail"})
     campaign.refresh_from_db()
     assert campaign.credits == 2 and len(campaign.rumors) == 1 and campaign.quest_step == {}
+    turn_services.change_undo(user=player, campaign_id=campaign.pk, version=_v(campaign))  # the step comes back
+    campaign.refresh_from_db()
+    assert campaign.credits == 6 and campaign.rumors == [] and campaign.quest_step["pending"]["cost"] == 4
 
 
 @pytest.mark.django_db
@@ -217,3 +220,10 @@ def test_winning_the_final_battle_ends_the_quest(fiveparsecs_tables: None, playe
     services.apply_changes(campaign, out.changes)
     assert (campaign.quest, campaign.rumors, campaign.quest_step, campaign.story_points) == ("", [], {}, 1)
     assert campaign.credits >= 2
+
+
+def test_a_malformed_stored_state_is_read_safely() -> None:
+    raw = {"pending": {"kind": "pay", "cost": "x"}, "numbers": "2", "junk": 1}
+    assert quests.clean_state(raw) == {"numbers": 2, "pending": {"kind": "pay", "result": "", "effect": "", "cost": 0}}
+    assert quests.clean_state({"pending": {"kind": "nonsense"}}) == {} and quests.clean_state([1]) == {}
+    assert "pay 0 credits" in quests.pending_words(raw)
