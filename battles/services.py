@@ -311,14 +311,28 @@ def _follow_elite_roll(facts: Mapping[str, Any], enemy: Mapping[str, Any]) -> No
     )
 
 
-def _quest_force(
-    dice: Dice, tables: Mapping[str, RangeTable], force: fp_enemies.EnemyForce, campaign: Campaign
-) -> fp_enemies.EnemyForce:
-    """A campaign's Quest battle (mission ``quest``) under its Quest's terms
-    (:func:`campaigns.engine.quests.battle_terms`): the pending battle step's numbers and Panic
-    range, the lasting Quest modifiers, and for the final battle +1 numbers, a Unique Individual
-    and no Morale (pp.79-80)."""
+def _quest_terms(
+    tables: Mapping[str, RangeTable], campaign: Campaign | None, source: str, ai_type: str | None
+) -> quests.BattleTerms:
+    """The Quest's terms for a campaign's Quest battle (mission ``quest``;
+    :func:`campaigns.engine.quests.battle_terms`), none for any other battle. Raises
+    :class:`DropshipError` (``ai_type``) when the step sets the enemy AI and another is chosen."""
+    if campaign is None or source != quests.QUEST_MISSION:
+        return quests.BattleTerms()
     terms = _engine(lambda: quests.battle_terms(campaign.quest_step or {}, tables))
+    if terms.ai and ai_type and ai_type.strip().lower() != terms.ai:
+        raise DropshipError(
+            f"ai_type: the Quest step makes the enemy AI {terms.ai.capitalize()} (p.79); got {ai_type!r}.", field="ai_type"
+        )
+    return terms
+
+
+def _quest_force(
+    dice: Dice, tables: Mapping[str, RangeTable], force: fp_enemies.EnemyForce, terms: quests.BattleTerms
+) -> fp_enemies.EnemyForce:
+    """``force`` under the Quest's ``terms``: the pending battle step's numbers and Panic range,
+    the lasting Quest modifiers, and for the final battle +1 numbers, a Unique Individual and no
+    Morale (pp.79-80)."""
     if not terms.lines:
         return force
     return _engine(
@@ -690,6 +704,10 @@ def battle_create(
     source = mission_source or str(((playing.facts or {}).get("mission") if playing else "") or "") or "opportunity"
     if follow_elite_roll and playing is not None:
         _follow_elite_roll(playing.facts or {}, enemy)
+    quest_terms = _quest_terms(tables, campaign, source, ai_type)
+    if objective is None and quest_terms.objective:
+        objective = quest_terms.objective
+    ai_type = ai_type or quest_terms.ai or None
     parts: dict[str, fp_setup.CoreRoll] = {}
     if campaign is not None and objective is None:
         parts = _core_parts(dice, campaign, turn_results, mapped, source=source, wanted=("objectives",), roll=False)
@@ -750,8 +768,7 @@ def battle_create(
         campaign_turn=turn,
         mission=setup.mission.source,
     )
-    if campaign is not None and setup.mission.source == quests.QUEST_MISSION:
-        force = _quest_force(dice, tables, force, campaign)
+    force = _quest_force(dice, tables, force, quest_terms)
     # Enemy psionics (pp.22-23) when the options bring them; the card shows the powers.
     force = _engine(lambda: fp_enemies.enemy_psionics(dice, tables, force, options=chosen), where="enemy.")
     profiles = enemy.get("weapon_profiles") or {}

@@ -13,6 +13,7 @@ from campaigns import services
 from campaigns.models import Campaign, Character
 from campaigns.selectors import fiveparsecs_tables as fiveparsecs_tables_now
 from rules.engine.dice import Dice
+from rules.errors import DropshipError
 
 pytestmark = [pytest.mark.django_db]
 
@@ -60,3 +61,19 @@ def test_the_tracker_and_a_standard_force_get_the_quest_terms(fiveparsecs_tables
     ).setup["enemy"]
     assert standard["panic"] == "0" and any("Unique Individual joins" in line for line in standard["lines"])
     assert len(standard["figures"]) == 3 + 1 + 1  # the numbers roll, the profile's +1, the final battle's +1 (p.80)
+
+
+def test_a_quest_step_sets_the_mission_objective_and_the_enemy_ai(fiveparsecs_tables: None, player: Any) -> None:
+    campaign = services.campaign_create(user=player, name="Relay", options={"dramatic_combat": True})
+    Character.objects.create(campaign=campaign, name="Ria")
+    step = {"kind": "battle", "result": "Business contact", "objective": "Protect", "ai": "aggressive"}
+    Campaign.objects.filter(pk=campaign.pk).update(quest="Relay", quest_step={"pending": step})
+    made = battle_services.battle_create(
+        user=player, campaign_id=campaign.pk, enemy=ELITE, mission_source="quest", dice=Dice(seed=4)
+    )
+    assert made.setup["objective"] == "Protect" and made.setup["battle"]["ai_type"] == "aggressive"  # 66-80 (p.79)
+    with pytest.raises(DropshipError) as refused:
+        battle_services.battle_create(
+            user=player, campaign_id=campaign.pk, enemy=ELITE, mission_source="quest", ai_type="cautious", dice=Dice(seed=4)
+        )
+    assert refused.value.field == "ai_type"

@@ -74,17 +74,21 @@ class QuestOutcome:
 class BattleTerms:
     """How a Quest battle is set up: ``numbers`` added to the enemy, ``panic`` (0 or less) added
     to the top of their Panic range, ``unique_individual`` (one always joins), ``no_morale``
-    (they never test Morale: Fearless) and ``lines`` saying why, with pages."""
+    (they never test Morale: Fearless), the step's mission ``objective`` and enemy ``ai`` type
+    (``""``: as the battle's own) and ``lines`` saying why, with pages."""
 
     numbers: int = 0
     panic: int = 0
     unique_individual: bool = False
     no_morale: bool = False
     lines: tuple[str, ...] = ()
+    objective: str = ""
+    ai: str = ""
 
 
 _INT_KEYS = ("low", "high", "cost", "points", "target", "done", "needed", "numbers", "panic")
 _FLAG_KEYS = ("hold_field", "ignores_massing")
+_TEXT_KEYS = ("kind", "result", "effect", "objective", "ai")
 
 
 def _whole(raw: Any) -> int:
@@ -104,7 +108,8 @@ def clean_state(raw: Any) -> dict[str, Any]:
         state["conclusion"] = True
     step = raw.get("pending")
     if isinstance(step, Mapping) and step.get("kind") in STEP_KINDS[:-1]:
-        pending: dict[str, Any] = {k: str(step.get(k) or "") for k in ("kind", "result", "effect")}
+        pending: dict[str, Any] = {k: str(step.get(k) or "") for k in _TEXT_KEYS[:3]}
+        pending |= {k: str(step[k]) for k in _TEXT_KEYS[3:] if step.get(k)}
         pending |= {k: _whole(step[k]) for k in _INT_KEYS if k in step}
         pending |= {k: bool(step[k]) for k in _FLAG_KEYS if k in step}
         state["pending"] = pending
@@ -187,6 +192,8 @@ def _drawn(entry: Entry, view: CampaignView, state: dict[str, Any], roller: worl
         "panic": int(data.get("panic") or 0),
         "hold_field": bool(data.get("hold_field")),
         "ignores_massing": bool(data.get("ignores_massing")),
+        **({"objective": str(data["objective"])} if data.get("objective") else {}),
+        **({"ai": str(data["enemy_ai"]).lower()} if data.get("enemy_ai") else {}),
     }
     return [], ["Choose the Quest battle when you are ready: its set-up takes these terms."]
 
@@ -358,4 +365,7 @@ def battle_terms(raw: Mapping[str, Any], tables: Mapping[str, RangeTable]) -> Ba
         numbers += int(step.get("numbers") or 0)
         panic += int(step.get("panic") or 0)
         lines.append(f"Quest step {step.get('result')}: {step.get('effect')} (p.79).")
+        return BattleTerms(
+            numbers, panic, False, False, tuple(lines), str(step.get("objective") or ""), str(step.get("ai") or "")
+        )
     return BattleTerms(numbers, panic, False, False, tuple(lines))

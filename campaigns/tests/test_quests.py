@@ -227,3 +227,24 @@ def test_a_malformed_stored_state_is_read_safely() -> None:
     assert quests.clean_state(raw) == {"numbers": 2, "pending": {"kind": "pay", "result": "", "effect": "", "cost": 0}}
     assert quests.clean_state({"pending": {"kind": "nonsense"}}) == {} and quests.clean_state([1]) == {}
     assert "pay 0 credits" in quests.pending_words(raw)
+
+
+def test_the_data_cache_and_business_contact_steps_set_the_mission() -> None:
+    cache = _state(_run(_view(), [1, 45]))["pending"]
+    contact = _state(_run(_view(), [1, 70]))["pending"]
+    assert cache["objective"] == "Access" and "ai" not in cache  # 39-53 (p.79)
+    assert (contact["objective"], contact["ai"]) == ("Protect", "aggressive")  # 66-80
+    terms = quests.battle_terms({"pending": contact}, TABLES)
+    assert (terms.objective, terms.ai) == ("Protect", "aggressive")
+
+
+@pytest.mark.django_db
+def test_the_battle_brief_of_a_quest_battle_gives_the_quest_terms(fiveparsecs_tables: None, player: Any) -> None:
+    campaign = services.campaign_create(user=player, name="Relay", options={})
+    Campaign.objects.filter(pk=campaign.pk).update(quest="Relay", quest_step={"conclusion": True, "numbers": 1})
+    Character.objects.create(campaign=campaign, name="Ria")
+    campaign.refresh_from_db()
+    view = turn_services.build_view(campaign, number=1)
+    brief = turn_services._rule_battle_brief(view, {}, {"mission": "quest"})
+    assert "Quest Conclusion" in brief.text and "+1 enemy numbers" in brief.text
+    assert "Quest" not in turn_services._rule_battle_brief(view, {}, {"mission": "patron"}).text
