@@ -150,7 +150,8 @@ def _research(view: CampaignView, step: dict[str, Any], roller: world.Roller) ->
     savvy = _crew_savvy(view)
     record = roller.roll("1D6", f"Quest research points (crew Savvy {savvy:+d})", modifier=savvy)
     step["points"] = int(step.get("points", 0)) + (record.total or 0)
-    done = step["points"] >= int(step.get("target") or 20)
+    step["target"] = int(step.get("target") or 20)
+    done = step["points"] >= step["target"]
     text = f"Research: +{record.total} points ({step['points']} of {step['target']}, p.79)."
     return done, text
 
@@ -175,7 +176,7 @@ def _drawn(entry: Entry, view: CampaignView, state: dict[str, Any], roller: worl
     if kind == "pay":
         record = roller.roll(str(data.get("credits") or "1D6"), "Quest information cost (credits)")
         state["pending"] = {**base, "cost": record.total or 0}
-        return [], [f"Pay {record.total} credits (the Quest page's Pay button) for 1 Quest Rumor."]
+        return [], [f"Pay {record.total} credits (the Pay button beside the Quest Rumors) for 1 Quest Rumor."]
     if kind == "research":
         step = {**base, "points": 0, "target": int(data.get("research_points") or 20)}
         done, text = _research(view, step, roller)
