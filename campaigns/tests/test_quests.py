@@ -248,3 +248,35 @@ def test_the_battle_brief_of_a_quest_battle_gives_the_quest_terms(fiveparsecs_ta
     brief = turn_services._rule_battle_brief(view, {}, {"mission": "quest"})
     assert "Quest Conclusion" in brief.text and "+1 enemy numbers" in brief.text
     assert "Quest" not in turn_services._rule_battle_brief(view, {}, {"mission": "patron"}).text
+
+
+@pytest.mark.django_db
+def test_a_quest_battle_won_in_the_turn_finishes_the_step_at_determine_quest_progress(
+    fiveparsecs_tables: None, player: Any
+) -> None:
+    campaign = services.campaign_create(user=player, name="Relay", options={})
+    Character.objects.create(campaign=campaign, name="Ria")
+    step = {"kind": "battle", "result": "Data cache", "low": 39, "high": 53}
+    Campaign.objects.filter(pk=campaign.pk).update(quest="Relay", quest_step={"pending": step})
+    current = turn_services.turn_start(user=player, campaign_id=campaign.pk, version=_v(campaign))
+
+    def play_to(key: str) -> None:
+        while turn_services.step_guide(campaign, current)["spec"].key != key:  # type: ignore[index]
+            turn_services.step_resolve(user=player, campaign_id=campaign.pk, version=_v(campaign), mode="manual", text="done")
+            current.refresh_from_db()
+
+    play_to("battle.type")
+    turn_services.step_resolve(
+        user=player, campaign_id=campaign.pk, version=_v(campaign), mode="roll", inputs={"mission": "quest"}
+    )
+    current.refresh_from_db()
+    play_to("battle.record")
+    turn_services.step_resolve(
+        user=player, campaign_id=campaign.pk, version=_v(campaign), mode="roll", inputs={"won": "yes", "held_field": "no"}
+    )
+    current.refresh_from_db()
+    play_to("post.quest")
+    done = turn_services.step_resolve(user=player, campaign_id=campaign.pk, version=_v(campaign), mode="roll")
+    campaign.refresh_from_db()
+    assert "Data cache done: +1 Quest Rumor" in done.text and "Quest progress" in done.text
+    assert len(campaign.rumors) >= 1 and campaign.quest_step.get("pending", {}).get("result") != "Data cache"
