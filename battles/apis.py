@@ -85,6 +85,14 @@ def _valid(serializer_class: type[serializers.Serializer[Any]], request: Request
 
 class FpBattleCreateInputSerializer(serializers.Serializer[Any]):
     campaign_id = int_field(1, bounds.ID_MAX, required=False, allow_null=True, default=None)
+    rival_id = int_field(
+        1,
+        bounds.ID_MAX,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="The campaign's Rival fought (a Rival mission); a Psi-hunter Rival brings its adjustments (p.21).",
+    )
     title = serializers.CharField(max_length=80, required=False, allow_blank=True, default="")
     theme = serializers.CharField(required=False, allow_null=True, allow_blank=True, default=None, help_text="Terrain theme.")
     mission_source = serializers.CharField(

@@ -19,7 +19,8 @@ Set-up shape (``Battle.setup``)::
      "hit_numbers": {"open", "cover", "source"}, "seed": int, "enemy_weapons": {name: profile},
      "campaign_turn": int, "objective": str, "warnings": [str],
      "core": [fp_setup.CoreRoll.as_dict()],  # the player's own core-rulebook tables, see below
-     "psionic_legality": "outlawed" | "unusual" | "common" | ""}  # the campaign world's (p.20)
+     "psionic_legality": "outlawed" | "unusual" | "common" | "",  # the campaign world's (p.20)
+     "rival"?: {"id", "name", "psi_hunter"}}  # the campaign Rival fought (rival_id)
 
 Rulings:
 
@@ -76,14 +77,14 @@ from campaigns.crew_services import battle_stats as crew_battle_stats
 from campaigns.crew_services import to_engine
 from campaigns.engine import characters as ch
 from campaigns.engine import quests
-from campaigns.engine.difficulty import turn_difficulty
+from campaigns.engine.difficulty import Reminder, turn_difficulty
 from campaigns.engine.options import CampaignOptions, parse_options
 from campaigns.engine.slots import slot as slot_spec
 from campaigns.engine.turn.battle import BattleRecord, record_words
 from campaigns.engine.view import Change
 from campaigns.engine.world.loans import fight_it_out
 from campaigns.loan_services import loan_fight_prepare, loan_fight_record
-from campaigns.models import Campaign
+from campaigns.models import Campaign, Rival
 from campaigns.permissions import EDITOR, campaign_for
 from campaigns.selectors import current_turn, fiveparsecs_tables, slot_tables, turn_table_results
 from live.engine.tracker import Role, flag_value
@@ -348,6 +349,29 @@ def _quest_force(
         ),
         where="enemy.",
     )
+
+
+#: The Psi-hunter adjustments (p.21) as the battle brief shows them.
+PSI_HUNTER_REMINDER = Reminder(
+    key="psi_hunters",
+    title="Psi-hunters",
+    text="Seize the Initiative against them at -2; one more Specialist is in their force; they add +1 to hit or Brawl a Psionic.",
+    source="p.21",
+)
+
+
+def _battle_rival(campaign: Campaign | None, rival_id: int | None) -> Rival | None:
+    """The campaign's Rival ``rival_id`` the battle is fought against, or None when not given.
+    Raises :class:`DropshipError` naming ``rival_id`` for a standalone battle or an id that is not
+    one of this campaign's Rivals."""
+    if rival_id is None:
+        return None
+    if campaign is None:
+        raise DropshipError("rival_id: only a campaign battle is fought against one of its Rivals.", field="rival_id")
+    found = campaign.rivals.filter(pk=rival_id).first()
+    if found is None:
+        raise DropshipError(f"rival_id: no Rival {rival_id} in this campaign.", field="rival_id")
+    return found
 
 
 def _psionic_legality(campaign: Campaign | None) -> str:
@@ -640,6 +664,7 @@ def battle_create(
     campaign_turn: int | None = None,
     dice: Dice | None = None,
     follow_elite_roll: bool = True,
+    rival_id: int | None = None,
 ) -> Battle:
     """Set a battle up: mission, deployment and terrain (``fp_setup.generate``), the enemy force
     (``enemy``: ``{"elite": true, "category"}`` rolls elite enemies, pp.48-65;
@@ -664,7 +689,15 @@ def battle_create(
     options (``campaigns.engine.options``) plus battle flags.
 
     Hit numbers: Dramatic Combat's (p.87) when that option is on; else ``hit_numbers`` {open,
-    cover} from the core rulebook is required. Raises :class:`DropshipError` naming the field.
+    cover} from the core rulebook is required.
+
+    ``rival_id``: the campaign's Rival the battle is fought against (a Rival mission; with no
+    ``mission_source`` and no battle type on the turn, the source becomes ``rival``). A
+    Psi-hunter Rival (p.21) flags the force ``psi_hunters``, adds one Specialist to it after it
+    is generated (:func:`fp_enemies.psi_hunters`) and puts the adjustments in the brief; the
+    tracker then rolls Seize the Initiative at -2 and their figures add +1 to hit or Brawl a
+    crew Psionic (no-minis play: the +1). Raises :class:`DropshipError` naming the field:
+    ``rival_id`` for a standalone battle, a Rival not in this campaign or another mission source.
     """
     tables = fiveparsecs_tables()
     campaign = None
@@ -701,7 +734,16 @@ def battle_create(
     playing = current_turn(campaign) if campaign is not None else None
     turn_results = turn_table_results(campaign) if campaign is not None else {}
     mapped = slot_tables(campaign) if campaign is not None else {}
-    source = mission_source or str(((playing.facts or {}).get("mission") if playing else "") or "") or "opportunity"
+    rival = _battle_rival(campaign, rival_id)
+    source = (
+        mission_source
+        or str(((playing.facts or {}).get("mission") if playing else "") or "")
+        or ("rival" if rival is not None else "opportunity")
+    )
+    if rival is not None and source != "rival":
+        raise DropshipError(
+            f"rival_id: a Rival is fought in a Rival mission; this battle's mission source is {source!r}.", field="rival_id"
+        )
     if follow_elite_roll and playing is not None:
         _follow_elite_roll(playing.facts or {}, enemy)
     quest_terms = _quest_terms(tables, campaign, source, ai_type)
@@ -771,6 +813,10 @@ def battle_create(
     force = _quest_force(dice, tables, force, quest_terms)
     # Enemy psionics (pp.22-23) when the options bring them; the card shows the powers.
     force = _engine(lambda: fp_enemies.enemy_psionics(dice, tables, force, options=chosen), where="enemy.")
+    brief: list[dict[str, str]] = []
+    if rival is not None and rival.psi_hunter:
+        force = _engine(lambda: fp_enemies.psi_hunters(tables, force, options=chosen, campaign_turn=turn), where="enemy.")
+        brief.append(PSI_HUNTER_REMINDER.as_dict())
     profiles = enemy.get("weapon_profiles") or {}
     if not isinstance(profiles, Mapping):
         raise DropshipError(
@@ -789,13 +835,15 @@ def battle_create(
                 enemy_weapons[name] = made
     objective_name = objective or (setup.mission.objectives[0].name if setup.mission.objectives else "")
     label = title.strip() or f"{force.type or force.category} ({setup.mission.battle_label})"
+    card = setup.as_dict()
+    card["brief"] = [*card["brief"], *brief]
     battle = Battle.objects.create(
         owner=user,
         campaign=campaign,
         turn_number=campaign.turn if campaign is not None and campaign.turn else None,
         title=label[:80],
         setup={
-            "battle": setup.as_dict(),
+            "battle": card,
             "enemy": force.as_dict(),
             "crew": figures,
             "options": {**chosen.as_dict(), **flags},
@@ -811,6 +859,7 @@ def battle_create(
             ],
             "core": [parts[k].as_dict() for _, k in CORE_PARTS if k in parts],
             "psionic_legality": _psionic_legality(campaign),
+            **({"rival": {"id": rival.pk, "name": rival.name, "psi_hunter": rival.psi_hunter}} if rival is not None else {}),
         },
     )
     if campaign is not None:
@@ -818,7 +867,13 @@ def battle_create(
         campaign_services.log(
             campaign,
             "battle",
-            f"Battle set up: {battle.title}. " + "; ".join(f"{p.title}: {p.result}" for p in parts.values()),
+            f"Battle set up: {battle.title}. "
+            + "; ".join(f"{p.title}: {p.result}" for p in parts.values())
+            + (
+                f" Against the Rival {rival.name}{' (Psi-hunters: one more Specialist, p.21)' if rival.psi_hunter else ''}."
+                if rival
+                else ""
+            ),
             rolls=rolled,
         )
     return battle
@@ -898,6 +953,7 @@ def tracker_setup(battle: Battle, tables: Mapping[str, RangeTable]) -> dict[str,
         "elite": bool(force.get("elite")),
         "kind": setup.get("enemy_kind", "humanoid") if setup.get("enemy_kind") in fp_tracker.KINDS else "humanoid",
         "ai": ai if ai in fp_tracker.AI_TYPES else "tactical",
+        **({"psi_hunters": True} if force.get("psi_hunters") else {}),
     }
     if unique:
         group["unique"] = [
@@ -1157,6 +1213,7 @@ def nominis_initial(
             mission_setup=mission_setup,
             enemy_rules=enemy_rules,
             enemy_kind=kind if kind in fp_combat.CASUALTY_KINDS else "humanoid",
+            psi_hunters=bool(force.get("psi_hunters")),
         ),
         where="",
     )

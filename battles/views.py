@@ -25,7 +25,7 @@ from django.views.decorators.http import require_GET, require_POST
 from battles import inputs, selectors, services
 from battles.engine import fp_enemies, fp_setup, nominis
 from battles.models import Battle, BattleJob
-from campaigns.models import Campaign
+from campaigns.models import Campaign, Rival
 from campaigns.selectors import fiveparsecs_tables
 from live.models import Membership
 from rules.errors import DropshipError, NotFound
@@ -58,6 +58,7 @@ CREW_STATS: tuple[tuple[str, str, str], ...] = (
 FIELD_INPUTS: Mapping[str, str] = {
     "campaign": "campaign",
     "campaign_id": "campaign",
+    "rival_id": "rival",
     "campaign_turn": "campaign_turn",
     "title": "title",
     "theme": "theme",
@@ -362,6 +363,7 @@ def _form_context(request: HttpRequest, **extra: Any) -> dict[str, Any]:
         "form": request.POST if request.method == "POST" else {},
         "bad": bad_input(error.field, _named_rows(request)) if isinstance(error, DropshipError) else "",
         "battle_flags": BATTLE_FLAGS,
+        "rivals": Rival.objects.filter(campaign__in=campaigns).select_related("campaign"),
         "loan_fight": _loan_fight_version(request, campaigns, raw_campaign),
         **extra,
     }
@@ -422,6 +424,7 @@ def battle_create(request: HttpRequest) -> HttpResponse:
             hit_numbers=_hit_numbers_from_post(request),
             options=_options_from_post(request, standalone=campaign_id is None),
             campaign_turn=None if campaign_id else _int(request, "campaign_turn", None),
+            rival_id=_int(request, "rival", None, field="rival_id"),
         )
     except DropshipError as exc:
         return render(request, "battles/fp_list.html", _form_context(request, error=exc), status=exc.status)

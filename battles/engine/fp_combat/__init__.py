@@ -132,6 +132,9 @@ DUCK_BACK_COVER = 4  # p.87
 DUCK_BACK_FIRER_IN = 6  # p.87
 LUNGE_RANGE_IN = 6  # p.87
 ADJUSTED_SOURCE = "p.87 adjusted shooting"
+#: Psi-hunter Rivals (p.21): added to their attack roll when they shoot at or Brawl a Psionic.
+PSI_HUNTER_HIT = 1
+PSI_HUNTER_WHY = "Psi-hunter against a Psionic (p.21)"
 
 
 class CombatError(RuleError):
@@ -288,6 +291,7 @@ __all__ = [
     "KNOCKBACK_IN",
     "KNOCKOUT_MARKERS",
     "LUNGE_RANGE_IN",
+    "PSI_HUNTER_HIT",
     "RESPREAD_IN",
     "RESULTS",
     "SAVE_KINDS",

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from battles.engine.fp_combat import TraitNumbers
+from battles.engine.fp_combat import PSI_HUNTER_HIT, PSI_HUNTER_WHY, TraitNumbers
 from battles.engine.fp_combat.hits import HitOutcome, _Feed, _hit, _signed
 from battles.engine.fp_combat.weapons import Fighter, Weapon
 from rules.engine.combat_numbers import BRAWL_WIN_MOVE_IN, STUNNED_BRAWL
@@ -72,6 +72,8 @@ def _brawl_mods(numbers: TraitNumbers, me: Fighter, gun: Weapon | None, other: F
             mods.append((numbers.clumsy, "Clumsy against a faster foe"))
     if me.stunned:
         mods.append((STUNNED_BRAWL, "Stunned"))
+    if me.psi_hunter and other.psionic:
+        mods.append((PSI_HUNTER_HIT, PSI_HUNTER_WHY))
     return mods
 
 
@@ -96,7 +98,7 @@ def resolve_brawl(
 ) -> BrawlResult:
     """A Brawl between ``a`` and ``b`` (Bug Hunt pp.177-178; traits p.89; rulings in the module
     docstring). Each rolls D6 + Combat Skill + the weapon bonus (Melee +2, Pistol +1), Clumsy -1
-    against a faster foe, Stunned -1. Elegant rerolls a losing die (not for K'Erin). The lower
+    against a faster foe, Stunned -1, a Psi-hunter +1 against a Psionic (p.21). Elegant rerolls a losing die (not for K'Erin). The lower
     total takes a hit from the other's weapon (Damage 0 unarmed); a draw hits both. Survivors that
     were Stunned lose one Stun marker.
 

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from battles.engine.fp_combat import CombatError, TraitNumbers
+from battles.engine.fp_combat import PSI_HUNTER_HIT, PSI_HUNTER_WHY, CombatError, TraitNumbers
 from battles.engine.fp_combat.hits import HitOutcome, _Feed, _hit, _signed
 from battles.engine.fp_combat.weapons import Fighter, HitNumbers, Weapon
 from rules.engine.combat_numbers import RESPREAD_IN
@@ -119,6 +119,8 @@ def resolve_shot(
     - ``shooter.reroll_natural_one`` (a Krag fighting Rivals, p.12): one firing die showing a
       natural 1 is rolled again, once; that die comes right after the firing dice.
     - ``target.obscured`` (an enemy Psionic's Obscure, p.23): only a natural 6 hits, Area too.
+    - ``shooter.psi_hunter`` against a ``target.psionic``: +1 to each firing die (p.21); not to
+      the unmodified Area die, nor where a natural face decides (Shrapnel, Obscure).
     - ``faces``: the firing dice (one per Shot; for Area the one D6), then per hit the psionic
       ward's die (``target.ward``: Barrier or Reflect, pp.18, 23), the save die (if any), the Damage die (unless a no-Damage Stun hit) and the Shockwave die (if it survives).
 
@@ -178,6 +180,8 @@ def resolve_shot(
             mods.append((trait.snap_shot_hit, f'Snap shot within {trait.snap_shot_range_in}"'))
         if gun.has("heavy") and moved:
             mods.append((trait.heavy, "Heavy after moving"))
+        if shooter.psi_hunter and target.psionic:
+            mods.append((PSI_HUNTER_HIT, PSI_HUNTER_WHY))
         modifier = sum(n for n, _ in mods)
         shrapnel = gun.has("shrapnel")
         to_hit = trait.shrapnel_target if shrapnel else numbers.target(cover=cover, range_in=range_in)

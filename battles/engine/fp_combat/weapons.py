@@ -164,7 +164,9 @@ class Fighter:
     ``None``; ``obscured``: shots at it hit only on a natural 6 (an enemy Psionic's Obscure,
     p.23); ``bot``: a robot (never Ducks Back, no Burn move); ``kerin``: a
     K'Erin player character (no Elegant reroll, p.89); ``enemy``: an enemy figure (Lunge is then
-    compulsory when p.87 says so); ``weapons``: what it carries (for Lunge)."""
+    compulsory when p.87 says so); ``weapons``: what it carries (for Lunge); ``psi_hunter``: one
+    of a Psi-hunter Rival's figures, +1 (:data:`PSI_HUNTER_HIT`) to its firing dice and Brawl roll
+    against a ``psionic`` figure, a crew Psionic (p.21)."""
 
     name: str
     combat_skill: int
@@ -183,6 +185,8 @@ class Fighter:
     reroll_natural_one: bool = False
     ward: Ward | None = None
     obscured: bool = False
+    psi_hunter: bool = False
+    psionic: bool = False
 
     def __post_init__(self) -> None:
         if self.toughness < 1:

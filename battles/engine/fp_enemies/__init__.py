@@ -16,6 +16,7 @@ What is here:
 - :func:`enemy_psionics` runs the four enemy Psionic steps (pp.22-23) on a force.
 - :func:`pressed_force` makes a built force harder (more enemies, smaller Panic range, a Unique
   Individual, no Morale): the Quest battles of pp.79-80.
+- :func:`psi_hunters` makes a force a Psi-hunter Rival's: flagged, one more Specialist (p.21).
 - :func:`elite_rewards` works out the elite post-battle extras (p.50) and the type rules that pay
   out after the battle (bounty, extra Loot or Battlefield Finds, Intrigue, Rivals).
 - :func:`elite_rival_follows` rolls for Elite Rivals when the crew travels (p.49).
@@ -119,7 +120,7 @@ from battles.engine.fp_enemies.base import (
 from battles.engine.fp_enemies.forces import core_enemy, roll_elite_enemy
 from battles.engine.fp_enemies.pressure import pressed_force
 from battles.engine.fp_enemies.profiles import core_profile, custom_enemy, profile_from_entry
-from battles.engine.fp_enemies.psionics import enemy_psionics
+from battles.engine.fp_enemies.psionics import enemy_psionics, psi_hunters
 from battles.engine.fp_enemies.rewards import elite_rewards, elite_rival_follows
 
 __all__ = [
@@ -169,6 +170,7 @@ __all__ = [
     "enemy_psionics",
     "pressed_force",
     "profile_from_entry",
+    "psi_hunters",
     "roll_elite_enemy",
     "weapon_code",
 ]

@@ -225,8 +225,9 @@ class EnemyForce:
     - ``rewards``: what the elite rewards give, in words; ``special_rules``: the type's and
       category's rules, in words.
     - ``profile``, ``basic_weapon``, ``specialist_weapon``: what the figures were built from.
-    - ``psionics_checked``: :func:`enemy_psionics` has run; ``rolls``: every roll made;
-      ``lines``: a readable summary.
+    - ``psionics_checked``: :func:`enemy_psionics` has run; ``psi_hunters``: the force is a
+      Psi-hunter Rival's (:func:`psi_hunters`, p.21); ``rolls``: every roll made; ``lines``: a
+      readable summary.
     """
 
     category: str
@@ -247,6 +248,7 @@ class EnemyForce:
     basic_weapon: str = ""
     specialist_weapon: str = ""
     psionics_checked: bool = False
+    psi_hunters: bool = False
 
     def count(self, rank: str) -> int:
         """How many figures of ``rank`` (one of :data:`RANKS`)."""
@@ -272,6 +274,7 @@ class EnemyForce:
             "basic_weapon": self.basic_weapon,
             "specialist_weapon": self.specialist_weapon,
             "psionics_checked": self.psionics_checked,
+            "psi_hunters": self.psi_hunters,
             "rolls": [r.as_dict() for r in self.rolls],
             "lines": list(self.lines),
         }

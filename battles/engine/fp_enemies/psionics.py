@@ -26,6 +26,8 @@ from battles.engine.fp_enemies.base import (
 from battles.engine.fp_enemies.building import (
     _apply_gear,
     _apply_replacements,
+    _apply_toggles,
+    _difficulty,
     _elite_figure,
     _plain_figure,
     _rank_rows,
@@ -49,14 +51,14 @@ def _roll_powers(roller: _Roller, tables: Mapping[str, RangeTable], count: int, 
     return powers
 
 
-def _fresh_basic(tables: Mapping[str, RangeTable], force: EnemyForce, number: int) -> _Fig:
-    """One more basic enemy for ``force``: rank rules plus the type's swaps and kit that cover
-    every figure (counted ones were handed out already)."""
+def _fresh_figure(tables: Mapping[str, RangeTable], force: EnemyForce, number: int, rank: str = "basic") -> _Fig:
+    """One more ``rank`` enemy (basic or specialist) for ``force``: rank rules plus the type's
+    swaps and kit that cover every figure (counted ones were handed out already)."""
     if force.profile is None:
-        raise EnemyError("force has no profile to build an extra basic enemy from.", field="force")
+        raise EnemyError(f"force has no profile to build an extra {rank} enemy from.", field="force")
     if not force.elite:
-        return _plain_figure(force.profile, "basic", number, force.basic_weapon, force.specialist_weapon)
-    fig = _elite_figure(force.profile, "basic", number, _rank_rows(tables), force.basic_weapon, force.specialist_weapon)
+        return _plain_figure(force.profile, rank, number, force.basic_weapon, force.specialist_weapon)
+    fig = _elite_figure(force.profile, rank, number, _rank_rows(tables), force.basic_weapon, force.specialist_weapon)
     unused: list[str] = []
     every = [r for r in _type_rows(tables, REPLACEMENT_TABLE, force.profile) if r.get("count") == "all"]
     _apply_replacements([fig], every, unused)
@@ -117,7 +119,7 @@ def enemy_psionics(
         extra = int(by_step[3].get("extra_basic_enemies") or 0)
         numbers = [int(f.name.split()[-1]) for f in figs if f.rank == "basic" and f.name.split()[-1].isdigit()]
         for n in range(extra):
-            figs.append(_fresh_basic(tables, force, max(numbers, default=0) + n + 1))
+            figs.append(_fresh_figure(tables, force, max(numbers, default=0) + n + 1))
         lines.append(f"No enemy Psionic for {force.type}: {extra} more basic enemy instead (p.22).")
     else:
         data = by_step[4]
@@ -136,3 +138,31 @@ def enemy_psionics(
         lines=force.lines + tuple(lines),
         psionics_checked=True,
     )
+
+
+# -- Psi-hunters (p.21) -------------------------------------------------------------------------
+
+
+def psi_hunters(
+    tables: Mapping[str, RangeTable], force: EnemyForce, *, options: CampaignOptions, campaign_turn: int = 1
+) -> EnemyForce:
+    """``force`` as a Psi-hunter Rival's (p.21): flagged ``psi_hunters`` and one more Specialist,
+    added after the force is generated (its numbers, type and enemy Psionics). The Specialist is
+    built like the force's own: the rank rules (elite forces, p.49), the type's kit for every
+    figure and Actually Specialized (p.33) when ``options`` bring it on ``campaign_turn``. The
+    other Psi-hunter adjustments (Seize the Initiative -2, +1 to hit a Psionic) act in play.
+
+    Already flagged: returned unchanged. Raises :class:`EnemyError` for a force without a
+    profile or a missing table."""
+    if force.psi_hunters:
+        return force
+    numbers = [int(f.name.split()[-1]) for f in force.figures if f.rank == "specialist" and f.name.split()[-1].isdigit()]
+    fig = _fresh_figure(tables, force, max(numbers, default=0) + 1, rank="specialist")
+    _apply_toggles([fig], _difficulty(options, campaign_turn, tables), tables, [], elite=force.elite)
+    fig.notes.append("Psi-hunter: the extra Specialist (p.21)")
+    frozen = fig.freeze(_canon(tables))
+    figures = list(force.figures)
+    at = len(figures) - 1 if force.unique_individual is not None else len(figures)  # the Unique Individual stays last
+    figures.insert(at, frozen)
+    line = f"Psi-hunters: {frozen.name} joins them, one more Specialist (p.21)."
+    return replace(force, figures=tuple(figures), lines=(*force.lines, line), psi_hunters=True)

@@ -68,7 +68,8 @@ State::
                  "actually_specialized": False, "armored_leaders": False, "veteran": False,
                  "progressive": [1, 2], "from_progressive": ["escalating_battles"]},
      "seize": {"dice": "2D6" | None, "target": 10 | None, "modifier": 0, "allowed": True,
-               "no_modifiers": False, "result": None | "seized" | "failed" | "not_allowed", "total": None},
+               "no_modifiers": False, "result": None | "seized" | "failed" | "not_allowed", "total": None,
+               "psi_hunters"?: True},  # -2 against a Psi-hunter Rival's group (p.21)
      "hit_numbers": None | {"open": 4, "cover": 5},
      "deployment": None | {"name": "Reinforced", "key": "reinforced", "effect": "..."},
      "time_limit": None | 7, "time_up": False,

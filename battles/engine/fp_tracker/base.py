@@ -55,6 +55,8 @@ OPTION_FLAGS: tuple[str, ...] = (
     "elite_level_enemies",
 )
 TIME_OBJECTIVES: tuple[str, ...] = ("Defend", "Fight Off")
+#: Seize the Initiative against Psi-hunter Rivals (p.21).
+PSI_HUNTER_SEIZE = -2
 """Objectives still winnable after the time limit (p.34); also in difficulty-toggles data."""
 ESCALATION_EDGE: dict[str, str] = {"1-2": "left", "3-4": "right", "5-6": "enemy"}
 

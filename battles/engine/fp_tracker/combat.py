@@ -83,12 +83,25 @@ def _set_wounded(fig: dict[str, Any], wounded: bool) -> None:
 # -- combat ------------------------------------------------------------------------------------------------
 
 
+def _psi_hunter(state: Mapping[str, Any], fig: Mapping[str, Any]) -> bool:
+    """Whether ``fig`` is one of a Psi-hunter Rival's figures (its group's ``psi_hunters``, p.21)."""
+    return fig["side"] == "enemy" and any(g["id"] == fig.get("group") and g.get("psi_hunters") for g in state["groups"])
+
+
 def _fighter(
-    fig: Mapping[str, Any], *, ward: fp_combat.Ward | None = None, obscured: bool = False, reroll: bool = False
+    fig: Mapping[str, Any],
+    *,
+    ward: fp_combat.Ward | None = None,
+    obscured: bool = False,
+    reroll: bool = False,
+    psi_hunter: bool = False,
 ) -> fp_combat.Fighter:
     """The figure as the combat resolver sees it; ``ward``, ``obscured`` and ``reroll`` add what
-    psionic powers in force give it (battles.engine.fp_tracker.enemy_psionics)."""
+    psionic powers in force give it (battles.engine.fp_tracker.enemy_psionics); ``psi_hunter``:
+    a Psi-hunter's figure (+1 to hit a crew Psionic, p.21). A crew Psionic is ``psionic``."""
     return fp_combat.Fighter(
+        psi_hunter=psi_hunter,
+        psionic=fig["side"] == "crew" and bool(fig.get("psionic")),
         name=fig["name"],
         combat_skill=int(fig["combat_skill"]),
         toughness=int(fig["toughness"]),
@@ -232,7 +245,7 @@ def _resolve(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[
             raise _err(f"{attacker['name']} has no weapon to shoot with.", "weapon")
         shot = fp_combat.resolve_shot(
             dice,
-            shooter=_fighter(attacker),
+            shooter=_fighter(attacker, psi_hunter=_psi_hunter(state, attacker)),
             target=_fighter(target, ward=ward_of(target, state), obscured=obscured(state, target, action)),
             weapon=weapon,
             numbers=_numbers(state, tables),
@@ -267,8 +280,8 @@ def _resolve(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[
         return _paralyzed_brawl(state, tables, dice, action, attacker, target, faces, table_faces)
     fight = fp_combat.resolve_brawl(
         dice,
-        a=_fighter(attacker, reroll=raging(state, attacker)),
-        b=_fighter(target, reroll=raging(state, target)),
+        a=_fighter(attacker, reroll=raging(state, attacker), psi_hunter=_psi_hunter(state, attacker)),
+        b=_fighter(target, reroll=raging(state, target), psi_hunter=_psi_hunter(state, target)),
         a_weapon=_weapon_of(attacker, action.payload.get("weapon"), "weapon"),
         b_weapon=_weapon_of(target, action.payload.get("target_weapon"), "target_weapon"),
         faces=faces,

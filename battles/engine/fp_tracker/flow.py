@@ -12,6 +12,7 @@ from typing import Any
 from battles.engine.fp_tracker.base import (
     AI_VARIATION_TYPES,
     PHASE_NAMES,
+    PSI_HUNTER_SEIZE,
     _err,
     _face,
     _int,
@@ -60,7 +61,9 @@ from rules.engine.tables import RangeTable
 def _seize(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
     """Seize the Initiative before round 1 (core rulebook p.112): ``seize_dice`` plus the set-up
     modifier (and ``modifier`` in the payload) against ``seize_target``, both the user's core
-    numbers. With Enemy Deployment Variables on (p.44) a failure (or a force that cannot be seized
+    numbers. Against Psi-hunters (``seize["psi_hunters"]``) the roll is at -2 (p.21), also when the
+    enemy's rules allow no other modifier (ruling: the Rival's own adjustment). With Enemy
+    Deployment Variables on (p.44) a failure (or a force that cannot be seized
     against) rolls D100 on the deployment table for the main AI type (``deployment_face``)."""
     require_owner(action)
     _phase(state, "setup", what="Seize the Initiative")
@@ -82,6 +85,8 @@ def _seize(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[st
         target = _int(target, "target", 2, 30)
         extra = payload_int(action, "modifier", low=-6, high=6, default=0)
         modifier = 0 if seize["no_modifiers"] else seize["modifier"] + extra
+        hunted = PSI_HUNTER_SEIZE if seize.get("psi_hunters") else 0
+        modifier += hunted
         try:
             count = parse(notation).count
         except DiceError as exc:
@@ -92,6 +97,8 @@ def _seize(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[st
         seize["total"] = total
         seize["result"] = "seized" if total >= target else "failed"
         mod = f" {_signed(modifier)}" if modifier else ""
+        if hunted:
+            mod += f" (Psi-hunters {_signed(hunted)}, p.21)"
         said = "seized: the crew act first (core rulebook p.112)" if total >= target else "failed"
         events.append(
             Event("seize", f"Seize the Initiative: {record.total}{mod} = {total} against {target}+: {said}.", _rolls(record))

@@ -199,7 +199,8 @@ def initial_state(setup: Mapping[str, Any], tables: Mapping[str, RangeTable]) ->
     - ``enemies``: list of groups ``{name, count (basic figures), profile: {speed, combat_skill,
       toughness, save?}, weapons, panic ("1-2", 1, 0 = Fearless), specialists, specialist_weapons,
       lieutenants, captains, unique: [{name, speed, combat_skill, toughness, save, weapons, ai}],
-      kind, ai, elite}``.
+      kind, ai, elite, psi_hunters}``; ``psi_hunters``: a Psi-hunter Rival's group (p.21): its
+      figures add +1 to hit a crew Psionic and the crew Seize the Initiative at -2.
     - ``options`` (see :data:`OPTION_FLAGS`, ``progressive`` [1, 2], ``toggles`` as in
       CampaignOptions), ``campaign_turn`` (1-999), ``ai`` (main AI type, :data:`AI_TYPES`),
       ``objective`` (text), ``seize_modifier``, ``seize_allowed``, ``seize_no_modifiers``,
@@ -310,6 +311,8 @@ def initial_state(setup: Mapping[str, Any], tables: Mapping[str, RangeTable]) ->
         state["psionics"] = book
     for n, raw in enumerate(groups_raw):
         _add_group(state, tables, raw, f"enemies[{n}]")
+    if any(g.get("psi_hunters") for g in state["groups"]):
+        state["seize"]["psi_hunters"] = True  # Seize the Initiative against them at -2 (p.21)
     _apply_setup_options(state, tables)
     _refresh(state, tables)
     return state
@@ -350,6 +353,8 @@ def _add_group(state: dict[str, Any], tables: Mapping[str, RangeTable], raw: Any
         if raw.get("specialist_weapons")
         else group["weapons"]
     )
+    if flag_value(raw.get("psi_hunters"), f"{key}.psi_hunters"):
+        group["psi_hunters"] = True  # only when on, so other groups keep their shape
     state["groups"].append(group)
     counts = {
         "basic": _int(raw.get("count"), f"{key}.count", 0, 30),
@@ -430,6 +435,8 @@ def _add_enemy(
     )
     if note:
         fig["notes"].append(note)
+    if group.get("psi_hunters"):
+        fig["notes"].append("Psi-hunter: +1 to hit or Brawl a Psionic (p.21)")
     if group.get("elite") and rank != "unique":
         _elite_upgrade(state, fig)
     state["enemies"].append(fig)

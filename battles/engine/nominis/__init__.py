@@ -121,7 +121,8 @@ State (JSON-ready ``dict``)::
      "locations": [{"name", "kind", "known", "occupant", "checked"}],
      "objective": {...mission progress...}, "flags": {...this round...}, "initiative_dice": [d6, ...],
      "firefight": {"selected": [names], "resolved": [names]}, "pending": None | {"kind": ..., ...},
-     "enemy_casualties_round": 0, "finished": False, "end_reason": ""}
+     "enemy_casualties_round": 0, "finished": False, "end_reason": "",
+     "psi_hunters"?: True}  # a Psi-hunter Rival's enemies: +1 to hit or Brawl a crew "psionic" (p.21)
 
 Actions (``{"type": ...}``)
 ---------------------------

@@ -163,6 +163,11 @@ def _casualty_table(
 # -- shooting and brawling ------------------------------------------------------------------------
 
 
+def _psi_hunter(st: State, figure: Mapping[str, Any]) -> bool:
+    """An enemy figure of a Psi-hunter Rival (``st["psi_hunters"]``, p.21): +1 to hit a Psionic."""
+    return bool(st.get("psi_hunters")) and "rank" in figure
+
+
 def _shoot(
     st: State,
     dice: Dice,
@@ -195,7 +200,7 @@ def _shoot(
             st["flags"].setdefault("fired_upon", {}).setdefault(target["name"], []).append(shooter["name"])
     result = fp_combat.resolve_shot(
         dice,
-        shooter=_fighter(shooter, natural_six=natural_six, bonus=bonus),
+        shooter=_fighter(shooter, natural_six=natural_six, bonus=bonus, psi_hunter=_psi_hunter(st, shooter)),
         target=_fighter(target, save=save),
         weapon=_w(used, strip=_HIT_TRAITS if natural_six else frozenset()),
         numbers=NATURAL_SIX if natural_six else _numbers(st),
@@ -296,7 +301,7 @@ def _brawl(
     result = fp_combat.resolve_brawl(
         dice,
         a=_fighter(crew),
-        b=_fighter(enemy, bonus=bonus),
+        b=_fighter(enemy, bonus=bonus, psi_hunter=_psi_hunter(st, enemy)),
         a_weapon=_w(crew_weapon) if crew_weapon else None,
         b_weapon=_w(enemy_weapon) if enemy_weapon else None,
         tables=tables,

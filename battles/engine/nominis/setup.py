@@ -149,6 +149,8 @@ def _crew_figure(raw: Mapping[str, Any], index: int) -> dict[str, Any]:
             "acted": False,
         }
     )
+    if raw.get("psionic"):
+        figure["psionic"] = True  # Psi-hunters add +1 to hit it (p.21); its powers are not played here
     return figure
 
 
@@ -228,6 +230,7 @@ def new_battle(
     mission_setup: Mapping[str, Any] | None = None,
     enemy_rules: Mapping[str, Any] | None = None,
     enemy_kind: str = "humanoid",
+    psi_hunters: bool = False,
 ) -> State:
     """A new no-minis battle, ready for round 1 (JSON-ready state; see the module docstring).
 
@@ -248,7 +251,9 @@ def new_battle(
     "normal_panic" (the Panic range before Leadership, p.49), "data" (the type's table row
     data)}``: the rules :mod:`battles.engine.nominis.elite` applies. ``enemy_kind``: the enemies'
     casualty table (p.99), humanoid, cybernetic or beasts. ``options.stance`` must be one of
-    :data:`STANCES`.
+    :data:`STANCES`. ``psi_hunters``: the enemies are a Psi-hunter Rival's, +1 to hit or Brawl a
+    crew figure marked ``psionic`` (p.21); a no-minis battle has no Seize the Initiative roll, so
+    their -2 to it has nothing to act on.
 
     Raises :class:`NoMinisError` naming the bad field.
     """
@@ -379,6 +384,8 @@ def new_battle(
         state["enemy_rules"] = rules
     if enemy_kind != "humanoid":
         state["enemy_kind"] = enemy_kind
+    if psi_hunters:
+        state["psi_hunters"] = True
     return state
 
 

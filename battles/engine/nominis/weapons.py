@@ -118,15 +118,19 @@ def _melee_only(figure: Mapping[str, Any]) -> bool:
     return True
 
 
-def _fighter(figure: Mapping[str, Any], *, natural_six: bool = False, bonus: int = 0, save: Any = "figure") -> fp_combat.Fighter:
+def _fighter(
+    figure: Mapping[str, Any], *, natural_six: bool = False, bonus: int = 0, save: Any = "figure", psi_hunter: bool = False
+) -> fp_combat.Fighter:
     """The figure for the combat resolver; ``bonus`` is added to its Combat Skill for this attack
-    (a +1 to Hit or to a Brawl roll), ``save`` replaces its saving throw when given."""
+    (a +1 to Hit or to a Brawl roll), ``save`` replaces its saving throw when given;
+    ``psi_hunter``: an enemy of a Psi-hunter Rival (+1 to hit a crew ``psionic``, p.21), never
+    on a natural-6 shot."""
     return _profile(
         figure["name"], 0 if natural_six else figure["combat_skill"] + bonus, figure["toughness"], figure["speed"],
         figure["reactions"], figure["savvy"], figure["save"] if save == "figure" else save, figure["bot"],
         figure["kerin"], figure["stun"],
         figure.get("save_kind") or fp_combat.ARMOR, figure.get("second_save") if save == "figure" else None,
-        bool(figure.get("reroll_natural_one")),
+        bool(figure.get("reroll_natural_one")), psi_hunter and not natural_six, bool(figure.get("psionic")),
     )  # fmt: skip
 
 
@@ -145,6 +149,8 @@ def _profile(
     save_kind: Any = fp_combat.ARMOR,
     second_save: Any = None,
     reroll_natural_one: Any = False,
+    psi_hunter: Any = False,
+    psionic: Any = False,
 ) -> fp_combat.Fighter:
     # Every shot and brawl needs both figures' profiles; a figure has few (its Stun markers change),
     # each built once (frozen, so one object serves every shot).
@@ -162,4 +168,6 @@ def _profile(
         save_kind=str(save_kind),
         second_save=second_save,
         reroll_natural_one=bool(reroll_natural_one),
+        psi_hunter=bool(psi_hunter),
+        psionic=bool(psionic),
     )
