@@ -143,7 +143,7 @@ def test_enemies_move_in_the_enemy_phase_and_players_only_their_figures() -> Non
 
 def test_the_option_off_changes_nothing() -> None:
     state = new()
-    assert "grid" not in state and state["options"]["grid"] is None
+    assert "grid" not in state and "grid" not in state["options"]
     assert all("square" not in f for f in state["crew"] + state["enemies"])
     state = to_quick(state)
     with pytest.raises(TrackerError) as exc:

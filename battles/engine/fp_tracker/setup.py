@@ -169,7 +169,9 @@ def _options(setup: Mapping[str, Any], tables: Mapping[str, RangeTable], turn: i
     progressive = [progressive] if isinstance(progressive, int | str) else list(progressive)
     chosen = sorted({_int(p, "options.progressive", 1, 2) for p in progressive})
     options["progressive"] = chosen
-    options["grid"] = grid_option(tables, raw.get("grid"))
+    grid = grid_option(tables, raw.get("grid"))
+    if grid:  # only when on: a battle without it keeps its shape
+        options["grid"] = grid
     options["from_progressive"] = []
     if 2 in chosen:  # p.31: options switched on from a campaign turn
         for entry in _need(tables, "progressive-difficulty-option-2").entries:
@@ -315,8 +317,8 @@ def initial_state(setup: Mapping[str, Any], tables: Mapping[str, RangeTable]) ->
     for n, raw in enumerate(groups_raw):
         _add_group(state, tables, raw, f"enemies[{n}]")
     _apply_setup_options(state, tables)
-    if options["grid"]:  # Grid-based movement (pp.90-93): every figure is placed at set-up
-        state["grid"] = grid_state(options["grid"])
+    if options.get("grid"):  # Grid-based movement (pp.90-93): every figure is placed at set-up
+        state["grid"] = grid_state(str(options["grid"]))
         for fig in state["crew"] + state["enemies"]:
             fig["square"] = None
     _refresh(state, tables)
