@@ -533,16 +533,20 @@ def _enemy_force(
     )
 
 
-def _options(raw: Mapping[str, Any] | None, campaign: Campaign | None) -> tuple[CampaignOptions, dict[str, bool]]:
+def _options(raw: Mapping[str, Any] | None, campaign: Campaign | None) -> tuple[CampaignOptions, dict[str, Any]]:
+    """The Compendium options and the battle's own flags; ``grid`` (Grid-based movement,
+    pp.90-93) is a size from the grid-battle-space table, chosen per battle even in a campaign."""
     if raw is not None and not isinstance(raw, Mapping):
         raise DropshipError("options must be a mapping of option names to values.", field="options")
     given = dict(raw or {})
-    flags = {name: _flag(given.pop(name, False), f"options.{name}") for name in BATTLE_FLAGS}
+    flags: dict[str, Any] = {name: _flag(given.pop(name, False), f"options.{name}") for name in BATTLE_FLAGS}
+    grid = given.pop("grid", None)
+    flags["grid"] = _engine(lambda: fp_tracker.grid_option(fiveparsecs_tables(), grid))
     if campaign is not None:
         if given:
             first = sorted(given)[0]
             raise DropshipError(
-                f"options.{first}: a campaign battle uses the campaign's options; only {', '.join(BATTLE_FLAGS)} are set here.",
+                f"options.{first}: a campaign battle uses the campaign's options; only {', '.join(BATTLE_FLAGS)} and grid are set here.",
                 field=f"options.{first}",
             )
         given = dict(campaign.options)
@@ -906,7 +910,7 @@ def battle_delete(*, user: Any, battle_id: int, version: int | None) -> None:
 def tracker_setup(battle: Battle, tables: Mapping[str, RangeTable]) -> dict[str, Any]:
     """The set-up mapping the live tracker (``fp_tracker.initial_state``) takes for ``battle``."""
     setup = battle.setup
-    opts = parse_options({k: v for k, v in setup["options"].items() if k not in BATTLE_FLAGS})
+    opts = parse_options({k: v for k, v in setup["options"].items() if k not in (*BATTLE_FLAGS, "grid")})
     force = setup["enemy"]
     flags = setup["options"]
     turn = int(setup.get("campaign_turn") or 1)
@@ -920,6 +924,7 @@ def tracker_setup(battle: Battle, tables: Mapping[str, RangeTable]) -> dict[str,
         "toggles": [t for t in opts.toggles if t in fp_tracker.OPTION_FLAGS],
         "progressive": sorted(opts.progressive),
         **{k: bool(flags.get(k)) for k in ("critical_hits", "escalating_battles", "escalation_variation")},
+        "grid": flags.get("grid"),
     }
     diff = turn_difficulty(opts, turn, tables)
     extras = {"basic": diff.extra_basic, "specialist": diff.extra_specialists, "lieutenant": diff.extra_lieutenants}

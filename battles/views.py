@@ -23,7 +23,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from battles import inputs, selectors, services
-from battles.engine import fp_enemies, fp_setup, nominis
+from battles.engine import fp_enemies, fp_setup, fp_tracker, nominis
 from battles.models import Battle, BattleJob
 from campaigns.models import Campaign, Rival
 from campaigns.selectors import fiveparsecs_tables
@@ -321,6 +321,8 @@ def _options_from_post(request: HttpRequest, *, standalone: bool) -> dict[str, A
     """Battle options picked on the form: the battle flags, and for a standalone battle the
     Compendium options it plays with (a campaign battle takes its campaign's)."""
     picked: dict[str, Any] = {key: True for key, _ in BATTLE_FLAGS if _flag(request, key)}
+    if request.POST.get("grid", "").strip():  # Grid-based movement (pp.90-93); the service checks the size
+        picked["grid"] = request.POST["grid"].strip()
     if standalone and _flag(request, "dramatic_combat"):
         picked["dramatic_combat"] = True
     return picked
@@ -364,6 +366,7 @@ def _form_context(request: HttpRequest, **extra: Any) -> dict[str, Any]:
         "bad": bad_input(error.field, _named_rows(request)) if isinstance(error, DropshipError) else "",
         "battle_flags": BATTLE_FLAGS,
         "rivals": Rival.objects.filter(campaign__in=campaigns).select_related("campaign"),
+        "grid_sizes": fp_tracker.grid_sizes(tables) if tables else (),
         "loan_fight": _loan_fight_version(request, campaigns, raw_campaign),
         **extra,
     }

@@ -237,10 +237,13 @@ def bughunt_check(state: dict[str, Any]) -> None:
 
 def fp_moves(state: dict[str, Any]) -> list[Move]:
     crew, enemies = ids(state["crew"]), ids(state["enemies"])
+    # Grid-based movement (pp.90-93): set-up on the own edge (and refusals), then moves by square.
+    places = [("grid_place", {"figure": c, "square": s}) for c in crew for s in ("A1", "B2")]
+    places += [("grid_place", {"enemy": e, "square": s}) for e in enemies[:2] for s in ("C3", "B1")]
     if state["phase"] == "setup" and state["seize"]["result"] is None:
-        return [("seize", {})]
+        return [("seize", {}), *places]
     if state["phase"] == "setup":
-        return [("next_phase", {})]
+        return [("next_phase", {}), *places]
     if state["phase"] == "start" and not state["reaction_dice"]:
         return [("roll_reactions", {})]
     if state["phase"] == "start":
@@ -253,6 +256,9 @@ def fp_moves(state: dict[str, Any]) -> list[Move]:
         *[("resolve", {"attacker": f, "target": e, "range": 8}) for f in crew for e in enemies[:2]],
         *[("adjust", {"enemy": e, "stun_change": d}) for e in enemies[:1] for d in (1, -1)],
         ("adjust", {"figure": crew[0], "wounded": "on"}),
+        *[("grid_move", {"figure": f, "square": s}) for f in crew for s in ("A2", "B2", "A3")],
+        *[("grid_move", {"enemy": e, "square": s}) for e in enemies[:2] for s in ("C2", "B2", "A1")],
+        ("grid_place", {"neutral": "Civilian", "square": "A2"}),
         *[
             ("psionic", {"figure": crew[0], "power": p, "target": t, "distance": d})
             for p in ("Shock", "Rejuvenate", "Psionic Scare")
@@ -269,6 +275,15 @@ def fp_check(state: dict[str, Any]) -> None:
     for fig in state["crew"] + state["enemies"]:
         assert fig["status"] in fp_tracker.STATUSES, fig
         assert 0 <= fig["stun"] <= 9, fig
+    # Grid-based movement: a square is on the grid, its status matches who shares it, one move a round.
+    grid = state["grid"]
+    for fig in state["crew"] + state["enemies"]:
+        assert fig.get("square") is None or fig["square"] in grid["squares"], fig
+        assert fig.get("grid_move") is None or fig["grid_move"]["round"] <= state["round"]
+        if fig["status"] == "active" and fig.get("square"):
+            foes = state["enemies"] if fig["side"] == "crew" else state["crew"]
+            close = any(o["status"] == "active" and o.get("square") == fig["square"] for o in foes)
+            assert fig["square_status"] == ("close" if close else "open"), fig
     # Psionics (pp.19-22): one Psionic Action per round, uses never fewer than rounds acted in,
     # reinforcements called once and only from a Projection; a single Warding Shrel spent at most once.
     book = state["psionics"]
@@ -300,7 +315,7 @@ FP_SETUP = {
     "enemies": [
         {"name": "Punks", "count": 3, "profile": {"speed": 4, "combat_skill": 0, "toughness": 3}, "weapons": ["Scrap pistol"]}
     ],
-    "options": {"dramatic_combat": True},
+    "options": {"dramatic_combat": True, "grid": "3x3"},
     "seize_dice": "2D6",
     "seize_target": 10,
     "ai": "tactical",

@@ -109,6 +109,9 @@ Actions (``figure`` is a crew id ``c1``…, ``enemy`` an enemy id ``e1``…; fac
   through :mod:`battles.engine.fp_combat`; ``hazard_hit`` {target, damage, source?, piercing?,
   ignores_screens?, faces?, casualty_faces?, critical?} (owner only) for a hit no figure fires,
   such as a Salvage hazard that ignores Screens (p.141).
+- grid (Compendium pp.90-93, option ``grid`` "3x3" | "3x4" | "4x4"): ``grid_place`` {figure |
+  enemy | neutral, square, flank?} and ``grid_move`` {figure | enemy, square}; see
+  :mod:`battles.engine.fp_tracker.grid`.
 - Saving Throws keep their kind (p.26): a figure's ``save_kind`` (armor when missing, screen or
   both) and ``second_save`` (the other kind's save) go to the resolver, where Piercing negates
   only Armor and a hit that ignores Screens only Screens.
@@ -130,6 +133,7 @@ from battles.engine.fp_tracker.base import (
     TIME_OBJECTIVES,
 )
 from battles.engine.fp_tracker.flow import release
+from battles.engine.fp_tracker.grid import grid_option, grid_sizes
 from battles.engine.fp_tracker.lookups import _on_table as _on_table
 from battles.engine.fp_tracker.lookups import _waiting as _waiting
 from battles.engine.fp_tracker.lookups import panic_range
@@ -150,6 +154,8 @@ __all__ = [
     "TIME_OBJECTIVES",
     "Handler",
     "apply",
+    "grid_option",
+    "grid_sizes",
     "initial_state",
     "outcome",
     "panic_range",

@@ -12,6 +12,7 @@ from typing import Any
 from battles.engine import fp_combat
 from battles.engine.fp_tracker.base import STATUSES, _choice, _err, _rolls, _take
 from battles.engine.fp_tracker.enemy_psionics import obscured, paralyzed, raging, refuse_if_paralyzed, ward_of
+from battles.engine.fp_tracker.grid import refuse_dashed_shot
 from battles.engine.fp_tracker.lookups import _any_figure, _down, _mine
 from live.engine.tracker import (
     Action,
@@ -240,6 +241,7 @@ def _resolve(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[
     table_faces = payload_ints(action, "casualty_faces")
     texts: list[str] = []
     if mode == "shot":
+        refuse_dashed_shot(state, attacker)
         weapon = _weapon_of(attacker, action.payload.get("weapon"), "weapon")
         if weapon is None:
             raise _err(f"{attacker['name']} has no weapon to shoot with.", "weapon")

@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from battles.engine import fp_combat
+from battles.engine.fp_tracker import grid
 from battles.engine.fp_tracker.base import TIME_OBJECTIVES, _copy_state, _err
 from battles.engine.fp_tracker.combat import _adjust, _hazard_hit, _resolve
 from battles.engine.fp_tracker.end_round import _end_battle
@@ -60,6 +61,7 @@ def apply(
     except (DiceError, TableError) as exc:
         raise _err(str(exc), "faces") from None
     _refresh(new, tables)
+    grid.refresh(new)
     if events:
         new["last"] = {"type": events[-1].type, "text": " ".join(e.text for e in events)}
     return new, events
@@ -105,4 +107,6 @@ _HANDLERS: dict[str, Handler] = {
     "psionic": _psionic,
     "psionic_strain": _psionic_strain,
     "hazard_hit": _hazard_hit,
+    "grid_place": grid._place,
+    "grid_move": grid._move,
 }

@@ -26,6 +26,8 @@ from battles.engine.fp_tracker.base import (
     _signed,
     _table_row,
 )
+from battles.engine.fp_tracker.grid import grid_option, grid_state
+from battles.engine.fp_tracker.grid import refresh as grid_refresh
 from battles.engine.fp_tracker.lookups import _refresh
 from live.engine.tracker import (
     flag_value,
@@ -155,7 +157,7 @@ def _options(setup: Mapping[str, Any], tables: Mapping[str, RangeTable], turn: i
     raw = setup.get("options") or {}
     if not isinstance(raw, Mapping):
         raise _err("options must be a mapping of option names to on/off.", "options")
-    known = set(OPTION_FLAGS) | {"progressive", "toggles"}
+    known = set(OPTION_FLAGS) | {"progressive", "toggles", "grid"}
     unknown = sorted(set(raw) - known)
     if unknown:
         raise _err(f"Unknown option {unknown[0]!r}; options are {', '.join(sorted(known))}.", "options")
@@ -167,6 +169,9 @@ def _options(setup: Mapping[str, Any], tables: Mapping[str, RangeTable], turn: i
     progressive = [progressive] if isinstance(progressive, int | str) else list(progressive)
     chosen = sorted({_int(p, "options.progressive", 1, 2) for p in progressive})
     options["progressive"] = chosen
+    grid = grid_option(tables, raw.get("grid"))
+    if grid:  # only when on: a battle without it keeps its shape
+        options["grid"] = grid
     options["from_progressive"] = []
     if 2 in chosen:  # p.31: options switched on from a campaign turn
         for entry in _need(tables, "progressive-difficulty-option-2").entries:
@@ -202,7 +207,8 @@ def initial_state(setup: Mapping[str, Any], tables: Mapping[str, RangeTable]) ->
       kind, ai, elite, psi_hunters}``; ``psi_hunters``: a Psi-hunter Rival's group (p.21): its
       figures add +1 to hit a crew Psionic and the crew Seize the Initiative at -2.
     - ``options`` (see :data:`OPTION_FLAGS`, ``progressive`` [1, 2], ``toggles`` as in
-      CampaignOptions), ``campaign_turn`` (1-999), ``ai`` (main AI type, :data:`AI_TYPES`),
+      CampaignOptions, ``grid`` a grid size such as "3x4" for Grid-based movement, pp.90-93,
+      see :mod:`battles.engine.fp_tracker.grid`), ``campaign_turn`` (1-999), ``ai`` (main AI type, :data:`AI_TYPES`),
       ``objective`` (text), ``seize_modifier``, ``seize_allowed``, ``seize_no_modifiers``,
       ``seize_dice`` and ``seize_target`` (core rulebook p.112, the user's numbers),
       ``hit_numbers`` {open, cover} (core rulebook, needed without Dramatic Combat),
@@ -314,7 +320,12 @@ def initial_state(setup: Mapping[str, Any], tables: Mapping[str, RangeTable]) ->
     if any(g.get("psi_hunters") for g in state["groups"]):
         state["seize"]["psi_hunters"] = True  # Seize the Initiative against them at -2 (p.21)
     _apply_setup_options(state, tables)
+    if options.get("grid"):  # Grid-based movement (pp.90-93): every figure is placed at set-up
+        state["grid"] = grid_state(str(options["grid"]))
+        for fig in state["crew"] + state["enemies"]:
+            fig["square"] = None
     _refresh(state, tables)
+    grid_refresh(state)
     return state
 
 
