@@ -66,6 +66,7 @@ def crew_views(campaign: Campaign) -> list[CrewView]:
             xp=c.xp,
             sick_bay=c.sick_bay,
             injuries=tuple(str(i) for i in c.sheet.get("injuries") or ()),
+            captain=c.is_captain,
         )
         for c in campaign.characters.all()
     ]

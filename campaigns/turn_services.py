@@ -19,7 +19,7 @@ from django.db import transaction
 
 from campaigns import crew_services, documents
 from campaigns.engine import characters as ch
-from campaigns.engine import difficulty, turn
+from campaigns.engine import connections, difficulty, turn
 from campaigns.engine import world as world_engine
 from campaigns.engine.slots import slot as slot_spec
 from campaigns.engine.turn import StepResult, StepSpec, post_battle
@@ -71,7 +71,16 @@ def build_view(campaign: Campaign, current: Turn | None = None, number: int | No
         battle=BattleView(**{**battle, "casualties": tuple(battle.get("casualties", ()))}) if battle else None,
         loan_terms=campaign.loan or None,
         factions=tuple(FactionView(**f) for f in campaign.factions),
+        connection_history=_connection_history(campaign, current),
     )
+
+
+def _connection_history(campaign: Campaign, current: Turn | None) -> tuple[bool, ...]:
+    """Earlier turns' Connection checks, oldest first: True when a Connection was played (p.80)."""
+    earlier = campaign.turns.order_by("number").only("facts")
+    if current is not None:
+        earlier = earlier.exclude(pk=current.pk)
+    return tuple(connections.played(t.facts[connections.FACT]) for t in earlier if connections.FACT in t.facts)
 
 
 def _spec(data: Mapping[str, Any]) -> StepSpec:
@@ -220,10 +229,11 @@ def _rule_elite_check(campaign: Campaign, view: CampaignView, value: int | None,
 def _rule_battle_brief(view: CampaignView, inputs: Mapping[str, Any], facts: Mapping[str, Any]) -> StepResult:
     tables = fiveparsecs_tables()
     reminders = difficulty.battle_brief(view.options, view.turn, tables, _crew_fielded(view, inputs), elite=_elite_fact(facts))
-    if not reminders:
+    connection = connections.brief_lines(facts)
+    if not reminders and not connection:
         return StepResult("No option changes this battle.", facts={"brief": []})
-    text = " ".join(f"{r.title} ({r.source}): {r.text}" for r in reminders)
-    return StepResult(text, facts={"brief": [r.as_dict() for r in reminders]})
+    text = " ".join([*(f"{r.title} ({r.source}): {r.text}" for r in reminders), *connection])
+    return StepResult(text, facts={"brief": [r.as_dict() for r in reminders], "brief_connection": connection})
 
 
 def _rule_injuries(
@@ -628,7 +638,7 @@ def step_guide(campaign: Campaign, current: Turn) -> dict[str, Any] | None:
         brief = difficulty.battle_brief(
             view.options, view.turn, tables, _crew_fielded(view, {}), elite=_elite_fact(current.facts)
         )
-        preview = "; ".join(r.title for r in brief)
+        preview = "; ".join([*(r.title for r in brief), *connections.brief_lines(current.facts)[:1]])
     elif spec.rule == "upkeep":
         crew = len([c for c in view.crew if c.status in ("active", "sick_bay")])
         cost = difficulty.upkeep(view.options, max(crew, 1), None, tables=tables)

@@ -16,7 +16,7 @@ Change kinds (``Change.kind`` and the keys of ``Change.data``):
   ``unusual``, ``who_cares``), ``instability`` (int), ``invaded`` (bool), ``strife`` (text),
   ``unstable`` (bool: the world tracks Instability, p.148)
 - ``character``: ``id`` (crew id) plus any of ``xp`` (delta), ``status``, ``sick_bay`` (turns),
-  ``injury`` (text), ``note``
+  ``injury`` (text), ``note``; ``status: gone`` takes them off the roster
 - ``ship``: any of ``hull_damage`` (delta), ``component_add`` (name), ``lost`` (True: the ship
   is gone, seized for good)
 - ``loan``: any of ``balance`` (delta credits), ``note``, and the state keys of
@@ -88,6 +88,7 @@ class CrewView:
     xp: int = 0
     sick_bay: int = 0
     injuries: tuple[str, ...] = ()
+    captain: bool = False
 
 
 @dataclass(frozen=True)
@@ -166,3 +167,5 @@ class CampaignView:
     #: the loan's terms as ``world.LoanTerms.as_dict()`` (Loans option, p.152), or None
     loan_terms: Mapping[str, Any] | None = None
     factions: tuple[FactionView, ...] = ()
+    #: earlier turns' Expanded Connections checks, oldest first: True when it had a Connection (p.80)
+    connection_history: tuple[bool, ...] = ()
