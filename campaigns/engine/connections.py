@@ -320,7 +320,7 @@ def adjust_enemy(enemy: Mapping[str, Any], facts: Mapping[str, Any]) -> tuple[di
     made = dict(enemy)
     if not found:
         return made, []
-    notes = [f"Connection: {line}" for line in brief_lines(facts)]
+    notes = [" ".join(brief_lines(facts))]
     if made.get("elite") not in (None, "", False, "no", "off", 0):
         notes.append("Connection: add these to the elite force by hand.")
         return made, notes

@@ -206,8 +206,9 @@ def test_a_reward_with_a_further_condition_asks_for_it_and_rolls_its_credits_p84
 # -- the service and the API ----------------------------------------------------------------------
 
 
-def campaign_with_crew(user: Any, story_points: int = 2) -> Campaign:
-    campaign = services.campaign_create(user=user, name="Drift", options={"crew_size": 4, "expanded_connections": True})
+def campaign_with_crew(user: Any, story_points: int = 2, options: dict[str, Any] | None = None) -> Campaign:
+    chosen = {"crew_size": 4, "expanded_connections": True, **(options or {})}
+    campaign = services.campaign_create(user=user, name="Drift", options=chosen)
     Character.objects.create(campaign=campaign, name="Ria", is_captain=True, reactions=2, speed=5, toughness=4)
     Character.objects.create(campaign=campaign, name="Bo", reactions=1, speed=4, toughness=3)
     Campaign.objects.filter(pk=campaign.pk).update(story_points=story_points)
@@ -230,20 +231,30 @@ def play_to(user: Any, campaign: Campaign, stop: str, answers: dict[str, dict[st
     raise AssertionError(f"never reached {stop}")
 
 
-OPPORTUNITY = {"battle.type": {"mode": "roll", "inputs": {"mission": "opportunity"}}}
+def play(user: Any, stop: str, answers: dict[str, dict[str, Any]], options: dict[str, Any] | None = None) -> Campaign:
+    """A new campaign (Ria the captain, Bo) whose first turn is played up to ``stop``."""
+    campaign = campaign_with_crew(user, options=options)
+    turn_services.turn_start(user=user, campaign_id=campaign.pk, version=campaign.version)
+    return play_to(user, campaign, stop, answers)
+
+
+OPPORTUNITY: dict[str, dict[str, Any]] = {"battle.type": {"mode": "roll", "inputs": {"mission": "opportunity"}}}
+#: The first check: a Connection without a roll; table 1-2 (a person), subtable 1: Old friend in trouble (*).
+OLD_FRIEND: dict[str, dict[str, Any]] = {
+    **OPPORTUNITY,
+    "battle.connections": {"mode": "enter", "value": 1, "inputs": {"faces": [1]}},
+}
 
 
 @pytest.mark.usefixtures("fiveparsecs_tables")
 def test_a_personal_connection_won_in_play_gives_the_crew_member_xp_and_a_story_point(player: Any) -> None:
-    campaign = campaign_with_crew(player)
-    turn_services.turn_start(user=player, campaign_id=campaign.pk, version=campaign.version)
-    answers = {
+    answers: dict[str, dict[str, Any]] = {
         **OPPORTUNITY,
         "battle.connections": {"mode": "enter", "value": 6, "inputs": {"faces": [1]}},  # first check: automatic
         "battle.connection_accept": {"mode": "roll", "inputs": {"accept": "yes"}},
         "battle.record": {"mode": "roll", "inputs": {"won": "yes", "held_field": "yes"}},
     }
-    campaign = play_to(player, campaign, "post.connection", answers)
+    campaign = play(player, "post.connection", answers)
     made = current_turn(campaign).facts["connection"]  # type: ignore[union-attr]
     assert made["entry"] == "Old enemies" and made["crew_name"] == "Bo" and made["accepted"] is True
     done = turn_services.step_resolve(user=player, campaign_id=campaign.pk, version=campaign.version, mode="roll")
@@ -256,10 +267,7 @@ def test_a_personal_connection_won_in_play_gives_the_crew_member_xp_and_a_story_
 
 @pytest.mark.usefixtures("fiveparsecs_tables")
 def test_the_api_lists_the_accept_input_and_refuses_a_bad_value(player: Any) -> None:
-    campaign = campaign_with_crew(player)
-    turn_services.turn_start(user=player, campaign_id=campaign.pk, version=campaign.version)
-    answers = {**OPPORTUNITY, "battle.connections": {"mode": "enter", "value": 1, "inputs": {"faces": [1]}}}
-    campaign = play_to(player, campaign, "battle.connection_accept", answers)
+    campaign = play(player, "battle.connection_accept", OLD_FRIEND)
     api = APIClient()
     api.force_authenticate(player)
     url = f"/api/v1/campaigns/{campaign.pk}/turns/current/"
@@ -274,3 +282,22 @@ def test_the_api_lists_the_accept_input_and_refuses_a_bad_value(player: Any) -> 
     assert declined.status_code == 200, declined.content
     campaign.refresh_from_db()
     assert campaign.story_points == 1 and declined.json()["turn"]["facts"]["connection"]["accepted"] is False
+
+
+@pytest.mark.usefixtures("fiveparsecs_tables")
+def test_the_turn_page_asks_whether_to_take_the_job_and_refuses_a_bad_answer(player: Any) -> None:
+    from django.test import Client
+    from django.urls import reverse
+
+    campaign = play(player, "battle.connection_accept", OLD_FRIEND)
+    client = Client()
+    client.force_login(player)
+    page = client.get(reverse("campaigns:turn", args=[campaign.pk])).content.decode()
+    assert "Take the Connection&#x27;s job?" in page and 'name="input_accept" value="no"' in page
+    act = reverse("campaigns:act", args=[campaign.pk, "step"])
+    bad = client.post(act, {"version": campaign.version, "mode": "roll", "input_accept": "maybe"})
+    assert bad.status_code == 400 and "accept must be one of yes, no" in bad.content.decode()
+    good = client.post(act, {"version": campaign.version, "mode": "roll", "input_accept": "yes"})
+    assert good.status_code in (200, 302)
+    campaign.refresh_from_db()
+    assert current_turn(campaign).facts["connection"]["accepted"] is True  # type: ignore[union-attr]
