@@ -568,6 +568,8 @@ def step_fields(campaign: Campaign, current: Turn, spec: StepSpec, view: Campaig
                 "pays and settle the rest by the core rules.",
             )
         )
+    elif spec.rule in ("connection_accept", "connection_rewards"):
+        connections.field_notes(fields, current.facts)
     elif spec.rule == "battle_brief":
         fields.append(_field("crew_fielded", "count", minimum=0, maximum=bounds.STAT, note="Default: the active crew."))
     elif spec.rule == "injuries":

@@ -255,6 +255,32 @@ def rule_accept(ctx: Context) -> StepResult:
     return StepResult(" ".join(words), changes=tuple(changes), facts={FACT: {**fact, "accepted": accepted}})
 
 
+def field_notes(fields: Sequence[dict[str, Any]], facts: Mapping[str, Any]) -> None:
+    """Say on the ``accept`` and ``condition_met`` input fields (``{name, required, note, ...}``,
+    as ``campaigns.turn_services.step_fields`` lists them) what this turn's Connection asks:
+    the job and the price of turning it down; the further condition of its reward, which makes
+    ``condition_met`` required (it is not read otherwise)."""
+    fact = facts.get(FACT)
+    if not isinstance(fact, Mapping) or not fact.get("had"):
+        return
+    data = fact.get("data") or {}
+    for made in fields:
+        if made["name"] == "accept":
+            price = [
+                f"-{-int(data['decline_story_points'])} Story Point" if data.get("decline_story_points") else "",
+                f"+{int(data['decline_credits'])} credits for the intel" if data.get("decline_credits") else "",
+                f"{fact.get('crew_name')} is handed over" if data.get("decline_hand_over") and fact.get("crew_name") else "",
+                str(data.get("decline_note") or ""),
+            ]
+            said = "; ".join(p for p in price if p)
+            made["note"] = f"{fact.get('entry')} ({fact.get('page')}). No: a random Opportunity mission" + (
+                f" ({said})." if said else "."
+            )
+        elif made["name"] == "condition_met":
+            made["required"] = bool(data.get("reward_if"))
+            made["note"] = f"Rewarded only if {data['reward_if']}." if data.get("reward_if") else "Not asked for this Connection."
+
+
 def modifiers(fact: Any) -> dict[str, Any]:
     """The battle changes of a played Connection: ``{"enemies_add", "specialists_add",
     "panic_minus", "panic_floor", "unique", "round_limit", "objective", "enemy"}`` (zeros and

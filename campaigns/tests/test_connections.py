@@ -201,6 +201,9 @@ def test_a_reward_with_a_further_condition_asks_for_it_and_rolls_its_credits_p84
     with pytest.raises(turn.TurnError) as refused:
         rewards(dirt, True, {"condition_met": "perhaps"})
     assert refused.value.field == "condition_met"
+    fields = [{"name": "condition_met", "required": False, "note": ""}]
+    connections.field_notes(fields, {connections.FACT: dirt})
+    assert fields[0] == {"name": "condition_met", "required": True, "note": "Rewarded only if the mission took 5 rounds or less."}
 
 
 # -- the service and the API ----------------------------------------------------------------------
@@ -257,6 +260,11 @@ def test_a_personal_connection_won_in_play_gives_the_crew_member_xp_and_a_story_
     campaign = play(player, "post.connection", answers)
     made = current_turn(campaign).facts["connection"]  # type: ignore[union-attr]
     assert made["entry"] == "Old enemies" and made["crew_name"] == "Bo" and made["accepted"] is True
+    playing = current_turn(campaign)
+    assert playing is not None
+    guide = turn_services.step_guide(campaign, playing)
+    assert guide is not None and not guide["fields"][0]["required"]
+    assert guide["fields"][0]["note"] == "Not asked for this Connection."
     done = turn_services.step_resolve(user=player, campaign_id=campaign.pk, version=campaign.version, mode="roll")
     campaign.refresh_from_db()
     assert campaign.story_points == 3 and Character.objects.get(name="Bo").xp == 2
@@ -274,6 +282,10 @@ def test_the_api_lists_the_accept_input_and_refuses_a_bad_value(player: Any) -> 
     state = api.get(url).json()
     assert state["step"]["spec"]["key"] == "battle.connection_accept"
     assert ["accept", "choice", ["yes", "no"]] in state["step"]["inputs"]
+    asked = next(f for f in state["step"]["input_fields"] if f["name"] == "accept")
+    assert (
+        asked["required"] and asked["note"] == "Old friend in trouble (p.82). No: a random Opportunity mission (-1 Story Point)."
+    )
     bad = api.post(f"{url}step/", {"version": state["version"], "mode": "roll", "inputs": {"accept": "maybe"}}, format="json")
     assert bad.status_code == 400 and bad.json()["field"] == "accept" and "yes, no" in str(bad.json())
     campaign.refresh_from_db()
