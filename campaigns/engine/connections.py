@@ -347,7 +347,7 @@ def adjust_enemy(enemy: Mapping[str, Any], facts: Mapping[str, Any]) -> tuple[di
     if not found:
         return made, []
     notes = [" ".join(brief_lines(facts))]
-    if made.get("elite") not in (None, "", False, "no", "off", 0):
+    if str(made.get("elite") or "").strip().lower() in ("true", "1", "on", "yes"):
         notes.append("Connection: add these to the elite force by hand.")
         return made, notes
     if found["enemies_add"]:

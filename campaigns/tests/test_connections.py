@@ -150,6 +150,8 @@ def test_the_brief_and_the_enemy_take_the_connections_modifiers() -> None:
     enemy, notes = connections.adjust_enemy(punks, payback)
     assert enemy["numbers"] == 3 and enemy["panic"] == "1-2" and any("Enemy numbers +2." in n for n in notes)
     coincidence = {connections.FACT: fact((True,), 5, [3, 5])}
+    elite, notes = connections.adjust_enemy({"elite": True, "category": "Criminal Elements"}, coincidence)
+    assert elite == {"elite": True, "category": "Criminal Elements"} and notes[-1].endswith("by hand.")
     enemy, _ = connections.adjust_enemy(punks, coincidence)
     assert enemy["specialists"] == 2 and enemy["panic"] == "1" and enemy["numbers"] == 1
     assert connections.adjust_enemy({**punks, "panic": "1"}, coincidence)[0]["panic"] == "1"  # 1 stays 1 (p.83)
@@ -306,6 +308,7 @@ def test_the_turn_page_asks_whether_to_take_the_job_and_refuses_a_bad_answer(pla
     client.force_login(player)
     page = client.get(reverse("campaigns:turn", args=[campaign.pk])).content.decode()
     assert "Take the Connection&#x27;s job?" in page and 'name="input_accept" value="no"' in page
+    assert "Old friend in trouble (p.82). No: a random Opportunity mission (-1 Story Point)." in page
     act = reverse("campaigns:act", args=[campaign.pk, "step"])
     bad = client.post(act, {"version": campaign.version, "mode": "roll", "input_accept": "maybe"})
     assert bad.status_code == 400 and "accept must be one of yes, no" in bad.content.decode()
