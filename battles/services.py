@@ -45,6 +45,9 @@ Rulings:
   through ``fp_setup.roll_mission``; the enemy only with ``{"core_table": true}``). Every roll
   of a campaign battle's set-up also goes into the campaign log. A rolled Notable Sight is one
   suspected Location in no-minis play.
+- A campaign battle played for this turn's Expanded Connection (``campaigns.engine.connections``,
+  pp.80-86) takes its extra enemies, Specialists and lowered Panic range into the enemy profile;
+  ``setup["connection"]`` (also among the warnings) lists the Connection's terms.
 - Won: the no-minis objective achieved; from the tracker or by hand, Holding the Field, unless
   ``won`` is given.
 - The live tracker gets the enemy type's profile and rank counts; it makes the elite rank
@@ -76,7 +79,7 @@ from campaigns import turn_services
 from campaigns.crew_services import battle_stats as crew_battle_stats
 from campaigns.crew_services import to_engine
 from campaigns.engine import characters as ch
-from campaigns.engine import quests
+from campaigns.engine import connections, quests
 from campaigns.engine.difficulty import Reminder, turn_difficulty
 from campaigns.engine.options import CampaignOptions, parse_options
 from campaigns.engine.slots import slot as slot_spec
@@ -804,6 +807,10 @@ def battle_create(
             )
         )
         enemy = _core_enemy(enemy, parts.get("enemy_encounters"))
+    # This turn's Expanded Connection (pp.80-86): extra enemies, Specialists, a lower Panic range.
+    enemy, connection_notes = (
+        connections.adjust_enemy(enemy, playing.facts or {}) if playing is not None and follow_elite_roll else (dict(enemy), [])
+    )
     _crew_for_mission(figures, setup.mission.source)
     force = _enemy_force(
         dice,
@@ -857,7 +864,9 @@ def battle_create(
             "objective": objective_name,
             "enemy_weapons": enemy_weapons,
             "enemy_kind": str(enemy.get("kind") or "humanoid"),
+            "connection": connection_notes,
             "warnings": [
+                *connection_notes,
                 *_crew_warnings(figures),
                 *[f"No profile for the enemy weapon {w!r}: figures go without it." for w in warnings],
             ],

@@ -67,6 +67,7 @@ def crew_views(campaign: Campaign) -> list[CrewView]:
             sick_bay=c.sick_bay,
             injuries=tuple(str(i) for i in c.sheet.get("injuries") or ()),
             savvy=c.savvy,
+            captain=c.is_captain,
         )
         for c in campaign.characters.all()
     ]

@@ -19,7 +19,7 @@ from django.db import transaction
 
 from campaigns import crew_services, documents
 from campaigns.engine import characters as ch
-from campaigns.engine import difficulty, quests, turn
+from campaigns.engine import connections, difficulty, quests, turn
 from campaigns.engine import world as world_engine
 from campaigns.engine.slots import slot as slot_spec
 from campaigns.engine.turn import StepResult, StepSpec, post_battle
@@ -72,7 +72,16 @@ def build_view(campaign: Campaign, current: Turn | None = None, number: int | No
         loan_terms=campaign.loan or None,
         factions=tuple(FactionView(**f) for f in campaign.factions),
         quest_step=dict(campaign.quest_step or {}),
+        connection_history=_connection_history(campaign, current),
     )
+
+
+def _connection_history(campaign: Campaign, current: Turn | None) -> tuple[bool, ...]:
+    """Earlier turns' Connection checks, oldest first: True when a Connection was played (p.80)."""
+    earlier = campaign.turns.order_by("number").only("facts")
+    if current is not None:
+        earlier = earlier.exclude(pk=current.pk)
+    return tuple(connections.played(t.facts[connections.FACT]) for t in earlier if connections.FACT in t.facts)
 
 
 def _spec(data: Mapping[str, Any]) -> StepSpec:
@@ -222,10 +231,13 @@ def _rule_battle_brief(view: CampaignView, inputs: Mapping[str, Any], facts: Map
     tables = fiveparsecs_tables()
     reminders = difficulty.battle_brief(view.options, view.turn, tables, _crew_fielded(view, inputs), elite=_elite_fact(facts))
     quest = quests.battle_terms(view.quest_step, tables).lines if facts.get("mission") == quests.QUEST_MISSION else ()
-    if not reminders and not quest:
+    connection = connections.brief_lines(facts)
+    if not reminders and not quest and not connection:
         return StepResult("No option changes this battle.", facts={"brief": []})
-    text = " ".join([*(f"{r.title} ({r.source}): {r.text}" for r in reminders), *quest])
-    return StepResult(text, facts={"brief": [r.as_dict() for r in reminders], "quest_terms": list(quest)})
+    text = " ".join([*(f"{r.title} ({r.source}): {r.text}" for r in reminders), *quest, *connection])
+    return StepResult(
+        text, facts={"brief": [r.as_dict() for r in reminders], "quest_terms": list(quest), "brief_connection": connection}
+    )
 
 
 def _rule_injuries(
@@ -560,6 +572,8 @@ def step_fields(campaign: Campaign, current: Turn, spec: StepSpec, view: Campaig
                 "pays and settle the rest by the core rules.",
             )
         )
+    elif spec.rule in ("connection_accept", "connection_rewards"):
+        connections.field_notes(fields, current.facts)
     elif spec.rule == "battle_brief":
         fields.append(_field("crew_fielded", "count", minimum=0, maximum=bounds.STAT, note="Default: the active crew."))
     elif spec.rule == "injuries":
@@ -630,7 +644,7 @@ def step_guide(campaign: Campaign, current: Turn) -> dict[str, Any] | None:
         brief = difficulty.battle_brief(
             view.options, view.turn, tables, _crew_fielded(view, {}), elite=_elite_fact(current.facts)
         )
-        preview = "; ".join(r.title for r in brief)
+        preview = "; ".join([*(r.title for r in brief), *connections.brief_lines(current.facts)[:1]])
     elif spec.rule == "upkeep":
         crew = len([c for c in view.crew if c.status in ("active", "sick_bay")])
         cost = difficulty.upkeep(view.options, max(crew, 1), None, tables=tables)

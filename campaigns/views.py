@@ -49,6 +49,8 @@ OPTION_LABELS = {
     "dramatic_combat": "Dramatic Combat (p.87)",
     "casualty_tables": "Casualty tables (p.99)",
     "detailed_injuries": "Detailed Post-battle Injuries (p.101)",
+    "expanded_connections": "Expanded Connections (p.80)",
+    "connections_no_roll": "Expanded Connections: no-roll option, every other Opportunity mission (p.81)",
 }
 
 

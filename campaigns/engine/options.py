@@ -46,6 +46,8 @@ BOOL_OPTIONS: tuple[str, ...] = (
     "dramatic_combat",
     "casualty_tables",
     "detailed_injuries",
+    "expanded_connections",
+    "connections_no_roll",
 )
 
 
@@ -70,6 +72,8 @@ class CampaignOptions:
     - ``dramatic_combat`` (p.87), ``casualty_tables`` (p.99): battle rules, listed in the
       battle brief; dramatic weapons join the weapon list.
     - ``detailed_injuries`` (p.101): the injuries step rolls the Compendium table.
+    - ``expanded_connections`` (pp.80-86): Opportunity missions check for a Connection
+      (``campaigns.engine.connections``); ``connections_no_roll`` (p.81): every other one has one.
     - ``psionics`` (pp.17-24): ``off``, ``crew`` (a Psionic may join the crew, legality and
       detection steps run), ``enemies`` (enemy Psionics in battle) or ``both``.
     - ``elite_enemies`` (p.48): ``never``, ``roll`` (D6 4+ per encounter) or ``always``.
@@ -89,6 +93,8 @@ class CampaignOptions:
     dramatic_combat: bool = False
     casualty_tables: bool = False
     detailed_injuries: bool = False
+    expanded_connections: bool = False
+    connections_no_roll: bool = False
     psionics: str = "off"
     elite_enemies: str = "never"
     house_rules: str = ""

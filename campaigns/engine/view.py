@@ -16,7 +16,7 @@ Change kinds (``Change.kind`` and the keys of ``Change.data``):
   ``unusual``, ``who_cares``), ``instability`` (int), ``invaded`` (bool), ``strife`` (text),
   ``unstable`` (bool: the world tracks Instability, p.148)
 - ``character``: ``id`` (crew id) plus any of ``xp`` (delta), ``status``, ``sick_bay`` (turns),
-  ``injury`` (text), ``note``
+  ``injury`` (text), ``note``; ``status: gone`` takes them off the roster
 - ``ship``: any of ``hull_damage`` (delta), ``component_add`` (name), ``lost`` (True: the ship
   is gone, seized for good)
 - ``loan``: any of ``balance`` (delta credits), ``note``, and the state keys of
@@ -93,6 +93,7 @@ class CrewView:
     sick_bay: int = 0
     injuries: tuple[str, ...] = ()
     savvy: int = 0
+    captain: bool = False
 
 
 @dataclass(frozen=True)
@@ -173,3 +174,5 @@ class CampaignView:
     factions: tuple[FactionView, ...] = ()
     #: the Expanded Quest Progression state (pp.78-80; :mod:`campaigns.engine.quests`)
     quest_step: Mapping[str, Any] = field(default_factory=dict)
+    #: earlier turns' Expanded Connections checks, oldest first: True when it had a Connection (p.80)
+    connection_history: tuple[bool, ...] = ()

@@ -22,7 +22,9 @@ Which steps appear (:func:`plan_turn`)
   or Progressive Difficulty option 2, which can switch them on; p.48), ``battle.injuries``
   (Detailed Post-Battle Injuries: Lingering injury rolls and the penalties in play, p.101),
   ``battle.brief`` and
-  ``battle.record``, ``post.story_track`` (Story Track option, core p.153) and, on turn 5 of
+  ``battle.record``, with Expanded Connections ``battle.connection_accept`` and
+  ``post.connection`` (and the core ``battle.connections`` step runs its check,
+  :mod:`campaigns.engine.connections`, pp.80-86), ``post.story_track`` (Story Track option, core p.153) and, on turn 5 of
   the Introductory Campaign, ``post.tutorial_done`` (p.109).
 
 Introductory Campaign (p.104-109; option on, turns 1-5)
@@ -48,7 +50,8 @@ mission), ``battle_fought``, ``won``, ``held_field``, ``psionic_used`` (Psionic 
 in the battle), ``outlawed`` (Psionics outlawed here), ``unstable`` (the world tracks
 Instability), ``loan`` (the campaign has a loan), ``factions`` (Factions on this world),
 ``faction_job_won`` (the crew won a job for a Faction), ``injured_crew`` (an active crew member
-has a lasting injury noted).
+has a lasting injury noted), ``connection_offer`` (a Connection that may still be turned down)
+and ``connection`` (a Connection played this turn).
 
 Facts (the turn's record): engine rules return them in :attr:`StepResult.facts`; the service
 merges them and adds its own: ``invaded`` (from Check for invasion), ``loan_balance_before``

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from campaigns.engine import connections
 from campaigns.engine.options import CampaignOptions
 from campaigns.engine.turn.steps import KRAG_VISIT, MISSIONS, PHASES, RESEARCH_COMPONENT, YES_NO, Input, StepSpec, TurnError
 from campaigns.engine.view import CampaignView
@@ -259,6 +260,7 @@ def _extra_steps(view: CampaignView) -> dict[str, tuple[str, StepSpec]]:
                 optional_inputs=tuple(n for n, _k, _c in record_inputs if n not in ("won", "held_field")),
             ),
         ),
+        **connections.EXTRA_STEPS,
         "post.faction_loyalty": (
             "after:post.patrons",
             StepSpec(
@@ -425,6 +427,8 @@ def plan_turn(view: CampaignView, tables: Mapping[str, RangeTable]) -> tuple[Ste
             continue
         if spec.key == "travel.research" and RESEARCH_COMPONENT not in view.ship_components:
             continue
+        if spec.key == "battle.connections" and options.expanded_connections:
+            spec = connections.check_step(spec)
         if spec.key == "post.tutorial_done" and not (intro is not None and intro.get("full_sequence")):
             continue
         if spec.key == "post.story_track" and options.introductory_campaign and view.turn <= 5:

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import asdict
 from typing import Any
 
+from campaigns.engine import connections
 from campaigns.engine.turn.steps import CONDITION_TERMS, StepSpec, TurnError
 from campaigns.engine.view import CampaignView
 
@@ -56,6 +57,8 @@ def _term(term: str, view: CampaignView, facts: Mapping[str, Any]) -> bool:
         return int(facts.get("factions_count", len(view.factions))) > 0
     if term == "injured_crew":
         return any(c.injuries for c in view.crew if c.status == "active")
+    if term in connections.CONDITIONS:
+        return connections.condition(term, facts)
     if term == "faction_job_won":
         return bool(facts.get("faction_job")) and bool((battle or {}).get("won"))
     raise TurnError(

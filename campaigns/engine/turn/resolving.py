@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from campaigns.engine import quests, world
+from campaigns.engine import connections, quests, world
 from campaigns.engine.turn.catalogue import intro_turn
 from campaigns.engine.turn.conditions import _battle
 from campaigns.engine.turn.steps import (
@@ -475,6 +475,10 @@ _RULES: dict[str, Callable[[_Ctx], StepResult]] = {
     "faction_event": _rule_faction_event,
     "tutorial_done": _rule_tutorial_done,
     "quest_progress": _rule_quest_progress,
+    # Looked up when called: campaigns.engine.connections imports this package.
+    "connections": lambda ctx: connections.rule_check(ctx),
+    "connection_accept": lambda ctx: connections.rule_accept(ctx),
+    "connection_rewards": lambda ctx: connections.rule_rewards(ctx),
 }
 
 

@@ -42,6 +42,9 @@ ENGINE_RULES: tuple[str, ...] = (
     "faction_event",
     "tutorial_done",
     "quest_progress",
+    "connections",
+    "connection_accept",
+    "connection_rewards",
 )
 #: Rules the service layer resolves (they need its other engines or the player's tables).
 SERVICE_RULES: tuple[str, ...] = (
@@ -72,6 +75,8 @@ CONDITION_TERMS: tuple[str, ...] = (
     "factions",
     "faction_job_won",
     "injured_crew",
+    "connection_offer",
+    "connection",
 )
 
 
