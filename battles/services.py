@@ -699,7 +699,8 @@ def battle_create(
     cover} from the core rulebook is required.
 
     ``rival_id``: the campaign's Rival the battle is fought against (a Rival mission; with no
-    ``mission_source`` and no battle type on the turn, the source becomes ``rival``). A
+    ``mission_source`` and no battle type on the turn, the source becomes ``rival``); left out
+    in a turn whose battle type step named a Rival, that Rival is fought. A
     Psi-hunter Rival (p.21) flags the force ``psi_hunters``, adds one Specialist to it after it
     is generated (:func:`fp_enemies.psi_hunters`) and puts the adjustments in the brief; the
     tracker then rolls Seize the Initiative at -2 and their figures add +1 to hit or Brawl a
@@ -742,11 +743,11 @@ def battle_create(
     turn_results = turn_table_results(campaign) if campaign is not None else {}
     mapped = slot_tables(campaign) if campaign is not None else {}
     rival = _battle_rival(campaign, rival_id)
-    source = (
-        mission_source
-        or str(((playing.facts or {}).get("mission") if playing else "") or "")
-        or ("rival" if rival is not None else "opportunity")
-    )
+    turn_facts = (playing.facts or {}) if playing is not None else {}
+    source = mission_source or str(turn_facts.get("mission") or "") or ("rival" if rival is not None else "opportunity")
+    if rival is None and source == "rival" and turn_facts.get("rival") and campaign is not None:
+        # The turn's battle type step named the Rival this mission fights.
+        rival = campaign.rivals.filter(name__iexact=str(turn_facts["rival"])).first()
     if rival is not None and source != "rival":
         raise DropshipError(
             f"rival_id: a Rival is fought in a Rival mission; this battle's mission source is {source!r}.", field="rival_id"

@@ -518,8 +518,9 @@ def step_fields(campaign: Campaign, current: Turn, spec: StepSpec, view: Campaig
     """Every input the step reads: ``{name, kind, required, choices, minimum, maximum, decided,
     note}``. Kinds: ``choice`` (one of ``choices``), ``count`` and ``int`` (whole numbers within
     ``minimum``/``maximum`` where given), ``text``, ``crew_id`` (one crew id of ``choices``),
-    ``crew_ids`` (a list of them), ``faction`` (a Faction name of ``choices``). ``decided`` is
-    the value a finished battle decided (the step takes it; see :func:`turn_battle`)."""
+    ``crew_ids`` (a list of them), ``faction`` (a Faction name of ``choices``), ``rival`` (a
+    Rival name of ``choices``). ``decided`` is the value a finished battle decided (the step
+    takes it; see :func:`turn_battle`)."""
     view = view or build_view(campaign, current)
     crew = [c for c in view.crew if c.status in ("active", "sick_bay")]
     fields: list[dict[str, Any]] = []
@@ -531,6 +532,8 @@ def step_fields(campaign: Campaign, current: Turn, spec: StepSpec, view: Campaig
             made["choices"] = [c.id for c in crew]
         elif kind == "faction":
             made["choices"] = [f.name for f in view.factions]
+        elif kind == "rival":
+            made["choices"] = [r.name for r in view.rivals]
         fields.append(made)
     if spec.rule == "battle_record":
         record = turn_battle(campaign, current)
@@ -663,6 +666,7 @@ def step_guide(campaign: Campaign, current: Turn) -> dict[str, Any] | None:
         "optional": set(spec.optional_inputs),
         "crew": [c for c in campaign.characters.all() if c.status in ("active", "sick_bay")],
         "factions": [f.get("name") for f in campaign.factions],
+        "rivals": next((f["choices"] for f in fields if f["kind"] == "rival"), []),
         "preview": preview,
         "remaining": len(current.plan) - current.position,
         "fields": fields,

@@ -254,3 +254,59 @@ def test_the_api_and_the_screen_set_up_a_battle_against_psi_hunters(player: Any,
     assert posted.status_code == 302, posted.content.decode()[:2000]
     detail = client.get(posted["Location"]).content.decode()
     assert 'data-testid="psi-hunters"' in detail and "Psi-hunters" in detail
+
+
+# -- a Rival mission names its Rival on the turn, and the battle fights it ------------------------
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("fiveparsecs_tables")
+def test_the_turns_rival_mission_names_the_rival_the_battle_fights(player: Any) -> None:
+    from campaigns import turn_services
+    from campaigns.tests.test_connections import campaign_with_crew, play_to
+
+    campaign = campaign_with_crew(player, options={"expanded_connections": False, "dramatic_combat": True})
+    hunters = rival(campaign)
+    Rival.objects.create(campaign=campaign, name="Vigilantes", kind="Vigilantes")
+    turn_services.turn_start(user=player, campaign_id=campaign.pk, version=campaign.version)
+    campaign = play_to(player, campaign, "battle.type", {})
+    resolve = turn_services.step_resolve
+    with pytest.raises(DropshipError) as unnamed:  # two Rivals: which one?
+        resolve(user=player, campaign_id=campaign.pk, version=campaign.version, mode="roll", inputs={"mission": "rival"})
+    assert unnamed.value.field == "rival" and "Vigilantes" in unnamed.value.message
+    with pytest.raises(DropshipError) as stranger:
+        resolve(user=player, campaign_id=campaign.pk, version=campaign.version, mode="roll",
+                inputs={"mission": "rival", "rival": "Nobody"})  # fmt: skip
+    assert stranger.value.field == "rival"
+    with pytest.raises(DropshipError) as wrong_mission:
+        resolve(user=player, campaign_id=campaign.pk, version=campaign.version, mode="roll",
+                inputs={"mission": "patron", "rival": "Vigilantes"})  # fmt: skip
+    assert wrong_mission.value.field == "rival"
+    step = resolve(user=player, campaign_id=campaign.pk, version=campaign.version, mode="roll",
+                   inputs={"mission": "rival", "rival": "enforcers (PSI-HUNTERS)"})  # fmt: skip
+    assert "against Enforcers (psi-hunters)" in step.text
+    campaign.refresh_from_db()
+    battle = services.battle_create(user=player, campaign_id=campaign.pk, enemy=ELITE, dice=Dice(seed=4))
+    assert battle.setup["rival"]["id"] == hunters.pk and battle.setup["enemy"]["psi_hunters"]
+    assert battle.setup["battle"]["mission"]["source"] == "rival"
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("fiveparsecs_tables")
+def test_a_lone_rival_is_taken_without_asking_and_the_screen_offers_the_rivals(player: Any) -> None:
+    from campaigns import turn_services
+    from campaigns.tests.test_connections import campaign_with_crew, play_to
+
+    campaign = campaign_with_crew(player, options={"expanded_connections": False, "dramatic_combat": True})
+    lone = rival(campaign, hunters=False)
+    turn_services.turn_start(user=player, campaign_id=campaign.pk, version=campaign.version)
+    campaign = play_to(player, campaign, "battle.type", {})
+    client = Client()
+    client.force_login(player)
+    page = client.get(f"/campaigns/{campaign.pk}/turn/").content.decode()
+    assert 'name="input_rival"' in page and "(only one: Enforcers (psi-hunters))" in page
+    turn_services.step_resolve(user=player, campaign_id=campaign.pk, version=campaign.version, mode="roll",
+                               inputs={"mission": "rival"})  # fmt: skip
+    campaign.refresh_from_db()
+    battle = services.battle_create(user=player, campaign_id=campaign.pk, enemy=ELITE, dice=Dice(seed=4))
+    assert battle.setup["rival"] == {"id": lone.pk, "name": lone.name, "psi_hunter": False}

@@ -79,7 +79,8 @@ _TURN_ROWS: dict[tuple[str, str], dict[str, Any]] = {
     ("battle", "determine battle type"): {
         "key": "battle.type",
         "rule": "battle_type",
-        "inputs": (("mission", "choice", MISSIONS),),
+        "inputs": (("mission", "choice", MISSIONS), ("rival", "rival", ())),
+        "optional_inputs": ("rival",),
     },
     ("battle", "check for connections"): {"key": "battle.connections", "condition": "opportunity"},
     ("battle", "determine deployment conditions"): {

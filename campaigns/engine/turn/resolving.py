@@ -280,8 +280,30 @@ def _rule_faction_job(ctx: _Ctx) -> StepResult:
 
 
 def _rule_battle_type(ctx: _Ctx) -> StepResult:
+    """The turn's battle type; a Rival mission names the Rival it fights (input ``rival``, one of
+    the campaign's Rivals; taken without asking when there is only one), so the battle set up
+    for this turn is fought against it. Raises :class:`TurnError` on ``rival`` when several
+    Rivals could be meant and none is named, or a Rival is named for another mission."""
     mission = _choice("mission", ctx.inputs.get("mission"), MISSIONS)
-    return StepResult(f"This turn's battle: {with_article(mission.capitalize())} mission.", facts={"mission": mission})
+    raw = str(ctx.inputs.get("rival") or "").strip()
+    names = [r.name for r in ctx.view.rivals]
+    if raw and mission != "rival":
+        raise TurnError(f"rival is named only for a Rival mission; this is {with_article(mission)} mission.", field="rival")
+    rival = ""
+    if mission == "rival" and raw:
+        rival = next((n for n in names if n.lower() == raw.lower()), "")
+        if not rival:
+            raise TurnError(f"rival must be one of your Rivals ({', '.join(names) or 'none'}); got {raw!r}.", field="rival")
+    elif mission == "rival" and len(names) == 1:
+        rival = names[0]
+    elif mission == "rival" and len(names) > 1:
+        raise TurnError(f"rival: name the Rival this mission fights ({', '.join(names)}).", field="rival")
+    facts: dict[str, Any] = {"mission": mission}
+    text = f"This turn's battle: {with_article(mission.capitalize())} mission."
+    if rival:
+        facts["rival"] = rival
+        text = f"This turn's battle: a Rival mission against {rival}."
+    return StepResult(text, facts=facts)
 
 
 def _rule_battle_record(ctx: _Ctx) -> StepResult:
