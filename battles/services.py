@@ -354,6 +354,20 @@ def _quest_force(
     )
 
 
+def _data_cache(campaign: Campaign | None, figures: Sequence[Mapping[str, Any]], terms: quests.BattleTerms) -> dict[str, Any]:
+    """``{"data_cache": {"target", "bonus"}}`` for the Quest step "Cache in a bad place" (54-65,
+    p.79): the round score to reach and the +1 a fielded Engineer adds to each roll; empty for
+    any other battle."""
+    if campaign is None or not terms.score_target:
+        return {}
+    refs = [int(f["ref"]) for f in figures if str(f.get("ref") or "").isdigit()]
+    engineer = any(
+        species.strip().lower() == ch.ENGINEER
+        for species in campaign.characters.filter(pk__in=refs).values_list("species", flat=True)
+    )
+    return {"data_cache": {"target": terms.score_target, "bonus": terms.engineer_bonus if engineer else 0}}
+
+
 #: The Psi-hunter adjustments (p.21) as the battle brief shows them.
 PSI_HUNTER_REMINDER = Reminder(
     key="psi_hunters",
@@ -874,6 +888,7 @@ def battle_create(
             "core": [parts[k].as_dict() for _, k in CORE_PARTS if k in parts],
             "psionic_legality": _psionic_legality(campaign),
             **({"rival": {"id": rival.pk, "name": rival.name, "psi_hunter": rival.psi_hunter}} if rival is not None else {}),
+            **_data_cache(campaign, figures, quest_terms),
         },
     )
     if campaign is not None:
@@ -1000,6 +1015,7 @@ def tracker_setup(battle: Battle, tables: Mapping[str, RangeTable]) -> dict[str,
     }
     return {
         "planned": planned,
+        **({"data_cache": setup["data_cache"]} if setup.get("data_cache") else {}),
         "crew": [
             {
                 "name": c["name"],
@@ -1568,7 +1584,8 @@ def battle_finish(
         held = made["held_field"] if made["held_field"] is not None else held_field
         if held is None:
             raise DropshipError("held_field is required: the tracker has not settled who holds the field.", field="held_field")
-        result = {**made, "held_field": bool(held), "won": bool(held) if won is None else bool(won), "source": "tracker"}
+        decided = made.get("won", held)  # a data cache battle (p.79) is won by its score, not the field
+        result = {**made, "held_field": bool(held), "won": bool(decided) if won is None else bool(won), "source": "tracker"}
     else:
         if held_field is None:
             raise DropshipError("held_field is required: did the crew Hold the Field?", field="held_field")

@@ -75,7 +75,9 @@ class BattleTerms:
     """How a Quest battle is set up: ``numbers`` added to the enemy, ``panic`` (0 or less) added
     to the top of their Panic range, ``unique_individual`` (one always joins), ``no_morale``
     (they never test Morale: Fearless), the step's mission ``objective`` and enemy ``ai`` type
-    (``""``: as the battle's own) and ``lines`` saying why, with pages."""
+    (``""``: as the battle's own) and ``lines`` saying why, with pages; ``score_target`` (54-65,
+    "Cache in a bad place": the round score to reach, 0 for any other battle) and
+    ``engineer_bonus`` (added to each round's roll with an Engineer in the crew)."""
 
     numbers: int = 0
     panic: int = 0
@@ -84,9 +86,11 @@ class BattleTerms:
     lines: tuple[str, ...] = ()
     objective: str = ""
     ai: str = ""
+    score_target: int = 0
+    engineer_bonus: int = 0
 
 
-_INT_KEYS = ("low", "high", "cost", "points", "target", "done", "needed", "numbers", "panic")
+_INT_KEYS = ("low", "high", "cost", "points", "target", "done", "needed", "numbers", "panic", "score_target", "engineer_bonus")
 _FLAG_KEYS = ("hold_field", "ignores_massing")
 _TEXT_KEYS = ("kind", "result", "effect", "objective", "ai")
 
@@ -195,6 +199,11 @@ def _drawn(entry: Entry, view: CampaignView, state: dict[str, Any], roller: worl
         "ignores_massing": bool(data.get("ignores_massing")),
         **({"objective": str(data["objective"])} if data.get("objective") else {}),
         **({"ai": str(data["enemy_ai"]).lower()} if data.get("enemy_ai") else {}),
+        **(
+            {"score_target": int(data["score_target"]), "engineer_bonus": int(data.get("engineer_bonus") or 0)}
+            if data.get("score_target")
+            else {}
+        ),
     }
     return [], ["Choose the Quest battle when you are ready: its set-up takes these terms."]
 
@@ -367,6 +376,14 @@ def battle_terms(raw: Mapping[str, Any], tables: Mapping[str, RangeTable]) -> Ba
         panic += int(step.get("panic") or 0)
         lines.append(f"Quest step {step.get('result')}: {step.get('effect')} (p.79).")
         return BattleTerms(
-            numbers, panic, False, False, tuple(lines), str(step.get("objective") or ""), str(step.get("ai") or "")
+            numbers,
+            panic,
+            False,
+            False,
+            tuple(lines),
+            str(step.get("objective") or ""),
+            str(step.get("ai") or ""),
+            int(step.get("score_target") or 0),
+            int(step.get("engineer_bonus") or 0),
         )
     return BattleTerms(numbers, panic, False, False, tuple(lines))

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from battles.engine import fp_combat
+from battles.engine.fp_tracker import data_cache
 from battles.engine.fp_tracker.base import (
     TIME_OBJECTIVES,
     _edge,
@@ -54,12 +55,13 @@ def _end_of_round(state: dict[str, Any], action: Action, dice: Dice, tables: Map
     events.extend(_morale(state, action, dice, tables))
     if not _crew_up(state):
         return events + _finish(state, False, "Every crew figure is down.")
-    if not _on_table(state) and not _waiting(state):
+    if not _on_table(state) and not _waiting(state) and not state.get("data_cache"):
         return events + _finish(state, True, "The enemy is gone from the table.")
     events.extend(_respawns(state))
     events.extend(_movement(state, action, dice, tables))
     events.extend(_arrivals(state, action, dice, tables))
     events.extend(psionic_round_end(state))
+    events.extend(data_cache.round_end(state, action, dice))
     if state["deployment"] and state["deployment"]["key"] == "reinforced" and not _on_table(state):
         return events + _finish(state, True, "No enemy is on the table after the reinforcement roll (p.45).")
     removed = sum(1 for f in state["enemies"] if f["down_round"] == rnd)
@@ -355,11 +357,17 @@ def _escalate(
 
 def _end_battle(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
     """End the battle now. ``held_field`` defaults to whether the enemy is gone (and none waits);
-    with both sides still on the table it must be given (the crew withdrew: off)."""
+    with both sides still on the table it must be given (the crew withdrew: off). In a data
+    cache battle (p.79) it defaults to whether the score reached its target."""
     require_owner(action)
     if state["phase"] == "setup":
         raise _err("The battle has not started.", "type")
     raw = action.payload.get("held_field")
+    cache_done = data_cache.end_default(state)
+    if raw in (None, "") and cache_done is not None:
+        # A data cache battle (p.79) is completed by ending it once the score reached its target.
+        why = "The crew leave with the data cache." if cache_done else "The crew leave before the score reached its target."
+        return _finish(state, cache_done, f"{why} The battle ends in round {state['round']}.")
     if raw in (None, ""):
         if not _crew_up(state):
             held = False

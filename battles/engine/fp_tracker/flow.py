@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from battles.engine.fp_tracker import data_cache
 from battles.engine.fp_tracker.base import (
     AI_VARIATION_TYPES,
     PHASE_NAMES,
@@ -192,7 +193,7 @@ def _next_phase(state: dict[str, Any], action: Action, dice: Dice, tables: Mappi
         return [Event("phase", f"Quick Action phase: {_names(quick)} to act.", {"phase": "quick"})]
     if phase == "quick":
         state["phase"] = "enemy"
-        return [Event("phase", "Enemy Action phase: each enemy acts in turn.", {"phase": "enemy"})]
+        return [Event("phase", "Enemy Action phase: each enemy acts in turn.", {"phase": "enemy"}), *data_cache.arrivals(state)]
     if phase == "enemy":
         state["phase"] = "slow"
         slow = [f for f in _crew_up(state) if f["slot"] == "slow"]

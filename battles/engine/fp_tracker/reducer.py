@@ -76,7 +76,8 @@ def outcome(state: Mapping[str, Any]) -> dict[str, Any]:
     ``held_field`` (None while undecided), ``casualties`` (crew names down as casualties),
     ``enemies_killed`` (enemy casualties), ``enemies_fled``, ``rounds``, ``objective_possible``
     (False when the time limit ran out on an objective other than Defend or Fight Off), and
-    ``escalations``, ``psionic_uses`` (Psionic Actions the crew took, p.20). Wounded, Damaged and Bleeding end with the battle (p.100)."""
+    ``escalations``, ``psionic_uses`` (Psionic Actions the crew took, p.20); in a data cache
+    battle (p.79) also ``data_cache`` (its score) and ``won`` (the score reached its target). Wounded, Damaged and Bleeding end with the battle (p.100)."""
     objective = str(state.get("objective") or "")
     return {
         "held_field": state["held_field"],
@@ -89,6 +90,12 @@ def outcome(state: Mapping[str, Any]) -> dict[str, Any]:
         "escalations": list(state["escalation"]["seen"]),
         "deployment": state["deployment"]["name"] if state["deployment"] else None,
         "psionic_uses": psionic_uses(state),
+        # The Quest data cache battle (p.79) is won by leaving once the score reached its target.
+        **(
+            {"data_cache": dict(state["data_cache"]), "won": bool(state["data_cache"]["reached"])}
+            if state.get("data_cache")
+            else {}
+        ),
     }
 
 

@@ -320,6 +320,10 @@ def initial_state(setup: Mapping[str, Any], tables: Mapping[str, RangeTable]) ->
     if any(g.get("psi_hunters") for g in state["groups"]):
         state["seize"]["psi_hunters"] = True  # Seize the Initiative against them at -2 (p.21)
     _apply_setup_options(state, tables)
+    cache = data_cache_state(setup.get("data_cache"))
+    if cache is not None:  # Quest step 54-65 (p.79): nobody begins on the table; they arrive each round
+        state["data_cache"] = cache
+        state["enemies"] = [f for f in state["enemies"] if f["rank"] == "unique"]
     if options.get("grid"):  # Grid-based movement (pp.90-93): every figure is placed at set-up
         state["grid"] = grid_state(str(options["grid"]))
         for fig in state["crew"] + state["enemies"]:
@@ -327,6 +331,23 @@ def initial_state(setup: Mapping[str, Any], tables: Mapping[str, RangeTable]) ->
     _refresh(state, tables)
     grid_refresh(state)
     return state
+
+
+def data_cache_state(raw: Any) -> dict[str, Any] | None:
+    """The Quest data cache battle (p.79; :mod:`battles.engine.fp_tracker.data_cache`): ``setup["data_cache"]`` (``{"target": 28, "bonus": 1}``; None or absent: not such a
+    battle) as the tracker's state. Raises :class:`TrackerError` naming ``data_cache.target``
+    (1-99) or ``data_cache.bonus`` (0-6)."""
+    if raw in (None, False, ""):
+        return None
+    if not isinstance(raw, Mapping):
+        raise _err("data_cache must be {target, bonus}.", "data_cache")
+    return {
+        "score": 0,
+        "target": _int(raw.get("target"), "data_cache.target", 1, 99, 28),
+        "bonus": _int(raw.get("bonus"), "data_cache.bonus", 0, 6, 0),
+        "reached": False,
+        "rolls": 0,
+    }
 
 
 def _crew_extras(fig: dict[str, Any], raw: Mapping[str, Any], key: str) -> None:
