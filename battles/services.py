@@ -354,6 +354,19 @@ def _quest_force(
     )
 
 
+def _connection_force(
+    dice: Dice, tables: Mapping[str, RangeTable], force: fp_enemies.EnemyForce, facts: Mapping[str, Any]
+) -> fp_enemies.EnemyForce:
+    """``force`` with the Unique Individual a played Connection brings (``unique_individuals``,
+    pp.83-86), rolled and logged as the Quest's is; unchanged otherwise."""
+    found = connections.modifiers(facts.get(connections.FACT))
+    if not found or not found["unique"]:
+        return force
+    fact = facts[connections.FACT]
+    why = f"Connection {fact.get('entry')} ({fact.get('page')}): a Unique Individual joins."
+    return _engine(lambda: fp_enemies.pressed_force(dice, tables, force, unique_individual=True, reasons=[why]), where="enemy.")
+
+
 def _data_cache(campaign: Campaign | None, figures: Sequence[Mapping[str, Any]], terms: quests.BattleTerms) -> dict[str, Any]:
     """``{"data_cache": {"target", "bonus"}}`` for the Quest step "Cache in a bad place" (54-65,
     p.79): the round score to reach and the +1 a fielded Engineer adds to each roll; empty for
@@ -837,6 +850,10 @@ def battle_create(
         mission=setup.mission.source,
     )
     force = _quest_force(dice, tables, force, quest_terms)
+    connection_terms: dict[str, Any] = {}
+    if playing is not None and follow_elite_roll:
+        force = _connection_force(dice, tables, force, playing.facts or {})
+        connection_terms = connections.tracker_terms(playing.facts or {})
     # Enemy psionics (pp.22-23) when the options bring them; the card shows the powers.
     force = _engine(lambda: fp_enemies.enemy_psionics(dice, tables, force, options=chosen), where="enemy.")
     brief: list[dict[str, str]] = []
@@ -889,6 +906,7 @@ def battle_create(
             "psionic_legality": _psionic_legality(campaign),
             **({"rival": {"id": rival.pk, "name": rival.name, "psi_hunter": rival.psi_hunter}} if rival is not None else {}),
             **_data_cache(campaign, figures, quest_terms),
+            **({"connection_terms": connection_terms} if connection_terms else {}),
         },
     )
     if campaign is not None:
@@ -1016,6 +1034,7 @@ def tracker_setup(battle: Battle, tables: Mapping[str, RangeTable]) -> dict[str,
     return {
         "planned": planned,
         **({"data_cache": setup["data_cache"]} if setup.get("data_cache") else {}),
+        **({"connection_terms": setup["connection_terms"]} if setup.get("connection_terms") else {}),
         "crew": [
             {
                 "name": c["name"],

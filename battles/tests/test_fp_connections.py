@@ -57,3 +57,34 @@ def test_payback_brings_two_more_enemies_unless_turned_down(player: Any, accept:
     made = services.battle_create(user=player, campaign_id=campaign.pk, enemy=PUNKS, dice=Dice(seed=1))
     assert made.setup["enemy"]["numbers"] == numbers and bool(made.setup["connection"]) is (accept == "yes")
     assert sum(1 for f in made.setup["enemy"]["figures"] if f["rank"] == "basic") == numbers
+
+
+# -- Unique Individuals, round limits and late arrivals reach the battle and the tracker --------
+
+
+def test_hidden_something_brings_a_unique_individual_into_the_force(player: Any) -> None:
+    # Subtable 3 (a place), entry 1: Hidden something (p.83): a Unique Individual joins.
+    campaign, said = brief(player, {"mode": "enter", "value": 3, "inputs": {"faces": [1]}}, "yes")
+    assert "The enemy brings a Unique Individual." in said.text
+    made = services.battle_create(user=player, campaign_id=campaign.pk, enemy=PUNKS, dice=Dice(seed=1))
+    assert any("Hidden something" in line for line in made.setup["enemy"]["lines"])
+    assert "connection_terms" not in made.setup
+
+
+def test_anonymous_tip_sends_late_arrivals_after_round_four_on_the_tracker(player: Any) -> None:
+    # Subtable 1 (a person), entry 6: Anonymous tip (p.82): 1D6 arrive after round 4.
+    campaign, said = brief(player, {"mode": "enter", "value": 1, "inputs": {"faces": [6]}}, "yes")
+    assert "After round 4, 1D6 more enemies arrive" in said.text
+    made = services.battle_create(user=player, campaign_id=campaign.pk, enemy=PUNKS, dice=Dice(seed=1))
+    assert made.setup["connection_terms"]["arrival_round"] == 4
+    room = services.battle_track(user=player, battle_id=made.pk, version=made.version)
+    assert room.state["connection"]["arrival_round"] == 4 and not room.state["connection"]["arrived"]
+
+
+def test_favor_owed_sets_a_round_limit_the_tracker_checks(player: Any) -> None:
+    # Subtable 1, entry 3: Favor owed (p.82): the job within 6 rounds.
+    campaign, _ = brief(player, {"mode": "enter", "value": 1, "inputs": {"faces": [3]}}, "yes")
+    made = services.battle_create(user=player, campaign_id=campaign.pk, enemy=PUNKS, dice=Dice(seed=1))
+    assert made.setup["connection_terms"]["round_limit"] == 6
+    room = services.battle_track(user=player, battle_id=made.pk, version=made.version)
+    assert room.state["connection"]["round_limit"] == 6

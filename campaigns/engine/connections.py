@@ -19,8 +19,9 @@ mission with no Connection and pays what the entry says (``decline_story_points`
 A Connection that is played changes the battle: :func:`brief_lines` for the battle brief and
 :func:`adjust_enemy` for the campaign battle's set-up (``basic_enemies`` and ``numbers`` add
 to the enemy's Numbers, ``specialists`` add Specialists, ``panic`` lowers the Panic range,
-never below ``panic_floor`` (1 unless the entry says 0), ``unique_individuals`` and
-``round_limit`` are noted). After the battle, "Connection rewards" (:func:`rule_rewards`)
+never below ``panic_floor`` (1 unless the entry says 0); ``unique_individuals`` adds a Unique
+Individual to the force and :func:`tracker_terms` hands the round limit and late arrivals to
+the live tracker). After the battle, "Connection rewards" (:func:`rule_rewards`)
 pays Story Points, Quest Rumors, credits and XP on a win (``reward_if``: a further condition,
 asked as ``condition_met``), and the loss penalty of "Old friend in trouble" (p.82).
 
@@ -283,7 +284,8 @@ def field_notes(fields: Sequence[dict[str, Any]], facts: Mapping[str, Any]) -> N
 
 def modifiers(fact: Any) -> dict[str, Any]:
     """The battle changes of a played Connection: ``{"enemies_add", "specialists_add",
-    "panic_minus", "panic_floor", "unique", "round_limit", "objective", "enemy"}`` (zeros and
+    "panic_minus", "panic_floor", "unique", "round_limit", "arrival_round", "reinforcements",
+    "specialist_if_at_least", "objective", "enemy"}`` (zeros and
     blanks when none; an empty mapping when no Connection is played)."""
     if not played(fact):
         return {}
@@ -295,6 +297,9 @@ def modifiers(fact: Any) -> dict[str, Any]:
         "panic_floor": int(data.get("panic_floor", 1)),
         "unique": int(data.get("unique_individuals") or 0),
         "round_limit": int(data.get("round_limit") or 0),
+        "arrival_round": int(data.get("arrival_round") or 0),
+        "reinforcements": str(data.get("reinforcements") or ""),
+        "specialist_if_at_least": int(data.get("specialist_if_at_least") or 0),
         "objective": str(data.get("objective") or ""),
         "enemy": str(data.get("enemy") or ""),
     }
@@ -321,10 +326,33 @@ def brief_lines(facts: Mapping[str, Any]) -> list[str]:
     if found["unique"]:
         lines.append("The enemy brings a Unique Individual.")
     if found["round_limit"]:
-        lines.append(f"Round limit: {found['round_limit']}.")
+        lines.append(f"Round limit: {found['round_limit']} (the tracker says whether the objective was reached in time).")
+    if found["arrival_round"]:
+        lines.append(
+            f"After round {found['arrival_round']}, {found['reinforcements'] or '1D6'} more enemies arrive (the tracker rolls them)."
+        )
     if fact.get("crew_name"):
         lines.append(f"Crew member concerned: {fact['crew_name']}.")
     return lines
+
+
+def tracker_terms(facts: Mapping[str, Any]) -> dict[str, Any]:
+    """The played Connection's terms the live tracker runs (round limit, late arrivals; see
+    :mod:`battles.engine.fp_tracker.connection`), as ``setup["connection_terms"]``; empty when
+    no Connection is played or it sets neither."""
+    fact = facts.get(FACT)
+    found = modifiers(fact)
+    if not found or not (found["round_limit"] or found["arrival_round"]):
+        return {}
+    assert isinstance(fact, Mapping)
+    return {
+        "entry": str(fact.get("entry") or ""),
+        "page": str(fact.get("page") or ""),
+        "round_limit": found["round_limit"],
+        "arrival_round": found["arrival_round"],
+        "reinforcements": found["reinforcements"] or "1D6",
+        "specialist_if_at_least": found["specialist_if_at_least"],
+    }
 
 
 def _lower_panic(panic: str, by: int, floor: int) -> str:

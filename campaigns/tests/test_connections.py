@@ -159,7 +159,8 @@ def test_the_brief_and_the_enemy_take_the_connections_modifiers() -> None:
     assert connections.adjust_enemy({**punks, "panic": "1"}, set_up)[0]["panic"] == "0"
     assert "The enemy brings a Unique Individual." in connections.brief_lines(set_up)
     favor = connections.brief_lines({connections.FACT: fact((), 1, [3])})
-    assert "Round limit: 6." in favor and "1 extra Specialist." in favor
+    assert "Round limit: 6 (the tracker says whether the objective was reached in time)." in favor
+    assert "1 extra Specialist." in favor
     declined = {connections.FACT: {**fact((), 1, [5]), "accepted": False}}
     assert connections.adjust_enemy(punks, declined) == (punks, []) and connections.brief_lines(declined) == []
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from battles.engine import fp_combat
-from battles.engine.fp_tracker import data_cache
+from battles.engine.fp_tracker import connection, data_cache
 from battles.engine.fp_tracker.base import (
     TIME_OBJECTIVES,
     _edge,
@@ -62,6 +62,7 @@ def _end_of_round(state: dict[str, Any], action: Action, dice: Dice, tables: Map
     events.extend(_arrivals(state, action, dice, tables))
     events.extend(psionic_round_end(state))
     events.extend(data_cache.round_end(state, action, dice))
+    events.extend(connection.round_end(state, action, dice))
     if state["deployment"] and state["deployment"]["key"] == "reinforced" and not _on_table(state):
         return events + _finish(state, True, "No enemy is on the table after the reinforcement roll (p.45).")
     removed = sum(1 for f in state["enemies"] if f["down_round"] == rnd)

@@ -13,6 +13,7 @@ from battles.engine import fp_combat
 from battles.engine.fp_tracker import grid
 from battles.engine.fp_tracker.base import TIME_OBJECTIVES, _copy_state, _err
 from battles.engine.fp_tracker.combat import _adjust, _hazard_hit, _resolve
+from battles.engine.fp_tracker.connection import summary as connection_summary
 from battles.engine.fp_tracker.end_round import _end_battle
 from battles.engine.fp_tracker.flow import (
     _act,
@@ -77,7 +78,8 @@ def outcome(state: Mapping[str, Any]) -> dict[str, Any]:
     ``enemies_killed`` (enemy casualties), ``enemies_fled``, ``rounds``, ``objective_possible``
     (False when the time limit ran out on an objective other than Defend or Fight Off), and
     ``escalations``, ``psionic_uses`` (Psionic Actions the crew took, p.20); in a data cache
-    battle (p.79) also ``data_cache`` (its score) and ``won`` (the score reached its target). Wounded, Damaged and Bleeding end with the battle (p.100)."""
+    battle (p.79) also ``data_cache`` (its score) and ``won`` (the score reached its target);
+    with a Connection's round limit (pp.82-84) ``connection_in_time``. Wounded, Damaged and Bleeding end with the battle (p.100)."""
     objective = str(state.get("objective") or "")
     return {
         "held_field": state["held_field"],
@@ -90,6 +92,7 @@ def outcome(state: Mapping[str, Any]) -> dict[str, Any]:
         "escalations": list(state["escalation"]["seen"]),
         "deployment": state["deployment"]["name"] if state["deployment"] else None,
         "psionic_uses": psionic_uses(state),
+        **connection_summary(state),
         # The Quest data cache battle (p.79) is won by leaving once the score reached its target.
         **(
             {"data_cache": dict(state["data_cache"]), "won": bool(state["data_cache"]["reached"])}

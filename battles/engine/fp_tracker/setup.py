@@ -320,6 +320,9 @@ def initial_state(setup: Mapping[str, Any], tables: Mapping[str, RangeTable]) ->
     if any(g.get("psi_hunters") for g in state["groups"]):
         state["seize"]["psi_hunters"] = True  # Seize the Initiative against them at -2 (p.21)
     _apply_setup_options(state, tables)
+    terms = connection_state(setup.get("connection_terms"))
+    if terms is not None:  # a played Expanded Connection's round limit and late arrivals (pp.82-86)
+        state["connection"] = terms
     cache = data_cache_state(setup.get("data_cache"))
     if cache is not None:  # Quest step 54-65 (p.79): nobody begins on the table; they arrive each round
         state["data_cache"] = cache
@@ -347,6 +350,37 @@ def data_cache_state(raw: Any) -> dict[str, Any] | None:
         "bonus": _int(raw.get("bonus"), "data_cache.bonus", 0, 6, 0),
         "reached": False,
         "rolls": 0,
+    }
+
+
+def connection_state(raw: Any) -> dict[str, Any] | None:
+    """A played Expanded Connection's tracker terms (pp.82-86;
+    :mod:`battles.engine.fp_tracker.connection`) from ``setup["connection_terms"]``
+    (``{"entry", "page", "round_limit", "arrival_round", "reinforcements",
+    "specialist_if_at_least"}``), or None when it sets neither a round limit nor late arrivals.
+    Raises :class:`TrackerError` naming the ``connection_terms`` field that is out of range."""
+    if not raw:
+        return None
+    if not isinstance(raw, Mapping):
+        raise _err("connection_terms must be a mapping.", "connection_terms")
+    limit = _int(raw.get("round_limit"), "connection_terms.round_limit", 0, 20, 0)
+    arrival = _int(raw.get("arrival_round"), "connection_terms.arrival_round", 0, 20, 0)
+    if not limit and not arrival:
+        return None
+    notation = str(raw.get("reinforcements") or "1D6").upper()
+    if notation not in ("1D6", "D6", "1D3", "D3", "2D6"):
+        raise _err(
+            f"connection_terms.reinforcements must be 1D6, 1D3 or 2D6; got {notation!r}.", "connection_terms.reinforcements"
+        )
+    return {
+        "entry": str(raw.get("entry") or "Connection")[:60],
+        "page": str(raw.get("page") or "p.80")[:10],
+        "round_limit": limit,
+        "in_time": None,
+        "arrival_round": arrival,
+        "reinforcements": notation,
+        "specialist_if_at_least": _int(raw.get("specialist_if_at_least"), "connection_terms.specialist_if_at_least", 0, 12, 0),
+        "arrived": False,
     }
 
 
