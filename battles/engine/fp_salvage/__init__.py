@@ -35,6 +35,7 @@ State::
     {"mission": "salvage", "round": 0, "phase": "setup" | "round" | "over",
      "round_kind": None | "exploration" | "battle", "scanner_done": False,
      "options": {"easier", "harder", "illegal"}, "deployment": {...},
+     "card": {"nominis", "rules", "not_used", "allowed", "table", "rolls", "salvage_markers"},
      "tension": {"value": 0, "set": False, "locked": False, "start": 2},
      "crew": [{"id": "c1", "name", "savvy", "bot", "soulless", "swift", "owner", "status", "down_round"}],
      "pois": [{"id": "p1", "where", "status": "hidden" | "resolved" | "destroyed", "result", "round"?}],

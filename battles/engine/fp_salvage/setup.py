@@ -16,6 +16,8 @@ from rules.engine.tables import RangeTable
 #: Where each Point of Interest goes: near the centre of each battlefield quarter (p.138).
 QUARTERS: tuple[str, ...] = ("north-west quarter", "north-east quarter", "south-east quarter", "south-west quarter")
 OPTION_NAMES: tuple[str, ...] = ("easier", "harder", "illegal")
+#: What the set-up card shows beside the tracker (the rest of the set-up is in the state itself).
+CARD_KEYS: tuple[str, ...] = ("nominis", "rules", "not_used", "allowed", "table", "rolls", "salvage_markers")
 NOMINIS = {
     "supported": False,
     "why": (
@@ -200,6 +202,7 @@ def initial_state(setup: Mapping[str, Any], tables: Mapping[str, RangeTable]) ->
         "scanner_done": False,
         "options": options,
         "deployment": dict(setup.get("deployment") or {}),
+        "card": {key: setup.get(key) for key in CARD_KEYS if key in setup},
         "tension": {"value": 0, "set": False, "locked": False, "start": start},
         "crew": [{"id": f"c{n + 1}", **m, "status": "active", "down_round": None} for n, m in enumerate(members)],
         "pois": [
