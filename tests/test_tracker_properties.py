@@ -336,6 +336,7 @@ def salvage_moves(state: dict[str, Any]) -> list[Move]:
         ("pick_up_salvage", {"crew": crew[-1]}),
         *[("adjust", {"enemy": e, "status": "casualty"}) for e in ids(state["enemies"])[:2]],
         ("grab_salvage", {"enemy": "e1"}),
+        *[("caught", {"target": t, "by": b}) for t in ("c1", "k1", "p3") for b in ("evac", "swarm")],
         ("end_mission", {}),
     ]
 

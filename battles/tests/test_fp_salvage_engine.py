@@ -414,6 +414,12 @@ ACTIONS = st.lists(
                 {"enemy": st.sampled_from(["e1", "e2", "e3"]), "status": st.sampled_from(["casualty", "fled"])}
             ),
         ),
+        st.tuples(
+            st.just("caught"),
+            st.fixed_dictionaries(
+                {"target": st.sampled_from(["c1", "e1", "k1", "p2"]), "by": st.sampled_from(["evac", "swarm"])}
+            ),
+        ),
         st.tuples(st.just("end_mission"), st.fixed_dictionaries({})),
     ),
     max_size=30,
@@ -459,3 +465,23 @@ def test_any_play_keeps_the_numbers_in_range_and_undo_and_replay_hold(
     assert replay(initial, log, reducer) == state
     if log:
         assert replay(initial, log[:-1], reducer) == states[-2]
+
+
+def test_the_evac_zone_destroys_points_of_interest_so_the_mission_cannot_be_won(started: dict[str, Any]) -> None:
+    with pytest.raises(TrackerError) as exc:
+        act(started, "caught", target="p2", by="evac")
+    assert exc.value.field == "by"
+    state = act(poi(started, 98), "caught", target="p2", by="evac")
+    assert state["pois"][1]["status"] == "destroyed"
+    for n in (3, 4):
+        state = act(state, "investigate", poi=f"p{n}", crew="c1", face=33)
+    result = s.outcome(act(state, "end_mission"))
+    assert result["won"] is False and result["salvage"]["poi_resolved"] == 3
+
+
+def test_a_nano_swarm_kills_what_it_touches_and_multiplies(started: dict[str, Any]) -> None:
+    state = act(poi(started, 100), "caught", target="c2", by="swarm")
+    assert state["crew"][1]["status"] == "casualty" and state["hazards"]["swarms"] == 2
+    state = act(state, "next_round", face=6, swarm_faces=[3, 4])
+    assert state["last"]["text"].count("Nano-swarm") == 2
+    assert s.outcome(act(state, "end_mission"))["casualties"] == ["Bo"]

@@ -113,12 +113,14 @@ def test_the_page_shows_tension_pois_and_why_no_minis_does_not_apply(room: Room,
     act(owner, room, "set_player", figure="c2", player=str(player.pk))
     act(owner, room, "start")
     act(owner, room, "next_round", face=1)  # Tension 2 -> 1, a Contact spawns
+    act(owner, room, "investigate", poi="p2", crew="c1", face=98)  # Evac time
     client = Client()
     client.force_login(owner)
     page = client.get(f"/rooms/{room.pk}/").content.decode()
-    assert 'data-testid="tension">1<' in page and 'data-testid="round-kind">Battle<' in page
+    assert 'data-testid="tension">0<' in page  # Evac time: -10 and 'data-testid="round-kind">Battle<' in page
     assert 'data-testid="reveal-k1"' in page and 'data-testid="end-mission"' in page and 'data-testid="scanner-check"' in page
     assert "Without miniatures:</strong> not supported." in page
+    assert 'data-testid="caught"' in page and "Evac zone: 1&quot; radius" in page
     phone = Client()
     phone.force_login(player)
     mobile = phone.get(f"/rooms/{room.pk}/").content.decode()

@@ -54,7 +54,8 @@ State::
 Actions: ``start``; ``next_round`` {face?, evac_face?, swarm_faces?}; ``reveal_contact`` {contact,
 crew, face?, hostile_face?}; ``scanner_check`` {faces?}; ``investigate`` {poi, crew, face?,
 test_face?, faces?}; ``use_marker`` {marker, crew, face?}; ``pick_up_salvage`` {crew};
-``grab_salvage`` {enemy}; ``adjust`` {figure | enemy, status}; ``set_player`` {figure, player};
+``grab_salvage`` {enemy}; ``adjust`` {figure | enemy, status}; ``caught`` {target, by: evac |
+swarm}; ``set_player`` {figure, player};
 ``end_mission`` {poi_faces?, discovery_faces?, faces?, illegal_face?, scrapper_faces?}.
 """
 

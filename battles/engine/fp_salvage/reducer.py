@@ -200,6 +200,43 @@ def _adjust(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[s
     return [Event("adjust", f"{fig['name']}: {status}.", {"figure": fig["id"]})]
 
 
+def _caught(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
+    """Evac time and Doomsday protocol (p.145): ``target`` (a crew or enemy id, a Contact ``k…`` or a
+    Point of Interest ``p…``) caught by the danger zone (``by`` evac) or touched by a nano-swarm
+    (``by`` swarm). Figures become casualties, Contacts are removed, Points of Interest destroyed;
+    a swarm that touches something makes another swarm."""
+    require_owner(action)
+    by = str(action.payload.get("by") or "")
+    if by == "evac" and state["hazards"]["evac"] is None:
+        raise err("No Evac danger zone is on the table.", "by")
+    if by == "swarm" and not state["hazards"]["swarms"]:
+        raise err("No nano-swarm is on the table.", "by")
+    if by not in ("evac", "swarm"):
+        raise err(f"by must be evac or swarm; got {by!r}.", "by")
+    target = str(action.payload.get("target") or "")
+    poi = next((p for p in state["pois"] if p["id"] == target and p["status"] == "hidden"), None)
+    contact = next((c for c in state["contacts"] if c["id"] == target), None)
+    fig = next((f for f in state["crew"] + state["enemies"] if f["id"] == target and f["status"] == "active"), None)
+    if poi is not None:
+        if by == "swarm":
+            raise err("A nano-swarm hunts figures and Contacts, not Points of Interest.", "target")
+        poi["status"] = "destroyed"
+        name = f"Point of Interest {poi['id']}"
+    elif contact is not None:
+        forces.down_contacts(state, [contact])
+        name = f"Contact {contact['id']}"
+    elif fig is not None:
+        fig["status"], fig["down_round"] = "casualty", state["round"]
+        name = fig["name"]
+    else:
+        raise err(f"No figure, Contact or hidden Point of Interest {target!r} on the table.", "target")
+    text = f"{name} is caught by the danger zone." if by == "evac" else f"A nano-swarm destroys {name}."
+    if by == "swarm":
+        state["hazards"]["swarms"] += 1
+        text += f" Another swarm forms ({state['hazards']['swarms']} now)."
+    return [Event("hazard", text, {"target": target})]
+
+
 def _set_player(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
     """Hand a crew figure to a player (user id as text), or back to the owner with ``""``."""
     require_owner(action)
@@ -399,6 +436,7 @@ _HANDLERS: dict[str, Handler] = {
     "pick_up_salvage": _pick_up,
     "grab_salvage": _grab,
     "adjust": _adjust,
+    "caught": _caught,
     "set_player": _set_player,
     "end_mission": _end,
 }
