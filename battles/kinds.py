@@ -61,6 +61,8 @@ SALVAGE_JOB = TrackerKind(
         ),
         OptionField("illegal", "Illegal job (p.138)", "bool", False),
         OptionField("rivals", "Your Rivals (for a Rival trap)", "text", "", help="Comma-separated names"),
+        OptionField("marker_face", "My D3 for the Salvage markers (optional)", "int", None, minimum=1, maximum=3),
+        OptionField("edge_face", "My D12 for the edge (optional)", "int", None, minimum=1, maximum=12),
     ),
 )
 

@@ -4,8 +4,9 @@ A room opens from a generated set-up (``options["setup"]``: a mapping or JSON te
 :func:`battles.engine.fp_salvage.generate`, as a campaign battle passes it), or from the rooms
 page with the crew typed in (``crew``: ``"Ria 1, Bo, Zed 2 bot"``, a name then its Savvy and any of
 bot, soulless, swift), ``difficulty`` (normal, easier, harder), ``illegal`` and ``rivals``
-(comma-separated names): the set-up is then rolled with fresh dice and its rolls are kept in the
-state's card. The kernel passes the shipped Five Parsecs tables to the reducer and the set-up.
+(comma-separated names): the set-up is then rolled with fresh dice (or the player's own:
+``marker_face``, the D3 of the Salvage markers, and ``edge_face``, the D12 of the edge) and its
+rolls are kept in the state's card. The kernel passes the shipped Five Parsecs tables to the reducer and the set-up.
 """
 
 from __future__ import annotations
@@ -109,5 +110,17 @@ def initial_state(options: Mapping[str, Any], *, tables: Mapping[str, RangeTable
             "illegal": flag_value(options.get("illegal"), "illegal"),
         },
         rivals=rivals,
+        marker_face=_typed(options.get("marker_face"), "marker_face", 3),
+        edge_face=_typed(options.get("edge_face"), "edge_face", 12),
     )
     return fp_salvage.initial_state(made, tables)
+
+
+def _typed(raw: Any, field: str, sides: int) -> int | None:
+    """A die face the player typed for the set-up (1..``sides``), None when blank."""
+    text = str(raw if raw is not None else "").strip()
+    if not text:
+        return None
+    if not text.isdigit() or not 1 <= int(text) <= sides:
+        raise TrackerError(f"{field} must be a D{sides} face from 1 to {sides}, or blank to roll; got {raw!r}.", field=field)
+    return int(text)

@@ -485,3 +485,12 @@ def test_a_nano_swarm_kills_what_it_touches_and_multiplies(started: dict[str, An
     state = act(state, "next_round", face=6, swarm_faces=[3, 4])
     assert state["last"]["text"].count("Nano-swarm") == 2
     assert s.outcome(act(state, "end_mission"))["casualties"] == ["Bo"]
+
+
+def test_the_set_up_takes_the_players_own_dice() -> None:
+    made = setup(marker_face=3, edge_face=8)
+    assert made["salvage_markers"] == 4 and made["deployment"]["edge"] == "south"
+    assert all(r["entered"] for r in made["rolls"])
+    with pytest.raises(TrackerError) as exc:
+        setup(marker_face=4)
+    assert exc.value.field == "faces"

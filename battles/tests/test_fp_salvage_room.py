@@ -72,6 +72,13 @@ def test_the_rooms_page_options_roll_a_set_up(room: Room) -> None:
     assert state["tension"]["start"] == 2 and state["phase"] == "setup"
 
 
+def test_the_rooms_page_takes_typed_set_up_dice(owner) -> None:  # type: ignore[no-untyped-def]
+    room = services.room_create(
+        user=owner, kind=salvage_kind.KIND, title="Job", options={"crew": "Ria", "marker_face": "1", "edge_face": "12"}
+    )
+    assert room.state["salvage"]["markers"] == 2 and room.state["deployment"]["edge"] == "west"
+
+
 def test_a_generated_set_up_opens_the_same_room_kind(owner) -> None:  # type: ignore[no-untyped-def]
     made = fp_salvage.generate(Dice(seed=4), fiveparsecs_tables(), crew=["Ria", "Bo"], options={"illegal": True})
     room = services.room_create(user=owner, kind=salvage_kind.KIND, title="Job", options={"setup": json.dumps(made)})
@@ -85,6 +92,7 @@ def test_a_generated_set_up_opens_the_same_room_kind(owner) -> None:  # type: ig
         ({"crew": "Ria 1 2"}, "crew"),
         ({"crew": "Ria", "difficulty": "nightmare"}, "difficulty"),
         ({"setup": "{"}, "setup"),
+        ({"crew": "Ria", "edge_face": "13"}, "edge_face"),
     ],
 )
 def test_bad_options_are_refused_by_name(owner, options: dict[str, Any], field: str) -> None:  # type: ignore[no-untyped-def]

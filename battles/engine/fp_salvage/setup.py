@@ -99,6 +99,8 @@ def generate(
     crew: Sequence[Any],
     options: Mapping[str, Any] | None = None,
     rivals: Sequence[str] = (),
+    marker_face: int | None = None,
+    edge_face: int | None = None,
 ) -> dict[str, Any]:
     """A Salvage job's set-up (pp.137-138), JSON-ready, every roll in ``rolls`` with its reason:
 
@@ -112,12 +114,20 @@ def generate(
     "rolls": [RollRecord dicts]}``.
 
     The battlefield edge is a D12 read in threes (1-3 north, 4-6 east, 7-9 south, 10-12 west).
-    Raises :class:`TrackerError` naming the field (``crew[n].name``, ``options``, ``rivals``)."""
+    ``marker_face`` (the D3 of 1D3+1) and ``edge_face`` (the D12) are the player's own dice, when
+    typed. Raises :class:`TrackerError` naming the field (``crew[n].name``, ``options``, ``rivals``, ``faces`` for a typed face the die cannot show)."""
     members = _crew(list(crew))
     chosen = _options(options)
     setup_rows = {e.result: e.data for e in table(tables, "salvage-setup").entries}
-    markers = roll(dice, str(setup_rows["Salvage markers"]["count"]), "Salvage markers to place (p.138)", None)
-    edge_roll = roll(dice, "D12", "Deployment edge: 1-3 north, 4-6 east, 7-9 south, 10-12 west (p.138)", None)
+    markers = roll(
+        dice,
+        str(setup_rows["Salvage markers"]["count"]),
+        "Salvage markers to place (p.138)",
+        [marker_face] if marker_face else None,
+    )
+    edge_roll = roll(
+        dice, "D12", "Deployment edge: 1-3 north, 4-6 east, 7-9 south, 10-12 west (p.138)", [edge_face] if edge_face else None
+    )
     edge = EDGES[(int(edge_roll.total or 1) - 1) // 3]
     half = (len(members) + 1) // 2
     names = [m["name"] for m in members]
