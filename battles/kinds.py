@@ -2,11 +2,13 @@
 
 ``fiveparsecs-battle``: the Five Parsecs battle tracker (reducer, release and set-up in
 :mod:`battles.fiveparsecs_kind`, engine :mod:`battles.engine.fp_tracker`).
+``fiveparsecs-salvage``: a Salvage job (:mod:`battles.salvage_kind`, engine
+:mod:`battles.engine.fp_salvage`), listed on the rooms page for a standalone job.
 """
 
 from __future__ import annotations
 
-from battles import fiveparsecs_kind
+from battles import fiveparsecs_kind, salvage_kind
 from live.registry import OptionField, TrackerKind
 
 FIVEPARSECS_BATTLE = TrackerKind(
@@ -33,4 +35,35 @@ FIVEPARSECS_BATTLE = TrackerKind(
     ),
 )
 
-KINDS: tuple[TrackerKind, ...] = (FIVEPARSECS_BATTLE,)
+SALVAGE_JOB = TrackerKind(
+    kind=salvage_kind.KIND,
+    title="Five Parsecs salvage job",
+    app="battles",
+    reducer=salvage_kind.reducer,
+    initial_state=salvage_kind.initial_state,
+    release=salvage_kind.release,
+    template="battles/salvage_battle.html",
+    system=salvage_kind.SYSTEM,
+    description="Compendium pp.137-147: the Tension track, Contacts and Hostiles!, Points of Interest, "
+    "Salvage units and the post-game finds.",
+    options=(
+        OptionField("crew", "Crew", "text", "", help="Name, then Savvy and bot, soulless or swift: Ria 1, Bo, Zed 2 bot"),
+        OptionField(
+            "difficulty",
+            "Difficulty (p.147)",
+            "choice",
+            "normal",
+            choices=(
+                ("normal", "Normal"),
+                ("easier", "Easier: start at Tension 0"),
+                ("harder", "Harder: +1 Tension per Contact removed"),
+            ),
+        ),
+        OptionField("illegal", "Illegal job (p.138)", "bool", False),
+        OptionField("rivals", "Your Rivals (for a Rival trap)", "text", "", help="Comma-separated names"),
+        OptionField("marker_face", "My D3 for the Salvage markers (optional)", "int", None, minimum=1, maximum=3),
+        OptionField("edge_face", "My D12 for the edge (optional)", "int", None, minimum=1, maximum=12),
+    ),
+)
+
+KINDS: tuple[TrackerKind, ...] = (FIVEPARSECS_BATTLE, SALVAGE_JOB)

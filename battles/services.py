@@ -72,6 +72,7 @@ from django.utils import timezone
 
 from battles.engine import fp_combat, fp_enemies, fp_setup, fp_tracker, nominis, odds
 from battles.fiveparsecs_kind import KIND as TRACKER_KIND
+from battles.mission_types import TRACKER_OUTCOMES
 from battles.models import Battle, BattleJob
 from battles.selectors import battle_for
 from campaigns import services as campaign_services
@@ -1567,8 +1568,9 @@ def battle_finish(
     dice: Dice | None = None,
 ) -> Battle:
     """Finish the battle and keep its result: from the no-minis state (it must be over), else
-    from the tracker room's state (``fp_tracker.outcome``; ``held_field`` fills in an undecided
-    field), else from the arguments (a battle played at the table: ``held_field`` required,
+    from the tracker room's state (``fp_tracker.outcome``, or the outcome its kind has in
+    ``battles.mission_types.TRACKER_OUTCOMES``; ``held_field`` fills in an undecided field),
+    else from the arguments (a battle played at the table: ``held_field`` required,
     ``casualties`` crew names). ``won`` overrides what the result says (see the Rulings).
 
     A campaign battle whose campaign turn is at "Record the battle" resolves that step with
@@ -1599,12 +1601,16 @@ def battle_finish(
             "source": "nominis",
         }
     elif battle.room is not None:
-        made = fp_tracker.outcome(battle.room.state)
+        made = TRACKER_OUTCOMES.get(battle.room.kind, fp_tracker.outcome)(battle.room.state)
         held = made["held_field"] if made["held_field"] is not None else held_field
         if held is None:
             raise DropshipError("held_field is required: the tracker has not settled who holds the field.", field="held_field")
-        decided = made.get("won", held)  # a data cache battle (p.79) is won by its score, not the field
-        result = {**made, "held_field": bool(held), "won": bool(decided) if won is None else bool(won), "source": "tracker"}
+        # A tracker that says whether it was won decides it: a Salvage job (every Point of
+        # Interest, p.146), a Quest data cache battle (its score, p.79); else Holding the Field.
+        decided = made.get("won")
+        if won is None:
+            won = bool(held) if decided is None else bool(decided)
+        result = {**made, "held_field": bool(held), "won": bool(won), "source": "tracker"}
     else:
         if held_field is None:
             raise DropshipError("held_field is required: did the crew Hold the Field?", field="held_field")

@@ -11,7 +11,7 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import expect
 
-from battles import fiveparsecs_kind
+from battles import fiveparsecs_kind, salvage_kind
 from battles.tests.test_fp_tracker_room import setup_json
 from live import services
 from rules.fixturefiles import FIXTURES_DIR
@@ -29,6 +29,7 @@ KINDS: dict[str, dict[str, Any]] = {
     "mass": {"side_a": "Wardens", "side_b": "Raiders"},
     "bughunt-mission": {"priority": "4", "main_characters": "Ripley, Hicks"},
     fiveparsecs_kind.KIND: {"setup": setup_json()},
+    salvage_kind.KIND: {"crew": "Ria 1, Bo, Zed 2 bot"},
 }
 
 

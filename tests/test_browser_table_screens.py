@@ -24,6 +24,7 @@ TAPS = {
     "mass": "bar-phase",
     "bughunt-mission": "roll-reactions",
     "fiveparsecs-battle": "bar-phase",
+    "fiveparsecs-salvage": "bar-phase",
 }
 
 SHORT_TAPPABLES = """(limit) => {

@@ -322,6 +322,33 @@ FP_SETUP = {
 }
 
 
+def salvage_moves(state: dict[str, Any]) -> list[Move]:
+    """A Salvage job (Compendium pp.137-147): the round, Contacts, Points of Interest, markers."""
+    if state["phase"] == "setup":
+        return [("start", {}), ("next_round", {})]
+    crew = ids(state["crew"])
+    return [
+        ("next_round", {}),
+        ("scanner_check", {}),
+        *[("reveal_contact", {"contact": k, "crew": crew[0]}) for k in ids(state["contacts"])[:2]],
+        *[("investigate", {"poi": p, "crew": c}) for p in ("p1", "p2", "p3", "p4") for c in crew[:2]],
+        *[("use_marker", {"marker": m, "crew": crew[0]}) for m in ids(state["markers"])[:1]],
+        ("pick_up_salvage", {"crew": crew[-1]}),
+        *[("adjust", {"enemy": e, "status": "casualty"}) for e in ids(state["enemies"])[:2]],
+        ("grab_salvage", {"enemy": "e1"}),
+        *[("caught", {"target": t, "by": b}) for t in ("c1", "k1", "p3") for b in ("evac", "swarm")],
+        ("end_mission", {}),
+    ]
+
+
+def salvage_check(state: dict[str, Any]) -> None:
+    assert state["phase"] in ("setup", "round", "over")
+    assert state["tension"]["value"] >= 0 and (not state["tension"]["locked"] or state["tension"]["value"] == 0)
+    assert 0 <= state["salvage"]["markers"] <= 4 and state["salvage"]["units"] >= 0
+    assert state["hostiles"]["encounters"] >= 0 and all(v >= 0 for v in state["finds"].values())
+    no_negative_counts(state)
+
+
 @dataclass(frozen=True)
 class Kind:
     kind: str
@@ -337,6 +364,9 @@ KINDS = {
     "mass": Kind("mass", {}, mass_moves, mass_check),
     "bughunt-mission": Kind("bughunt-mission", {"main_characters": "Alpha, Bravo"}, bughunt_moves, bughunt_check),
     "fiveparsecs-battle": Kind("fiveparsecs-battle", {"setup": FP_SETUP}, fp_moves, fp_check),
+    "fiveparsecs-salvage": Kind(
+        "fiveparsecs-salvage", {"crew": "Ria 1, Bo, Zed 2 bot", "rivals": "Vex"}, salvage_moves, salvage_check
+    ),
 }
 
 

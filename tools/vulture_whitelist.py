@@ -70,3 +70,7 @@ _.battle_report  # battles: the report service has no screen or API
 _.pack_leader  # bughunt: a pack leader by name (p.197); the tracker rolls them instead
 _.hull_damage  # campaigns: ship hull damage as an engine rule; the services write it directly
 _.hull_repair  # campaigns: paid hull repair (core p.60, Money is Tight p.32) has no service yet
+
+# Mission types (issue 20): the stealth branch adds the campaign plumbing that reads these:
+_.MISSION_TRACKERS  # battles.mission_types: the tracker kind of each special mission type
+_.MISSION_GENERATORS  # battles.mission_types: the set-up generator of each special mission type
