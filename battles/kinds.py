@@ -2,11 +2,12 @@
 
 ``fiveparsecs-battle``: the Five Parsecs battle tracker (reducer, release and set-up in
 :mod:`battles.fiveparsecs_kind`, engine :mod:`battles.engine.fp_tracker`).
+``fiveparsecs-street-fight``: Street Fights (:mod:`battles.street_kind`, engine :mod:`battles.engine.fp_street`).
 """
 
 from __future__ import annotations
 
-from battles import fiveparsecs_kind
+from battles import fiveparsecs_kind, street_kind
 from live.registry import OptionField, TrackerKind
 
 FIVEPARSECS_BATTLE = TrackerKind(
@@ -33,4 +34,19 @@ FIVEPARSECS_BATTLE = TrackerKind(
     ),
 )
 
-KINDS: tuple[TrackerKind, ...] = (FIVEPARSECS_BATTLE,)
+STREET_FIGHT = TrackerKind(
+    kind=street_kind.KIND,
+    title="Five Parsecs street fight",
+    app="battles",
+    reducer=street_kind.reducer,
+    initial_state=street_kind.initial_state,
+    release=street_kind.release,
+    template="battles/street_battle.html",
+    system=street_kind.SYSTEM,
+    description="Compendium pp.123-136: Suspect markers and identification, the opposition revealed, "
+    "City markers, the Siren clock and the law, the objective, and getting off the table.",
+    listed=False,  # opened from a street fight's set-up, which the services roll
+    options=(OptionField("setup", "Street Fight set-up (JSON)", "text", "", help="The card fp_street.generate rolls."),),
+)
+
+KINDS: tuple[TrackerKind, ...] = (FIVEPARSECS_BATTLE, STREET_FIGHT)
