@@ -202,6 +202,7 @@ def add_enemy(state: dict[str, Any], profile: Mapping[str, Any], *, name: str, w
         "individual": False,
         "revealed_by": None,
         "arrived_round": state["round"],
+        **{k: profile[k] for k in ("armor_save", "screen_save") if k in profile},
         **extra,
     }
     state["enemies"].append(fig)
