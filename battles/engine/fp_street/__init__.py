@@ -41,6 +41,7 @@ State::
      "separatists_called", "pending": {"set_up_round", "gang_turf_round"},
      "sirens": None | {"clock", "arrived", "why"}, "law": {"attacked", "rivals"},
      "pay": {"quest_clues", "credits", "rivals"}, "detained": [{"figure", "name", "level", "turns", "prison", "confiscated"}],
+     "card": {"blocks", "entries", "captain", "city_markers", "not_used", "notes", "nominis", "rolls"},
      "reaction_dice": [], "reaction_pick": {...}, "held_field": None | bool, "won": None | bool,
      "last": None | {"type", "text"}, "next": {"enemy", "suspect"}}
 

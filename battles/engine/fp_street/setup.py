@@ -17,6 +17,9 @@ from battles.engine.fp_tracker.base import _err, _int, _need
 from rules.engine.dice import Dice, RollRecord
 from rules.engine.tables import RangeTable
 
+#: What the tracker's state keeps of the set-up card, to show it and its rolls.
+CARD_KEYS: tuple[str, ...] = ("blocks", "entries", "captain", "city_markers", "not_used", "notes", "nominis", "rolls")
+
 #: Rivals that raise a surrendering character's Perpetrator level (p.136).
 LAW_RIVALS: tuple[str, ...] = ("bounty_hunter", "vigilante", "enforcer")
 
@@ -258,6 +261,7 @@ def initial_state(setup: Mapping[str, Any], tables: Mapping[str, RangeTable]) ->
         "law": {"attacked": False, "rivals": list(setup.get("rivals") or [])},
         "pay": {"quest_clues": 0, "credits": 0, "rivals": []},
         "detained": [],
+        "card": {key: setup.get(key) for key in CARD_KEYS},
         "reaction_dice": [],
         "held_field": None,
         "won": None,
