@@ -70,9 +70,9 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from battles.engine import fp_combat, fp_enemies, fp_setup, fp_street, fp_tracker, nominis, odds
+from battles.engine import fp_combat, fp_enemies, fp_setup, fp_tracker, nominis, odds
 from battles.fiveparsecs_kind import KIND as TRACKER_KIND
-from battles.street_kind import KIND as STREET_KIND
+from battles.mission_types import MISSION_GENERATORS, MISSION_TRACKERS
 from battles.models import Battle, BattleJob
 from battles.selectors import battle_for
 from campaigns import services as campaign_services
@@ -1138,7 +1138,7 @@ def street_fight_open(
     ``toughness``, ``captain``); the other arguments are those of ``generate``. Raises
     :class:`DropshipError` naming the field at fault."""
     card = _engine(
-        lambda: fp_street.generate(
+        lambda: MISSION_GENERATORS["street_fight"](
             dice or Dice(),
             fiveparsecs_tables(),
             crew=list(crew),
@@ -1151,7 +1151,13 @@ def street_fight_open(
             rivals=list(rivals),
         )
     )
-    return room_create(user=user, kind=STREET_KIND, title=title[:120] or "Street fight", options={"setup": card}, unlisted=True)
+    return room_create(
+        user=user,
+        kind=MISSION_TRACKERS["street_fight"],
+        title=title[:120] or "Street fight",
+        options={"setup": card},
+        unlisted=True,
+    )
 
 
 # -- without miniatures -----------------------------------------------------------------------

@@ -26,7 +26,9 @@ def _loaded(tables: Mapping[str, RangeTable]) -> Mapping[str, RangeTable]:
     return tables
 
 
-def reducer(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> tuple[dict[str, Any], list[Event]]:
+def reducer(
+    state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]
+) -> tuple[dict[str, Any], list[Event]]:
     """The street fight reducer, given the Five Parsecs tables. Raises :class:`TrackerError` when
     the rules refuse the action or the tables are not loaded."""
     from battles.engine import fp_street

@@ -29,7 +29,9 @@ def card(objective: str = "contact", **kw: Any) -> dict[str, Any]:
     return s.generate(Dice(seed=1), TABLES, crew=CREW, objective_face=OBJECTIVE[objective], **kw)
 
 
-def act(state: dict[str, Any], type_: str, seed: int = 1, role: Role = Role.OWNER, actor: str = "1", **payload: Any) -> dict[str, Any]:
+def act(
+    state: dict[str, Any], type_: str, seed: int = 1, role: Role = Role.OWNER, actor: str = "1", **payload: Any
+) -> dict[str, Any]:
     new, _ = s.apply(state, Action(type_, payload, actor=actor, role=role), Dice(seed=seed), TABLES)
     return new
 
@@ -79,7 +81,9 @@ def test_entry_points_are_rolled_for_everyone_but_the_captain_who_comes_last() -
     assert err.value.field == "entry_faces"
 
 
-@pytest.mark.parametrize(("key", "face", "name"), [(k, f, n) for (n, k), f in zip(s.setup.c.OBJECTIVE_KEYS.items(), OBJECTIVE.values(), strict=True)])
+@pytest.mark.parametrize(
+    ("key", "face", "name"), [(k, f, n) for (n, k), f in zip(s.setup.c.OBJECTIVE_KEYS.items(), OBJECTIVE.values(), strict=True)]
+)
 def test_every_objective_row_is_rolled_from_its_d100_range(key: str, face: int, name: str) -> None:
     # pp.127-128
     got = card(key)
@@ -110,7 +114,11 @@ def test_every_set_up_roll_is_logged_with_its_reason() -> None:
 
 
 def test_bad_set_up_arguments_name_their_field() -> None:
-    for kw, field in (({"crew": []}, "crew"), ({"crew": CREW, "blocks": 20}, "blocks"), ({"crew": CREW, "enemy": "Pirates"}, "enemy")):
+    for kw, field in (
+        ({"crew": []}, "crew"),
+        ({"crew": CREW, "blocks": 20}, "blocks"),
+        ({"crew": CREW, "enemy": "Pirates"}, "enemy"),
+    ):
         with pytest.raises(TrackerError) as err:
             s.generate(Dice(seed=1), TABLES, **kw)
         assert err.value.field == field
@@ -153,7 +161,7 @@ def test_suspects_act_once_a_round_and_pursue_or_place_one_city_marker() -> None
         act(state, "suspects_act", faces=[1, 1])
     state = in_phase(act(state, "next_phase"), "enemy")
     state = act(state, "suspects_act", faces=[2, 3])  # only the two that do not pursue roll
-    assert "s1 move 4\"" in state["last"]["text"]
+    assert 's1 move 4"' in state["last"]["text"]
 
 
 def test_identifying_a_suspect_reveals_the_opposition_rolled_at_the_first_enemy() -> None:
@@ -284,7 +292,11 @@ def test_gang_turf_arrives_at_the_end_of_the_following_round() -> None:
     assert state["enemies"] == []
     state = in_phase(act(state, "next_phase"), "end")
     assert [e["type"] for e in state["enemies"]].count("Gang turf ganger") == 6
-    assert [e["weapons"] for e in state["enemies"] if e["type"] == "Urban Separatists"] == ["Rattle gun", "Colony rifle", "Colony rifle"]
+    assert [e["weapons"] for e in state["enemies"] if e["type"] == "Urban Separatists"] == [
+        "Rattle gun",
+        "Colony rifle",
+        "Colony rifle",
+    ]
 
 
 def test_the_siren_clock_brings_six_enforcers_at_ten() -> None:

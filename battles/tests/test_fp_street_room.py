@@ -10,9 +10,9 @@ import pytest
 from django.test import Client
 
 from battles import services, street_kind
+from battles.engine import fp_street
 from battles.kinds import KINDS
 from battles.mission_types import MISSION_GENERATORS, MISSION_TRACKERS
-from battles.engine import fp_street
 from live import services as live
 from live.models import Room
 from live.registry import register_kinds
@@ -124,3 +124,23 @@ def test_the_finished_fight_gives_the_standard_result_shape(room: Room, owner) -
     assert standard <= set(made)
     assert made["casualties"] == ["Bo"] and made["rounds"] == 1 and made["held_field"] is False
     assert made["street"]["escaped"] == ["Ria"] and made["mission"] == "street_fight"
+
+
+def test_the_api_opens_a_street_fight_and_names_bad_fields(owner) -> None:  # type: ignore[no-untyped-def]
+    client = Client()
+    client.force_login(owner)
+    body = {"crew": CREW, "blocks": 1, "enemy": "Spooks", "rivals": ["vigilante"], "seed": 9}
+    made = client.post("/api/v1/fp-street-fights/", body, content_type="application/json")
+    assert made.status_code == 201, made.content
+    room = Room.objects.get(pk=made.json()["room"])
+    assert room.kind == street_kind.KIND and room.state["law"]["rivals"] == ["vigilante"]
+    assert all(m["pursuing"] for m in room.state["suspects"])  # Spooks known from the start (p.129)
+    assert made.json()["setup"]["nominis"]["supported"] is False
+    for bad, field in (
+        ({"crew": []}, "crew"),
+        ({"crew": CREW, "enemy": "Pirates"}, "enemy"),
+        ({"crew": CREW, "blocks": 13}, "blocks"),
+    ):
+        refused = client.post("/api/v1/fp-street-fights/", bad, content_type="application/json")
+        answer = refused.json()
+        assert refused.status_code == 400 and (field in answer or answer.get("field") == field), answer

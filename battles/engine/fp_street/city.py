@@ -36,7 +36,9 @@ def city_reveal(state: dict[str, Any], action: Action, dice: Dice, tables: Table
     extra: list[Event] = []
     if result == "Jostled":
         fig["stun"] = max(fig["stun"], 1)
-        follow = c.table_roll(dice, tables, c.JOSTLED, "Jostled: does the crowd stay?", action.payload.get("follow_face"), key="follow_face")
+        follow = c.table_roll(
+            dice, tables, c.JOSTLED, "Jostled: does the crowd stay?", action.payload.get("follow_face"), key="follow_face"
+        )
         records.append(follow.record)
         if follow.entry.result == "Crowd marker":
             city["crowds"] += 1
@@ -52,7 +54,9 @@ def city_reveal(state: dict[str, Any], action: Action, dice: Dice, tables: Table
             records.append(record)
             lines.append(f"It heads toward {towards}.")
     elif result == "Street combatant":
-        follow = c.table_roll(dice, tables, c.COMBATANTS, "Street Combatant", action.payload.get("combatant_face"), key="combatant_face")
+        follow = c.table_roll(
+            dice, tables, c.COMBATANTS, "Street Combatant", action.payload.get("combatant_face"), key="combatant_face"
+        )
         records.append(follow.record)
         foe = c.add_enemy(
             state,
@@ -177,7 +181,14 @@ def surrender(state: dict[str, Any], action: Action, dice: Dice, tables: Tables)
     rows = {int(e.data["level"]): e for e in _need(tables, c.LAW).entries if e.position <= 3}
     row = rows[level]
     records: list[RollRecord] = []
-    entry: dict[str, Any] = {"figure": fig["id"], "name": fig["name"], "ref": fig.get("ref"), "level": level, "turns": None, "prison": False}
+    entry: dict[str, Any] = {
+        "figure": fig["id"],
+        "name": fig["name"],
+        "ref": fig.get("ref"),
+        "level": level,
+        "turns": None,
+        "prison": False,
+    }
     if level == 3:
         entry["prison"] = True
         entry["confiscated"] = "all"

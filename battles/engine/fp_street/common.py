@@ -29,7 +29,6 @@ PHASE_NAMES: dict[str, str] = {
     "over": "Battle over",
 }
 ROUND_PHASES: tuple[str, ...] = ("quick", "enemy", "slow")
-CREW_STATUSES: tuple[str, ...] = ("active", "casualty", "escaped", "detained")
 ENEMY_STATUSES: tuple[str, ...] = ("active", "casualty", "fled")
 
 BUILDINGS = "street-fight-buildings"
@@ -95,7 +94,14 @@ def roll(dice: Dice, notation: str, reason: str, action: Action, key: str, *, co
 
 
 def table_roll(
-    dice: Dice, tables: Mapping[str, RangeTable], slug: str, reason: str, value: Any = None, *, modifier: int = 0, key: str = "face"
+    dice: Dice,
+    tables: Mapping[str, RangeTable],
+    slug: str,
+    reason: str,
+    value: Any = None,
+    *,
+    modifier: int = 0,
+    key: str = "face",
 ) -> TableRoll:
     """Roll the table ``slug`` (or look up the typed natural ``value``); errors name ``key``."""
     table = _need(tables, slug)

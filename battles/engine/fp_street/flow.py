@@ -56,7 +56,9 @@ def set_player(state: dict[str, Any], action: Action, dice: Dice, tables: Tables
     if player and not player.isdigit():
         raise _err(f"player must be a member's user id, or empty for the owner; got {player!r}.", "player")
     fig["owner"] = player
-    return [Event("set_player", f"{fig['name']} is now played by {'a player' if player else 'the owner'}.", {"figure": fig["id"]})]
+    return [
+        Event("set_player", f"{fig['name']} is now played by {'a player' if player else 'the owner'}.", {"figure": fig["id"]})
+    ]
 
 
 def roll_reactions(state: dict[str, Any], action: Action, dice: Dice, tables: Tables) -> list[Event]:
@@ -67,10 +69,20 @@ def roll_reactions(state: dict[str, Any], action: Action, dice: Dice, tables: Ta
         raise _err("Reactions are already rolled this round.", "type")
     crew = _on_table(state)
     faces = payload_faces(action, "faces", len(crew))
-    record = Dice.enter(f"{len(crew)}D6", faces, "Reactions", keep=Keep.SEPARATE) if faces else dice.separate(len(crew), 6, "Reactions")
+    record = (
+        Dice.enter(f"{len(crew)}D6", faces, "Reactions", keep=Keep.SEPARATE)
+        if faces
+        else dice.separate(len(crew), 6, "Reactions")
+    )
     state["reaction_dice"] = list(record.faces)
     shown = ", ".join(map(str, record.faces))
-    return [Event("reactions", f"Reactions: {shown}. Give one to each of {c.names(crew)}: at or under Reactions acts Quick.", _rolls(record))]
+    return [
+        Event(
+            "reactions",
+            f"Reactions: {shown}. Give one to each of {c.names(crew)}: at or under Reactions acts Quick.",
+            _rolls(record),
+        )
+    ]
 
 
 def assign_reaction(state: dict[str, Any], action: Action, dice: Dice, tables: Tables) -> list[Event]:
@@ -164,15 +176,24 @@ def _round_end(state: dict[str, Any], action: Action, dice: Dice, tables: Tables
 def _gang_turf(state: dict[str, Any], action: Action, dice: Dice) -> list[Event]:
     """Gang turf arrives (p.135): Criminal Elements (core rules p.94; their profile is the core
     book's) two on each of three random edges: a D12 clock face names the edge left out."""
-    record, left_out = c.direction(dice, "Gang turf: the edge they do not come from", action.payload.get("edge_face"), "edge_face")
+    record, left_out = c.direction(
+        dice, "Gang turf: the edge they do not come from", action.payload.get("edge_face"), "edge_face"
+    )
     for _ in range(GANG_TURF):
         c.add_enemy(
             state,
-            {"special_rules": ["Fights both sides; ignores Suspect markers", "Profile: Criminal Elements table (core rules p.94)"]},
+            {
+                "special_rules": [
+                    "Fights both sides; ignores Suspect markers",
+                    "Profile: Criminal Elements table (core rules p.94)",
+                ]
+            },
             name="Gang turf ganger",
             where=f"two on each table edge but the one at {left_out}",
         )
-    events = [Event("gang_turf", f"Gang turf: {GANG_TURF} gangers arrive, two on each edge but the one at {left_out}.", _rolls(record))]
+    events = [
+        Event("gang_turf", f"Gang turf: {GANG_TURF} gangers arrive, two on each edge but the one at {left_out}.", _rolls(record))
+    ]
     return events + _separatists(state, "gangers arrived")
 
 
@@ -185,7 +206,9 @@ def _separatists(state: dict[str, Any], why: str) -> list[Event]:
     profile = next(t for t in state["enemy_types"] if t["name"] == "Urban Separatists")
     for weapon in SEPARATIST_WEAPONS:
         c.add_enemy(state, {**profile, "weapons": weapon}, name="Urban Separatists", where="table center")
-    return [Event("separatists", f"Urban Separatists: {why}, so three more arrive at the center (1 rattle gun, 2 colony rifles).", {})]
+    return [
+        Event("separatists", f"Urban Separatists: {why}, so three more arrive at the center (1 rattle gun, 2 colony rifles).", {})
+    ]
 
 
 def _fanatics(state: dict[str, Any], action: Action, dice: Dice) -> list[Event]:
@@ -215,17 +238,25 @@ def _sirens_tick(state: dict[str, Any], action: Action, dice: Dice) -> list[Even
     if sirens["clock"] < SIREN_TARGET:
         return [Event("sirens", f"Siren clock: +{record.total}, now {sirens['clock']} of {SIREN_TARGET}.", _rolls(record))]
     sirens["arrived"] = True
-    edge_record, edge = c.direction(dice, "Sirens!: the edge the law comes in from", action.payload.get("law_edge_face"), "law_edge_face")
+    edge_record, edge = c.direction(
+        dice, "Sirens!: the edge the law comes in from", action.payload.get("law_edge_face"), "law_edge_face"
+    )
     for _ in range(ENFORCERS):
         c.add_enemy(
             state,
-            {"special_rules": ["Removes Suspect and City markers within 4\"", 'Closes to 6" of your crew before firing', "Profile: Enforcers (core rules)"]},
+            {
+                "special_rules": [
+                    'Removes Suspect and City markers within 4"',
+                    'Closes to 6" of your crew before firing',
+                    "Profile: Enforcers (core rules)",
+                ]
+            },
             name="Enforcer",
             where=f"center of the table edge at {edge}",
             law=True,
         )
     text = f"Siren clock: +{record.total}, now {sirens['clock']}: the law arrives, {ENFORCERS} Enforcers at {edge}. A crew member may surrender to one in sight."
-    return [Event("sirens", text, _rolls(record, edge_record))] + _separatists(state, "enforcers arrived")
+    return [Event("sirens", text, _rolls(record, edge_record)), *_separatists(state, "enforcers arrived")]
 
 
 def start_sirens(state: dict[str, Any], why: str) -> Event | None:
@@ -255,12 +286,18 @@ def suspects_act(state: dict[str, Any], action: Action, dice: Dice, tables: Tabl
     records: list[RollRecord] = []
     lines: list[str] = []
     for i, marker in enumerate(rolling):
-        got = c.table_roll(dice, tables, c.SUSPECT_ACTIONS, f"Suspect marker {marker['id']} acts", faces[i] if faces else None, key="faces")
+        got = c.table_roll(
+            dice, tables, c.SUSPECT_ACTIONS, f"Suspect marker {marker['id']} acts", faces[i] if faces else None, key="faces"
+        )
         records.append(got.record)
         result = got.entry.result
         if got.entry.data.get("city_markers"):
             if state["interesting_round"] == state["round"] or not state["city"]["in_use"]:
-                result = "Stay (a City marker was placed this round already)" if state["city"]["in_use"] else "Stay (no City markers in use)"
+                result = (
+                    "Stay (a City marker was placed this round already)"
+                    if state["city"]["in_use"]
+                    else "Stay (no City markers in use)"
+                )
             else:
                 state["interesting_round"] = state["round"]
                 state["city"]["markers"] += 1
@@ -274,7 +311,9 @@ def suspects_act(state: dict[str, Any], action: Action, dice: Dice, tables: Tabl
     return [Event("suspects", " ".join(lines), _rolls(*records))]
 
 
-def _enemy_type(state: dict[str, Any], action: Action, dice: Dice, tables: Tables) -> tuple[dict[str, Any], list[RollRecord], str]:
+def _enemy_type(
+    state: dict[str, Any], action: Action, dice: Dice, tables: Tables
+) -> tuple[dict[str, Any], list[RollRecord], str]:
     """The type of the enemy revealed now (p.129): rolled at the first reveal unless known; with
     It's a Weird Place a second type at the second reveal, then either with even chance (a D6)."""
     rolls: list[RollRecord] = []
@@ -310,11 +349,15 @@ def identify(state: dict[str, Any], action: Action, dice: Dice, tables: Tables) 
     fig = c.crew(state, action)
     c.phase(state, *c.ROUND_PHASES, what="Identifying a Suspect")
     marker = c.suspect(state, action.payload.get("suspect"))
-    got = c.table_roll(dice, tables, c.SUSPECT_RESULTS, f"Identify Suspect {marker['id']} ({fig['name']})", action.payload.get("face"))
+    got = c.table_roll(
+        dice, tables, c.SUSPECT_RESULTS, f"Identify Suspect {marker['id']} ({fig['name']})", action.payload.get("face")
+    )
     records = [got.record]
     state["suspects"].remove(marker)
-    count = int(got.entry.data.get("enemies_if_pursuing", 0) if marker["pursuing"] else 0) or int(got.entry.data.get("enemies", 0))
-    text = f"{fig['name']} (spots at {4 + fig['savvy']}\") identifies {marker['id']}: {got.entry.result}."
+    count = int(got.entry.data.get("enemies_if_pursuing", 0) if marker["pursuing"] else 0) or int(
+        got.entry.data.get("enemies", 0)
+    )
+    text = f'{fig["name"]} (spots at {4 + fig["savvy"]}") identifies {marker["id"]}: {got.entry.result}.'
     if not count:
         return [Event("identify", text + " The marker is removed.", _rolls(*records))]
     kind, rolled, note = _enemy_type(state, action, dice, tables)
@@ -324,7 +367,9 @@ def identify(state: dict[str, Any], action: Action, dice: Dice, tables: Tables) 
     if count > 1:
         record, towards = c.direction(dice, "Ambush: the second enemy's direction", action.payload.get("direction_face"))
         records.append(record)
-        second = c.add_enemy(state, kind, name=kind["name"], where=f'6" from {fig["name"]} toward {towards}', revealed_by=fig["id"])
+        second = c.add_enemy(
+            state, kind, name=kind["name"], where=f'6" from {fig["name"]} toward {towards}', revealed_by=fig["id"]
+        )
         placed.append(f"{second['name']} ({second['where']})")
     return [Event("identify", f"{text} {', '.join(placed)} revealed.{note}", _rolls(*records))]
 
@@ -344,7 +389,7 @@ def trouble(state: dict[str, Any], action: Action, dice: Dice, tables: Tables) -
         return [Event("trouble", f"{fig['name']} rolls a 1, but a marker was placed this round already.", _rolls(record))]
     state["trouble_round"] = state["round"]
     marker = c.new_suspect(state, f'6" from {fig["name"]}, random direction')
-    return [Event("trouble", f"{fig['name']} starts trouble: Suspect marker {marker['id']} appears 6\" away.", _rolls(record))]
+    return [Event("trouble", f'{fig["name"]} starts trouble: Suspect marker {marker["id"]} appears 6" away.', _rolls(record))]
 
 
 def evade(state: dict[str, Any], action: Action, dice: Dice, tables: Tables) -> list[Event]:

@@ -111,7 +111,7 @@ def corral(state: dict[str, Any], action: Action, dice: Dice, tables: Tables) ->
     objective = state["objective"]
     if objective["key"] == "rescue" and not objective["corralled"]:
         objective["corralled"] = True
-        text = f"{fig['name']} reaches the Individual ({record.total}): move them 1 figure-move a round from within 1\"; get them off an edge."
+        text = f'{fig["name"]} reaches the Individual ({record.total}): move them 1 figure-move a round from within 1"; get them off an edge.'
         if action.payload.get("suspect"):
             marker = c.suspect(state, action.payload.get("suspect"))
             marker["pursuing"] = True
@@ -133,10 +133,25 @@ def confront(state: dict[str, Any], action: Action, dice: Dice, tables: Tables) 
     objective["confront"] = got.entry.result
     text = f"{fig['name']} confronts the Individual: {got.entry.result}. {got.entry.effect}"
     if got.entry.result == "Make a fight of it":
-        row = c.table_roll(dice, tables, c.COMBATANTS, "Confront: who they really are", action.payload.get("combatant_face"), key="combatant_face")
+        row = c.table_roll(
+            dice,
+            tables,
+            c.COMBATANTS,
+            "Confront: who they really are",
+            action.payload.get("combatant_face"),
+            key="combatant_face",
+        )
         records.append(row.record)
         person["status"] = "removed"
-        foe = c.add_enemy(state, c.profile_of(row.entry.data), name=row.entry.result, where="where the Individual was", combatant=True, individual=True, revealed_by=fig["id"])
+        foe = c.add_enemy(
+            state,
+            c.profile_of(row.entry.data),
+            name=row.entry.result,
+            where="where the Individual was",
+            combatant=True,
+            individual=True,
+            revealed_by=fig["id"],
+        )
         text += f" They were a {row.entry.result} in disguise ({foe['id']}): make them a casualty."
     elif got.entry.result == "Terrified":
         person["status"] = "panicked"
@@ -151,7 +166,9 @@ def threaten(state: dict[str, Any], action: Action, dice: Dice, tables: Tables) 
         raise _err("Threatening needs a confronted Individual who must be threatened.", "type")
     record = c.savvy_test(dice, fig, action, f"Threaten the Individual: {THREAT_TARGET}+")
     if (record.total or 0) < THREAT_TARGET:
-        return [Event("objective", f"{fig['name']} fails to scare the Individual ({record.total}); they wander on.", _rolls(record))]
+        return [
+            Event("objective", f"{fig['name']} fails to scare the Individual ({record.total}); they wander on.", _rolls(record))
+        ]
     objective["done"] = True
     state["individual"]["status"] = "removed"
     return [Event("objective", f"{fig['name']} threatens the Individual into giving up ({record.total}): done.", _rolls(record))]

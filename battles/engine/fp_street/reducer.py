@@ -23,7 +23,9 @@ COMBATANT_STUN = 1
 MAX_STUN = 9
 
 
-def _fallen(state: dict[str, Any], fig: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
+def _fallen(
+    state: dict[str, Any], fig: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]
+) -> list[Event]:
     """What follows an enemy becoming a casualty: a Criminal's D6 (p.133, ``bounty_face``: 1 a
     Gang Rival, 6 a 2-Credit bounty) and the Confront fight won (p.127)."""
     events: list[Event] = []
@@ -158,7 +160,9 @@ _HANDLERS: dict[str, Handler] = {
 ACTIONS: tuple[str, ...] = tuple(sorted(_HANDLERS))
 
 
-def apply(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> tuple[dict[str, Any], list[Event]]:
+def apply(
+    state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]
+) -> tuple[dict[str, Any], list[Event]]:
     """The reducer: ``(state, action, dice, tables) -> (new_state, events)``; ``tables`` are the
     Five Parsecs rule tables by slug. Raises :class:`TrackerError` (or :class:`NotYours`) naming
     the payload field, changing nothing, when the action is refused. The same state, action and

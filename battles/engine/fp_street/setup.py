@@ -97,7 +97,9 @@ def generate(
         raise _err(f"block_faces needs {blocks} D6 face(s), one per block; got {len(block_faces)}.", "block_faces")
     built: list[dict[str, Any]] = []
     for i in range(blocks):
-        got = c.table_roll(dice, tables, c.BUILDINGS, f"Building of block {i + 1}", block_faces[i] if block_faces else None, key="block_faces")
+        got = c.table_roll(
+            dice, tables, c.BUILDINGS, f"Building of block {i + 1}", block_faces[i] if block_faces else None, key="block_faces"
+        )
         rolls.append(got.record)
         built.append({"block": i + 1, "face": got.value, "name": got.entry.result, "effect": got.entry.effect, **got.entry.data})
 
@@ -105,12 +107,20 @@ def generate(
     got = c.table_roll(dice, tables, c.OBJECTIVES, "Street Fight objective", objective_face, key="objective_face")
     rolls.append(got.record)
     data = dict(got.entry.data)
-    objective = {"name": got.entry.result, "key": c.OBJECTIVE_KEYS[got.entry.result], "face": got.value, "effect": got.entry.effect, "data": data}
+    objective = {
+        "name": got.entry.result,
+        "key": c.OBJECTIVE_KEYS[got.entry.result],
+        "face": got.value,
+        "effect": got.entry.effect,
+        "data": data,
+    }
 
     # Suspect markers (p.124): one per crew figure, one by each Warehouse, the Difficulty option,
     # and the objective's own (p.128).
     suspects: list[dict[str, Any]] = [{"where": "along a street, spread evenly"} for _ in figures]
-    suspects += [{"where": f"by the entrance of block {b['block']} (Warehouse)"} for b in built for _ in range(b.get("suspect_markers", 0))]
+    suspects += [
+        {"where": f"by the entrance of block {b['block']} (Warehouse)"} for b in built for _ in range(b.get("suspect_markers", 0))
+    ]
     suspects += [{"where": "along a street (Difficulty)"} for _ in range(extra_suspects)]
     if objective["key"] == "deliver":
         suspects.append({"where": "table center"})
@@ -137,7 +147,9 @@ def generate(
         raise _err(f"entry_faces needs {len(walkers)} D12 face(s), one per crew figure but the captain.", "entry_faces")
     entries: list[dict[str, Any]] = []
     for i, fig in enumerate(walkers):
-        record, towards = c.direction(dice, f"Entry point of {fig['name']}", entry_faces[i] if entry_faces else None, "entry_faces")
+        record, towards = c.direction(
+            dice, f"Entry point of {fig['name']}", entry_faces[i] if entry_faces else None, "entry_faces"
+        )
         rolls.append(record)
         entries.append({"figure": fig["id"], "name": fig["name"], "face": record.total, "edge": towards})
     if captain is not None:
@@ -160,7 +172,9 @@ def generate(
         known = {"name": row.result, "effect": row.effect, **c.profile_of(row.data)}
     abandoned = [b["block"] for b in built if b.get("extra_cover")]
     if abandoned:
-        notes.append(f"Blocks {', '.join(map(str, abandoned))} are abandoned: scatter difficult terrain and extra cover near them.")
+        notes.append(
+            f"Blocks {', '.join(map(str, abandoned))} are abandoned: scatter difficult terrain and extra cover near them."
+        )
     notes.append('Visibility is 9" and nothing raises it (p.124).')
 
     return {
@@ -206,7 +220,9 @@ def initial_state(setup: Mapping[str, Any], tables: Mapping[str, RangeTable]) ->
     if key not in c.OBJECTIVE_KEYS.values():
         raise _err(f"setup.objective.key must be one of {', '.join(c.OBJECTIVE_KEYS.values())}; got {key!r}.", "setup")
     data = objective.get("data") or {}
-    suspects = [{"id": str(s["id"]), "where": str(s.get("where", "")), "pursuing": bool(s.get("pursuing"))} for s in setup["suspects"]]
+    suspects = [
+        {"id": str(s["id"]), "where": str(s.get("where", "")), "pursuing": bool(s.get("pursuing"))} for s in setup["suspects"]
+    ]
     known = setup.get("enemy")
     state: dict[str, Any] = {
         "source": c.SOURCE,
@@ -230,11 +246,15 @@ def initial_state(setup: Mapping[str, Any], tables: Mapping[str, RangeTable]) ->
             "corralled": False,
             "deliverer": None,
         },
-        "individual": None if not setup.get("individual") else {
+        "individual": None
+        if not setup.get("individual")
+        else {
             **c.INDIVIDUAL_PROFILE,
             "status": "hidden" if key == "locate" else "wandering",
         },
-        "package": None if not setup.get("package") else {"status": "carried" if key == "deliver" else "on_table", "carrier": None},
+        "package": None
+        if not setup.get("package")
+        else {"status": "carried" if key == "deliver" else "on_table", "carrier": None},
         "crew": figures,
         "enemies": [],
         "suspects": suspects,
