@@ -484,3 +484,44 @@ def test_a_log_replays_to_the_same_state_and_undo_is_replay_without_the_last() -
         states.append(s.apply(states[-1], action, Dice(seed=seed), TABLES)[0])
     assert replay(start, log, reducer) == states[-1]
     assert replay(start, log[:-1], reducer) == states[-2]
+
+
+# -- the opposition's own rules (pp.129-132) -----------------------------------------------------------
+
+
+def test_gang_turf_against_a_gang_brings_a_rival_gang_of_the_same_kind() -> None:
+    # p.129: another gang is a rival Gutter Gang / Main Gang; p.135 Gang turf.
+    state = act(in_phase(new(enemy="Gutter Gang"), "quick"), "city_reveal", figure="c1", face=78)
+    state = in_phase(act(in_phase(state, "end"), "next_phase"), "end")
+    rivals = [e for e in state["enemies"] if e["type"] == "Rival Gutter Gang"]
+    assert len(rivals) == 6 and rivals[0]["weapons"] == "Hand gun" and rivals[0]["toughness"] == 4
+
+
+def test_neon_barbarians_ignore_a_well_spoken_figure_on_seven_plus() -> None:
+    # p.131: Savvy test 7+ (Kit +2 rolls 5).
+    state = act(in_phase(new(enemy="Neon Barbarians"), "quick"), "identify", figure="c1", suspect="s1", face=4)
+    assert not act(state, "savvy", figure="c3", test="neon_barbarians", face=4)["crew"][2]["barbarians_ignore"]
+    assert act(state, "savvy", figure="c3", test="neon_barbarians", face=5)["crew"][2]["barbarians_ignore"]
+
+
+def test_a_haywire_bot_beaten_in_a_brawl_may_join_the_crew() -> None:
+    # p.132: 1D6 + Savvy 7+.
+    state = act(in_phase(new(), "quick"), "city_reveal", figure="c1", face=60, combatant_face=5)
+    assert state["enemies"][0]["type"] == "Haywire Bot"
+    joined = act(state, "savvy", figure="c3", test="haywire_bot", enemy="e1", face=5)
+    assert joined["enemies"][0]["status"] == "ally" and s.outcome(joined)["enemies_fled"] == 0
+
+
+def test_terror_faction_plants_a_bomb_that_goes_off_on_one_or_two_and_calls_sirens() -> None:
+    # p.131
+    state = act(in_phase(new(enemy="Terror Faction"), "quick"), "identify", figure="c1", suspect="s1", face=4)
+    state = in_phase(act(state, "next_phase"), "enemy")
+    assert not act(state, "terror", enemy="e1", face=2)["enemies"][0].get("bomber")
+    state = act(state, "terror", enemy="e1", face=1)
+    assert state["enemies"][0]["bomber"]
+    ticking = act(state, "terror", enemy="e1", plant="on", bomb_face=5)
+    assert [b["id"] for b in ticking["bombs"]] == ["b1"] and ticking["sirens"] is None
+    boom = act(ticking, "terror", bomb="b1", bomb_face=2)
+    assert boom["bombs"] == [] and boom["sirens"]["why"] == "a bomb went off"
+    disarmed = act(in_phase(act(ticking, "next_phase"), "quick"), "savvy", figure="c3", test="disarm_bomb", bomb="b1", face=4)
+    assert disarmed["bombs"] == []

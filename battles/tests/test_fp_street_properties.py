@@ -59,6 +59,11 @@ def street_moves(state: dict[str, Any]) -> list[Move]:
         ("surrender", {"figure": crew[0]}),
         ("attack_law", {"figure": crew[-1]}),
         ("escape", {"figure": crew[-1]}),
+        ("savvy", {"figure": crew[0], "test": "neon_barbarians"}),
+        *[("savvy", {"figure": crew[0], "test": "haywire_bot", "enemy": e}) for e in enemies[:1]],
+        *[("terror", {"enemy": e}) for e in enemies[:1]],
+        *[("terror", {"enemy": e, "plant": "on"}) for e in enemies[:1]],
+        *[("terror", {"bomb": b["id"]}) for b in state["bombs"][:1]],
     ]
 
 
@@ -70,7 +75,7 @@ def street_check(state: dict[str, Any]) -> None:
     for fig in state["crew"]:
         assert fig["status"] in ("active", "casualty", "escaped", "detained") and 0 <= fig["stun"] <= 9
     for foe in state["enemies"]:
-        assert foe["status"] in ("active", "casualty", "fled")
+        assert foe["status"] in ("active", "casualty", "fled", "ally")
         assert foe["stun"] <= (1 if foe["combatant"] else 9)  # Street Combatants hold one Stun marker (p.132)
     ids = [m["id"] for m in state["suspects"]]
     assert len(ids) == len(set(ids))
@@ -95,6 +100,7 @@ def tables() -> None:
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=st.data())
 def test_street_fights_keep_their_bounds_undo_exactly_and_replay(objective: int, data: st.DataObject) -> None:
-    card = fp_street.generate(Dice(seed=objective), TABLES, crew=CREW, objective_face=objective, weird_place=True)
+    enemy = data.draw(st.sampled_from(["", "Terror Faction", "Neon Barbarians", "Spooks", "Fanatics"]), label="enemy")
+    card = fp_street.generate(Dice(seed=objective), TABLES, crew=CREW, objective_face=objective, weird_place=True, enemy=enemy)
     kind = Kind(street_kind.KIND, {"setup": card}, street_moves, street_check)
     play(kind, data, UserFactory())

@@ -144,3 +144,15 @@ def test_the_api_opens_a_street_fight_and_names_bad_fields(owner) -> None:  # ty
         refused = client.post("/api/v1/fp-street-fights/", bad, content_type="application/json")
         answer = refused.json()
         assert refused.status_code == 400 and (field in answer or answer.get("field") == field), answer
+
+
+def test_the_page_offers_the_oppositions_own_tests_only_when_they_are_on_the_table(owner) -> None:  # type: ignore[no-untyped-def]
+    # p.131: Neon Barbarians may be talked down; Terror Faction members may plant bombs.
+    room = services.street_fight_open(user=owner, crew=CREW, enemy="Neon Barbarians", dice=Dice(seed=2))
+    client = Client()
+    client.force_login(owner)
+    for type_, payload in (("next_phase", {}), ("roll_reactions", {"faces": "1, 1"}), ("next_phase", {})):
+        act(owner, room, type_, **payload)
+    assert "Talk to the Neon Barbarians" not in client.get(f"/rooms/{room.pk}/").content.decode()
+    act(owner, room, "identify", figure="c1", suspect="s1", face=4)
+    assert "Talk to the Neon Barbarians" in client.get(f"/rooms/{room.pk}/").content.decode()

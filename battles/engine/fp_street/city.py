@@ -213,3 +213,112 @@ def surrender(state: dict[str, Any], action: Action, dice: Dice, tables: Tables)
     if entry["prison"] or entry["turns"] or entry["confiscated"]:
         state["detained"].append(entry)
     return [Event("surrender", text, _rolls(*records))]
+
+
+# -- the opposition's own rules (pp.129-132) -------------------------------------------------------
+
+#: Savvy tests some enemies call for: (target, what success does, page).
+SAVVY_TESTS: dict[str, tuple[int, str]] = {
+    "neon_barbarians": (7, "p.131"),
+    "haywire_bot": (7, "p.132"),
+    "disarm_bomb": (6, "p.131"),
+}
+
+
+def _active_of(state: Mapping[str, Any], kind: str) -> list[dict[str, Any]]:
+    return [e for e in state["enemies"] if e["status"] == "active" and e["type"] == kind]
+
+
+def savvy(state: dict[str, Any], action: Action, dice: Dice, tables: Tables) -> list[Event]:
+    """A crew figure's 1D6 + Savvy test that an enemy's rules call for (``test``):
+    ``neon_barbarians`` (within 4", 7+: the Barbarians ignore the figure until it attacks them,
+    p.131; not while carrying a sword), ``haywire_bot`` (after winning a Brawl against the Haywire
+    Bot ``enemy``, 7+: it joins the crew for the battle, p.132), ``disarm_bomb`` (in contact with
+    Bomb marker ``bomb``, 6+: disarmed, p.131)."""
+    fig = c.crew(state, action)
+    c.phase(state, *c.ROUND_PHASES, what="A Savvy test")
+    test = str(action.payload.get("test") or "")
+    if test not in SAVVY_TESTS:
+        raise _err(f"test must be one of {', '.join(SAVVY_TESTS)}; got {test!r}.", "test")
+    target, page = SAVVY_TESTS[test]
+    foe: dict[str, Any] | None = None
+    bomb: dict[str, Any] | None = None
+    if test == "neon_barbarians":
+        if not _active_of(state, "Neon Barbarians") or fig["barbarians_ignore"]:
+            raise _err("No Neon Barbarians are on the table to talk to, or they ignore this figure already.", "test")
+    elif test == "haywire_bot":
+        foe = c.enemy(state, action.payload.get("enemy"))
+        if foe["type"] != "Haywire Bot" or foe["status"] != "active":
+            raise _err(f"{foe['name']} is not an active Haywire Bot.", "enemy")
+    else:
+        bomb = next((b for b in state["bombs"] if b["id"] == str(action.payload.get("bomb") or "")), None)
+        if bomb is None:
+            raise _err(
+                f"bomb must be a Bomb marker on the table ({', '.join(b['id'] for b in state['bombs']) or 'none'}).", "bomb"
+            )
+    record = c.savvy_test(dice, fig, action, f"{test.replace('_', ' ').capitalize()}: {target}+ ({page})")
+    passed = (record.total or 0) >= target
+    if not passed:
+        tail = " Damage it as normal." if foe else ""
+        return [Event("savvy", f"{fig['name']} fails ({record.total} against {target}+).{tail}", _rolls(record))]
+    if foe is not None:
+        foe["status"] = "ally"
+        text = f"{foe['name']} reboots on your side for the rest of the battle."
+    elif bomb is not None:
+        state["bombs"].remove(bomb)
+        text = f"{fig['name']} disarms {bomb['id']}."
+    else:
+        fig["barbarians_ignore"] = True
+        text = f"{fig['name']} talks well: the Neon Barbarians ignore them until they attack."
+    return [Event("savvy", f"{text} ({record.total})", _rolls(record))]
+
+
+def terror(state: dict[str, Any], action: Action, dice: Dice, tables: Tables) -> list[Event]:
+    """Terror Faction (p.131). A member that activates with nobody in sight rolls a D6 (``face``):
+    on a 1 it heads for the nearest terrain feature or building to blow it up. Once there
+    (``plant`` on) it places a Bomb marker; a bomb rolls a D6 at every activation, the first one
+    included (``bomb`` names it on later ones): 1-2 and it goes off, every figure in, on or next
+    to the feature is a casualty with no save (set them with ``adjust``) and Sirens! starts."""
+    require_owner(action)
+    c.phase(state, "enemy", what="A Terror Faction activation")
+    records: list[RollRecord] = []
+    if action.payload.get("bomb"):
+        bomb = next((b for b in state["bombs"] if b["id"] == str(action.payload.get("bomb"))), None)
+        if bomb is None:
+            raise _err("bomb must be a Bomb marker on the table.", "bomb")
+        return _tick(state, bomb, action, dice)
+    foe = c.enemy(state, action.payload.get("enemy"))
+    if foe["type"] != "Terror Faction" or foe["status"] != "active":
+        raise _err(f"{foe['name']} is not an active Terror Faction member.", "enemy")
+    if payload_flag(action, "plant"):
+        if not foe.get("bomber"):
+            raise _err(f"{foe['name']} is not heading off to plant a bomb.", "plant")
+        foe["bomber"] = False
+        bomb = {"id": f"b{state['next']['bomb']}", "by": foe["id"]}
+        state["next"]["bomb"] += 1
+        state["bombs"].append(bomb)
+        return [Event("bomb", f"{foe['name']} places Bomb marker {bomb['id']}.", {}), *_tick(state, bomb, action, dice)]
+    if foe.get("bomber"):
+        raise _err(f"{foe['name']} is already heading for a feature to blow up.", "enemy")
+    record = c.roll(dice, "1D6", f"{foe['name']}: nobody in sight, a 1 means a bomb", action, "face")
+    records.append(record)
+    if record.total != 1:
+        return [Event("terror", f"{foe['name']} sees nobody ({record.total}): acts as usual.", _rolls(*records))]
+    foe["bomber"] = True
+    return [Event("terror", f"{foe['name']} heads for the nearest feature to blow it up ({record.total}).", _rolls(*records))]
+
+
+def _tick(state: dict[str, Any], bomb: dict[str, Any], action: Action, dice: Dice) -> list[Event]:
+    record = c.roll(dice, "1D6", f"Bomb {bomb['id']}: 1-2 it goes off", action, "bomb_face")
+    if (record.total or 0) > 2:
+        return [Event("bomb", f"Bomb {bomb['id']} ticks ({record.total}).", _rolls(record))]
+    state["bombs"].remove(bomb)
+    events = [
+        Event(
+            "bomb",
+            f"Bomb {bomb['id']} goes off ({record.total}): all in, on or next to the feature are casualties, no save.",
+            _rolls(record),
+        )
+    ]
+    started = start_sirens(state, "a bomb went off")
+    return events + ([started] if started else [])

@@ -29,7 +29,7 @@ PHASE_NAMES: dict[str, str] = {
     "over": "Battle over",
 }
 ROUND_PHASES: tuple[str, ...] = ("quick", "enemy", "slow")
-ENEMY_STATUSES: tuple[str, ...] = ("active", "casualty", "fled")
+ENEMY_STATUSES: tuple[str, ...] = ("active", "casualty", "fled", "ally")
 
 BUILDINGS = "street-fight-buildings"
 SUSPECT_ACTIONS = "street-suspect-actions"

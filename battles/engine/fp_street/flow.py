@@ -25,6 +25,8 @@ ENFORCERS = 6
 SET_UP_EDGES = ("far edge", "right edge", "near edge", "left edge")
 #: Gang turf (p.135): six enemies, two on each of three random edges.
 GANG_TURF = 6
+#: Gangs whose next gang is a rival one of the same kind (p.129).
+RIVAL_GANGS: tuple[str, ...] = ("Gutter Gang", "Main Gang")
 #: Urban Separatists' reinforcements (p.129).
 SEPARATIST_WEAPONS = ("Rattle gun", "Colony rifle", "Colony rifle")
 
@@ -34,10 +36,12 @@ def _on_table(state: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def refresh(state: dict[str, Any]) -> None:
-    """Derived fields: each crew figure's Quick or Slow slot and the Reaction die picker."""
+    """Derived fields: each crew figure's Quick or Slow slot, the Reaction die picker and the
+    enemy types on the table (``present``)."""
     for fig in state["crew"]:
         fig["slot"] = None if fig["face"] is None else ("quick" if fig["face"] <= fig["reactions"] else "slow")
     state["reaction_pick"] = reaction_pick(state["reaction_dice"], state["crew"])
+    state["present"] = sorted({e["type"] for e in state["enemies"] if e["status"] == "active"})
 
 
 # -- players and reactions -------------------------------------------------------------------------
@@ -179,21 +183,18 @@ def _gang_turf(state: dict[str, Any], action: Action, dice: Dice) -> list[Event]
     record, left_out = c.direction(
         dice, "Gang turf: the edge they do not come from", action.payload.get("edge_face"), "edge_face"
     )
+    gang = next((t for t in state["enemy_types"] if t["name"] in RIVAL_GANGS), None)
+    profile: dict[str, Any] = {
+        "special_rules": ["Fights both sides; ignores Suspect markers", "Profile: Criminal Elements table (core rules p.94)"]
+    }
+    name = "Gang turf ganger"
+    if gang is not None:  # p.129: any further gang is a rival gang of the same kind
+        profile = {**gang, "special_rules": ["A rival gang: fights your crew and the other gang; ignores Suspect markers"]}
+        name = f"Rival {gang['name']}"
     for _ in range(GANG_TURF):
-        c.add_enemy(
-            state,
-            {
-                "special_rules": [
-                    "Fights both sides; ignores Suspect markers",
-                    "Profile: Criminal Elements table (core rules p.94)",
-                ]
-            },
-            name="Gang turf ganger",
-            where=f"two on each table edge but the one at {left_out}",
-        )
-    events = [
-        Event("gang_turf", f"Gang turf: {GANG_TURF} gangers arrive, two on each edge but the one at {left_out}.", _rolls(record))
-    ]
+        c.add_enemy(state, profile, name=name, where=f"two on each table edge but the one at {left_out}")
+    text = f"Gang turf: {GANG_TURF} of {name} arrive, two on each edge but the one at {left_out}."
+    events = [Event("gang_turf", text, _rolls(record))]
     return events + _separatists(state, "gangers arrived")
 
 

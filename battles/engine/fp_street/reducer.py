@@ -141,6 +141,8 @@ _HANDLERS: dict[str, Handler] = {
     "city_clear": city.city_clear,
     "reporter": city.reporter,
     "attack_law": city.attack_law,
+    "savvy": city.savvy,
+    "terror": city.terror,
     "surrender": city.surrender,
     "contact": objectives.contact,
     "locate": objectives.locate,

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from battles.engine.fp_street import common as c
+from battles.engine.fp_street.flow import refresh
 from battles.engine.fp_tracker.base import _err, _int, _need
 from rules.engine.dice import Dice, RollRecord
 from rules.engine.tables import RangeTable
@@ -214,7 +215,9 @@ def initial_state(setup: Mapping[str, Any], tables: Mapping[str, RangeTable]) ->
             raise _err(f"setup.{key} is missing: generate the set-up first.", "setup")
     figures = [_crew_figure(raw, i) for i, raw in enumerate(setup["crew"])]
     for fig in figures:
-        fig.update(status="active", stun=0, die=None, face=None, slot=None, evade_round=None, fired_on_law=False)
+        fig.update(
+            status="active", stun=0, die=None, face=None, slot=None, evade_round=None, fired_on_law=False, barbarians_ignore=False
+        )
     objective = setup["objective"]
     key = objective.get("key")
     if key not in c.OBJECTIVE_KEYS.values():
@@ -286,9 +289,11 @@ def initial_state(setup: Mapping[str, Any], tables: Mapping[str, RangeTable]) ->
         "held_field": None,
         "won": None,
         "last": None,
-        "next": {"enemy": 1, "suspect": len(suspects) + 1},
+        "bombs": [],
+        "next": {"enemy": 1, "suspect": len(suspects) + 1, "bomb": 1},
     }
     if state["spooks"]:
         for marker in state["suspects"]:
             marker["pursuing"] = True
+    refresh(state)
     return state
