@@ -50,6 +50,9 @@ def test_a_street_fight_is_played_on_a_laptop_and_a_phone(tables: None) -> None:
             phone.screenshot(path=f"{SHOTS}/street-phone.png", full_page=True)
             laptop.screenshot(path=f"{SHOTS}/street-laptop.png", full_page=True)
         card = phone.get_by_test_id("figure-c2")
+        if SHOTS:
+            card.scroll_into_view_if_needed()
+            phone.screenshot(path=f"{SHOTS}/street-phone-card.png")
         card.locator("input[name=face]").first.fill("4")
         card.get_by_test_id("identify-c2").click()
         expect(laptop.get_by_test_id("figure-e1")).to_be_visible(timeout=10_000)
