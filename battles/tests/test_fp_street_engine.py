@@ -525,3 +525,24 @@ def test_terror_faction_plants_a_bomb_that_goes_off_on_one_or_two_and_calls_sire
     assert boom["bombs"] == [] and boom["sirens"]["why"] == "a bomb went off"
     disarmed = act(in_phase(act(ticking, "next_phase"), "quick"), "savvy", figure="c3", test="disarm_bomb", bomb="b1", face=4)
     assert disarmed["bombs"] == []
+
+
+def test_what_the_fight_pays_comes_out_as_campaign_changes() -> None:
+    # p.133 Criminal bounty, p.135 Reporter's Enforcer Rival, p.134 Quest Clues, p.136 the law.
+    fig = dict(CREW[2], ref=42)
+    state = s.initial_state(s.generate(Dice(seed=1), TABLES, crew=[CREW[0], CREW[1], fig], objective_face=5), TABLES)
+    state = act(in_phase(state, "quick"), "city_reveal", figure="c1", face=20)  # Informer
+    state = act(state, "city_reveal", figure="c1", face=53)  # Reporter
+    state = act(state, "reporter", crew="on")
+    state = act(state, "city_reveal", figure="c1", face=60, combatant_face=70)  # a Criminal
+    state = act(state, "adjust", enemy="e1", status="casualty", bounty_face=6)
+    state["sirens"]["clock"] = 9
+    state = act(in_phase(state, "slow"), "next_phase", siren_face=1, law_edge_face=1)
+    state = act(in_phase(act(state, "next_phase"), "quick"), "surrender", figure="c3", face=1, turns_face=3)
+    state = act(state, "end_battle")
+    kinds = [
+        (c["kind"], c["data"].get("name") or c["data"].get("amount") or c["data"].get("id"))
+        for c in s.outcome(state)["street"]["changes"]
+    ]
+    assert kinds == [("credits", 2), ("rival_add", "Enforcer Rival"), ("note", None), ("character", 42)]
+    assert "3 campaign turns" in s.outcome(state)["street"]["changes"][-1]["data"]["note"]

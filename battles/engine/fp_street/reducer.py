@@ -12,6 +12,7 @@ from typing import Any
 from battles.engine.fp_street import city, flow, objectives
 from battles.engine.fp_street import common as c
 from battles.engine.fp_tracker.base import _copy_state, _err, _need, _rolls
+from campaigns.engine.view import Change
 from live.engine.tracker import Action, Event, payload_int, require_owner
 from rules.engine.dice import Dice, DiceError
 from rules.engine.tables import RangeTable, TableError
@@ -186,6 +187,42 @@ def apply(
     return new, events
 
 
+#: Rivals the chapter hands out, by the name the tracker keeps: (Rival name, enemy type).
+_RIVALS: dict[str, tuple[str, str]] = {"Enforcer": ("Enforcer Rival", "Enforcers"), "Gang": ("Gang Rival", "Gang")}
+
+
+def _changes(state: Mapping[str, Any]) -> list[Change]:
+    """What the fight pays and takes, as campaign changes (:class:`campaigns.engine.view.Change`):
+    a Criminal's bounty in credits (p.133), Rivals gained (Enforcer from the Reporter, p.135;
+    Gang from a Criminal), Quest Clues as a note (as Expanded Factions' tip-offs are), and the
+    law's hold on surrendered figures with a campaign ``ref`` (p.136): a prison planet takes
+    them off the roster, detention is noted with its turns and the weapons taken."""
+    pay = state["pay"]
+    changes: list[Change] = []
+    if pay["credits"]:
+        changes.append(Change("credits", {"amount": int(pay["credits"])}))
+    for rival in pay["rivals"]:
+        name, kind = _RIVALS.get(rival, (f"{rival} Rival", rival))
+        changes.append(Change("rival_add", {"name": name, "kind": kind, "notes": "From a street fight (pp.133-135)."}))
+    if pay["quest_clues"]:
+        changes.append(Change("note", {"text": f"Street fight: +{pay['quest_clues']} Quest Clue(s) (p.134)."}))
+    for held in state["detained"]:
+        if held.get("ref") is None:
+            continue
+        if held["prison"]:
+            text = f"{held['name']} is sent to a prison planet (p.136)."
+            changes.append(Change("character", {"id": held["ref"], "status": "gone", "note": text}))
+            continue
+        taken = {"all": "all weapons taken", "non-pistol": "weapons without the Pistol trait taken"}.get(
+            held["confiscated"] or "", ""
+        )
+        text = "Held by the law (p.136)" + (
+            f" for {held['turns']} campaign turns: no actions or events, heals normally" if held["turns"] else ""
+        )
+        changes.append(Change("character", {"id": held["ref"], "note": f"{text}{'; ' + taken if taken else ''}."}))
+    return changes
+
+
 def outcome(state: Mapping[str, Any]) -> dict[str, Any]:
     """The street fight summed up for the post-battle sequence, in the shape of
     :func:`battles.engine.fp_tracker.outcome` (``held_field`` None while the fight goes on,
@@ -194,7 +231,8 @@ def outcome(state: Mapping[str, Any]) -> dict[str, Any]:
     ``psionic_uses``) plus ``won`` (the objective done and someone escaped, p.136) and
     ``street``: what the chapter pays and takes (``quest_clues``, ``credits``, ``rivals`` gained
     as names such as "Enforcer" or "Gang", ``detained``: figures held by the law with
-    ``turns`` or ``prison``, p.136; ``escaped`` names)."""
+    ``turns`` or ``prison``, p.136; ``escaped`` names; ``changes``: all of it as campaign
+    changes, see :func:`_changes`)."""
     objective = state["objective"]
     foes = [e for e in state["enemies"] if not e["law"]]
     return {
@@ -219,5 +257,6 @@ def outcome(state: Mapping[str, Any]) -> dict[str, Any]:
             "rivals": list(state["pay"]["rivals"]),
             "detained": [dict(d) for d in state["detained"]],
             "escaped": [f["name"] for f in state["crew"] if f["status"] == "escaped"],
+            "changes": [change.as_dict() for change in _changes(state)],
         },
     }
