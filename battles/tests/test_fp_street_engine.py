@@ -546,3 +546,29 @@ def test_what_the_fight_pays_comes_out_as_campaign_changes() -> None:
     ]
     assert kinds == [("credits", 2), ("rival_add", "Enforcer Rival"), ("note", None), ("character", 42)]
     assert "3 campaign turns" in s.outcome(state)["street"]["changes"][-1]["data"]["note"]
+
+
+def test_street_combatants_stun_and_casualty_rules() -> None:
+    # pp.132-133: Combat Bot never Stunned; the Slasher cannot be eliminated; a Roid-head
+    # shrugs off its first casualty.
+    base = in_phase(new(), "quick")
+    bot = act(base, "city_reveal", figure="c1", face=60, combatant_face=50)
+    assert act(bot, "adjust", enemy="e1", stun_change=1)["enemies"][0]["stun"] == 0
+    slasher = act(base, "city_reveal", figure="c1", face=60, combatant_face=65)
+    with pytest.raises(TrackerError) as err:
+        act(slasher, "adjust", enemy="e1", status="casualty")
+    assert err.value.field == "status"
+    roid = act(base, "city_reveal", figure="c1", face=60, combatant_face=30)
+    once = act(roid, "adjust", enemy="e1", status="casualty")
+    assert once["enemies"][0]["status"] == "active" and once["enemies"][0]["shrugged"]
+    assert act(once, "adjust", enemy="e1", status="casualty")["enemies"][0]["status"] == "casualty"
+
+
+def test_roid_gangers_shout_then_shed_every_stun_marker() -> None:
+    # p.130
+    state = act(in_phase(new(enemy="Roid Gangers"), "quick"), "identify", figure="c1", suspect="s1", face=4)
+    state = act(act(state, "adjust", enemy="e1", stun_change=1), "adjust", enemy="e1", stun_change=1)
+    state = act(in_phase(state, "enemy"), "shout", enemy="e1")
+    assert state["enemies"][0]["shout"] and state["enemies"][0]["stun"] == 2
+    state = act(state, "shout", enemy="e1")
+    assert not state["enemies"][0]["shout"] and state["enemies"][0]["stun"] == 0

@@ -64,6 +64,8 @@ def street_moves(state: dict[str, Any]) -> list[Move]:
         *[("terror", {"enemy": e}) for e in enemies[:1]],
         *[("terror", {"enemy": e, "plant": "on"}) for e in enemies[:1]],
         *[("terror", {"bomb": b["id"]}) for b in state["bombs"][:1]],
+        *[("shout", {"enemy": e}) for e in enemies[:1]],
+        ("city_reveal", {"figure": crew[0], "face": 60}),
     ]
 
 
@@ -77,6 +79,9 @@ def street_check(state: dict[str, Any]) -> None:
     for foe in state["enemies"]:
         assert foe["status"] in ("active", "casualty", "fled", "ally")
         assert foe["stun"] <= (1 if foe["combatant"] else 9)  # Street Combatants hold one Stun marker (p.132)
+        if foe["type"] in ("Haywire Bot", "Roid-head", "Combat Bot", "Slasher"):
+            assert foe["stun"] == 0  # never Stunned (pp.132-133)
+        assert foe["type"] != "Slasher" or foe["status"] != "casualty"  # cannot be eliminated (p.133)
     ids = [m["id"] for m in state["suspects"]]
     assert len(ids) == len(set(ids))
     if state["spooks"]:
@@ -100,7 +105,9 @@ def tables() -> None:
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=st.data())
 def test_street_fights_keep_their_bounds_undo_exactly_and_replay(objective: int, data: st.DataObject) -> None:
-    enemy = data.draw(st.sampled_from(["", "Terror Faction", "Neon Barbarians", "Spooks", "Fanatics"]), label="enemy")
+    enemy = data.draw(
+        st.sampled_from(["", "Terror Faction", "Neon Barbarians", "Spooks", "Fanatics", "Roid Gangers"]), label="enemy"
+    )
     card = fp_street.generate(Dice(seed=objective), TABLES, crew=CREW, objective_face=objective, weird_place=True, enemy=enemy)
     kind = Kind(street_kind.KIND, {"setup": card}, street_moves, street_check)
     play(kind, data, UserFactory())

@@ -34,7 +34,7 @@ State::
                "slot", "evade_round", "fired_on_law", "barbarians_ignore"}],
      "enemies": [{"id": "e1", "name", "type", "speed", "combat_skill", "toughness", "ai", "weapons",
                   "special_rules", "where", "status": "active" | "casualty" | "fled" | "ally", "stun",
-                  "combatant", "law", "individual", "revealed_by", "arrived_round", "bomber"?}],
+                  "combatant", "law", "individual", "revealed_by", "arrived_round", "bomber"?, "shout"?, "shrugged"?}],
      "bombs": [{"id": "b1", "by": "e3"}],
      "suspects": [{"id": "s1", "where", "pursuing"}], "suspects_round", "interesting_round", "trouble_round",
      "city": {"in_use", "markers", "curiosities", "crowds", "roadblocks", "botstructions", "reporters"},
@@ -57,7 +57,7 @@ plant?, bomb?, face?, bomb_face?}, ``surrender`` {figure, face?, turns_face?}, `
 ``locate`` {figure, face?}, ``surveil`` {figure}, ``individual`` {status}, ``corral`` {figure,
 face?, suspect?}, ``confront`` {figure, face?, combatant_face?}, ``threaten`` {figure, face?},
 ``objective_done``, ``individual_off``, ``package`` {figure, do, to?}, ``escape`` {figure},
-``adjust`` {figure | enemy, stun?, stun_change?, status?, drop_face?, bounty_face?}, ``end_battle``.
+``shout`` {enemy}, ``adjust`` {figure | enemy, stun?, stun_change?, status?, drop_face?, bounty_face?}, ``end_battle``.
 """
 
 from __future__ import annotations

@@ -22,6 +22,8 @@ Handler = Callable[[dict[str, Any], Action, Dice, Mapping[str, RangeTable]], lis
 #: Street Combatants never hold more than 1 Stun marker (p.132).
 COMBATANT_STUN = 1
 MAX_STUN = 9
+#: Street Combatants that are never Stunned (pp.132-133).
+NEVER_STUNNED: tuple[str, ...] = ("Haywire Bot", "Roid-head", "Combat Bot", "Slasher")
 
 
 def _fallen(
@@ -58,8 +60,9 @@ def _gone(state: dict[str, Any], fig: dict[str, Any]) -> list[Event]:
 def adjust(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
     """Set what the fight at the table decided (core combat rules, the Shootout of p.128): a crew
     ``figure``'s or an ``enemy``'s ``stun_change`` (+1/-1) or ``stun``, and ``status`` (crew:
-    active, casualty; enemies: active, casualty, fled). Street Combatants hold 1 Stun marker at
-    most (p.132). A Package carrier going Down drops it (``drop_face``, p.126)."""
+    active, casualty; enemies: active, casualty, fled, ally). Street Combatants hold 1 Stun marker
+    at most (p.132) and some none; the Slasher cannot be eliminated and a Roid-head ignores its
+    first casualty (p.133). A Package carrier going Down drops it (``drop_face``, p.126)."""
     require_owner(action)
     if action.payload.get("figure"):
         fig = c.crew(state, action, active=False)
@@ -68,9 +71,15 @@ def adjust(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[st
     else:
         fig = c.enemy(state, action.payload.get("enemy"))
         statuses = c.ENEMY_STATUSES
-        top = COMBATANT_STUN if fig["combatant"] else MAX_STUN
+        top = 0 if fig["type"] in NEVER_STUNNED else COMBATANT_STUN if fig["combatant"] else MAX_STUN
     before = fig["status"]
     events: list[Event] = []
+    if action.payload.get("status") == "casualty" and before == "active" and fig in state["enemies"]:
+        if fig["type"] == "Slasher":
+            raise _err('The Slasher cannot be eliminated: a weapon Hit knocks it back 1" (p.133).', "status")
+        if fig["type"] == "Roid-head" and not fig.get("shrugged"):
+            fig["shrugged"] = True
+            return [Event("adjust", f"{fig['name']} ignores its first casualty (p.133) and keeps coming.", {})]
     if action.payload.get("stun_change") not in (None, ""):
         fig["stun"] = min(top, max(0, fig["stun"] + payload_int(action, "stun_change", low=-1, high=1)))
     if action.payload.get("stun") not in (None, ""):
@@ -89,6 +98,21 @@ def adjust(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[st
         else:
             events += _fallen(state, fig, action, dice, tables)
     return events
+
+
+def shout(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
+    """Roid Gangers (p.130): one that sees a crew member as it activates shouts (a Shout marker);
+    at the start of its next activation the marker goes, and with it every Stun marker."""
+    require_owner(action)
+    c.phase(state, "enemy", what="A Roid Ganger's activation")
+    fig = c.enemy(state, action.payload.get("enemy"))
+    if fig["type"] != "Roid Gangers" or fig["status"] != "active":
+        raise _err(f"{fig['name']} is not an active Roid Ganger.", "enemy")
+    if fig.get("shout"):
+        fig["shout"], fig["stun"] = False, 0
+        return [Event("shout", f"{fig['name']} roars off its Shout marker and every Stun marker.", {})]
+    fig["shout"] = True
+    return [Event("shout", f"{fig['name']} sees your crew and shouts: a Shout marker.", {})]
 
 
 def end_battle(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
@@ -157,6 +181,7 @@ _HANDLERS: dict[str, Handler] = {
     "package": objectives.package,
     "escape": objectives.escape,
     "adjust": adjust,
+    "shout": shout,
     "end_battle": end_battle,
 }
 
