@@ -21,7 +21,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from battles import inputs, selectors, services
-from battles.engine import nominis
+from battles.engine import fp_street, nominis
 from battles.inputs import FpBattleVersionSerializer
 from battles.models import Battle, BattleJob
 from campaigns.permissions import CampaignAccess
@@ -151,6 +151,36 @@ class FpOddsInputSerializer(serializers.Serializer[Any]):
     )
 
 
+class StreetFightInputSerializer(serializers.Serializer[Any]):
+    """:func:`battles.services.street_fight_open`: a Street Fight's set-up options (pp.123-128)."""
+
+    title = serializers.CharField(max_length=80, required=False, allow_blank=True, default="Street fight")
+    crew = serializers.ListField(
+        child=serializers.DictField(),
+        min_length=1,
+        max_length=12,
+        help_text="Figures: name, savvy, reactions, speed, combat_skill, toughness, captain (one Suspect marker each).",
+    )
+    table_ft = int_field(2, 3, required=False, default=3, help_text="Table size in feet.")
+    blocks = int_field(0, 12, required=False, default=4, help_text="City blocks to roll a building for (p.124).")
+    city_markers = serializers.BooleanField(default=True, help_text="Use City markers (p.124).")
+    extra_suspects = int_field(0, 2, required=False, default=0, help_text="Difficulty: extra Suspect markers (p.124).")
+    enemy = serializers.CharField(
+        max_length=40, required=False, allow_blank=True, default="", help_text="A known Street Fight Enemies type (p.129)."
+    )
+    weird_place = serializers.BooleanField(default=False, help_text="It's a Weird Place (p.129).")
+    rivals = serializers.ListField(
+        child=serializers.ChoiceField(choices=fp_street.LAW_RIVALS), required=False, default=list, max_length=3
+    )
+    seed = int_field(0, bounds.SEED_MAX, required=False, allow_null=True, default=None, help_text="Seed the set-up dice.")
+
+
+class StreetFightRoomSerializer(serializers.Serializer[Any]):
+    room = serializers.IntegerField(help_text="The live tracker room's id (its page is /rooms/<id>/).")
+    url = serializers.CharField()
+    setup = serializers.DictField(help_text="The set-up card: blocks, entries, notes, nominis, rolls.")
+
+
 def _dice(seed: int | None) -> Dice | None:
     return Dice(seed=seed) if seed is not None else None
 
@@ -199,6 +229,20 @@ class FpBattleListApi(APIView):
         dice = _dice(v.pop("seed"))
         battle = services.battle_create(user=request.user, dice=dice, **v)
         return Response(_detail(request.user, battle.pk), status=status.HTTP_201_CREATED)
+
+
+class StreetFightApi(APIView):
+    """Roll a Street Fight's set-up (Compendium pp.123-128) and open its live tracker room."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=StreetFightInputSerializer, responses={201: StreetFightRoomSerializer})
+    def post(self, request: Request) -> Response:
+        v = _valid(StreetFightInputSerializer, request)
+        room = services.street_fight_open(user=request.user, dice=_dice(v.pop("seed")), **v)
+        return Response(
+            {"room": room.pk, "url": f"/rooms/{room.pk}/", "setup": room.state["card"]}, status=status.HTTP_201_CREATED
+        )
 
 
 class FpLoanFightInputSerializer(serializers.Serializer[Any]):
@@ -386,6 +430,7 @@ urlpatterns = [
     path(f"{B}/nominis/undo/", FpNominisUndoApi.as_view(), name="api-fp-battle-nominis-undo"),
     path(f"{B}/finish/", FpBattleFinishApi.as_view(), name="api-fp-battle-finish"),
     path(f"{B}/odds/", FpBattleOddsApi.as_view(), name="api-fp-battle-odds"),
+    path("fp-street-fights/", StreetFightApi.as_view(), name="api-fp-street-fight"),
     path("fp-battle-jobs/<int:job_id>/", FpBattleJobApi.as_view(), name="api-fp-battle-job"),
     path("campaigns/<int:campaign_id>/loan/fight/", FpLoanFightApi.as_view(), name="api-campaign-loan-fight"),
 ]

@@ -4,11 +4,12 @@
 :mod:`battles.fiveparsecs_kind`, engine :mod:`battles.engine.fp_tracker`).
 ``fiveparsecs-salvage``: a Salvage job (:mod:`battles.salvage_kind`, engine
 :mod:`battles.engine.fp_salvage`), listed on the rooms page for a standalone job.
+``fiveparsecs-street-fight``: Street Fights (:mod:`battles.street_kind`, engine :mod:`battles.engine.fp_street`).
 """
 
 from __future__ import annotations
 
-from battles import fiveparsecs_kind, salvage_kind
+from battles import fiveparsecs_kind, salvage_kind, street_kind
 from live.registry import OptionField, TrackerKind
 
 FIVEPARSECS_BATTLE = TrackerKind(
@@ -66,4 +67,19 @@ SALVAGE_JOB = TrackerKind(
     ),
 )
 
-KINDS: tuple[TrackerKind, ...] = (FIVEPARSECS_BATTLE, SALVAGE_JOB)
+STREET_FIGHT = TrackerKind(
+    kind=street_kind.KIND,
+    title="Five Parsecs street fight",
+    app="battles",
+    reducer=street_kind.reducer,
+    initial_state=street_kind.initial_state,
+    release=street_kind.release,
+    template="battles/street_battle.html",
+    system=street_kind.SYSTEM,
+    description="Compendium pp.123-136: Suspect markers and identification, the opposition revealed, "
+    "City markers, the Siren clock and the law, the objective, and getting off the table.",
+    listed=False,  # opened from a street fight's set-up, which the services roll
+    options=(OptionField("setup", "Street Fight set-up (JSON)", "text", "", help="The card fp_street.generate rolls."),),
+)
+
+KINDS: tuple[TrackerKind, ...] = (FIVEPARSECS_BATTLE, SALVAGE_JOB, STREET_FIGHT)

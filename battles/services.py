@@ -72,7 +72,7 @@ from django.utils import timezone
 
 from battles.engine import fp_combat, fp_enemies, fp_setup, fp_tracker, nominis, odds
 from battles.fiveparsecs_kind import KIND as TRACKER_KIND
-from battles.mission_types import TRACKER_OUTCOMES
+from battles.mission_types import MISSION_GENERATORS, MISSION_TRACKERS, TRACKER_OUTCOMES
 from battles.models import Battle, BattleJob
 from battles.selectors import battle_for
 from campaigns import services as campaign_services
@@ -1149,6 +1149,51 @@ def battle_track(*, user: Any, battle_id: int, version: int | None) -> Room:
     battle.status = "tracking"
     _touch(battle)
     return room
+
+
+# -- street fights ----------------------------------------------------------------------------
+
+
+def street_fight_open(
+    *,
+    user: Any,
+    crew: Sequence[Mapping[str, Any]],
+    title: str = "Street fight",
+    table_ft: int = 3,
+    blocks: int = 4,
+    city_markers: bool = True,
+    extra_suspects: int = 0,
+    enemy: str = "",
+    weird_place: bool = False,
+    rivals: Sequence[str] = (),
+    dice: Dice | None = None,
+) -> Room:
+    """Roll a Street Fight's set-up (``fp_street.generate``, Compendium pp.123-128; every roll kept
+    on the card) and open its live tracker room (``fiveparsecs-street-fight``, unlisted) owned by
+    ``user``. ``crew`` are figures (``name``, ``savvy``, ``reactions``, ``speed``, ``combat_skill``,
+    ``toughness``, ``captain``); the other arguments are those of ``generate``. Raises
+    :class:`DropshipError` naming the field at fault."""
+    card = _engine(
+        lambda: MISSION_GENERATORS["street_fight"](
+            dice or Dice(),
+            fiveparsecs_tables(),
+            crew=list(crew),
+            table_ft=table_ft,
+            blocks=blocks,
+            city_markers=city_markers,
+            extra_suspects=extra_suspects,
+            enemy=enemy,
+            weird_place=weird_place,
+            rivals=list(rivals),
+        )
+    )
+    return room_create(
+        user=user,
+        kind=MISSION_TRACKERS["street_fight"],
+        title=title[:120] or "Street fight",
+        options={"setup": card},
+        unlisted=True,
+    )
 
 
 # -- without miniatures -----------------------------------------------------------------------

@@ -222,6 +222,7 @@ MATRIX: dict[str, Rule] = {
     "api/v1/fp-battles/<int:battle_id>/finish/": R("battle", "reader", "editor"),
     "api/v1/fp-battles/<int:battle_id>/odds/": R("battle", "reader", "editor"),
     "api/v1/fp-battle-jobs/<int:job_id>/": R("battle_job", "reader"),
+    "api/v1/fp-street-fights/": R("", "user"),
 }
 
 # Django's admin has its own staff check (none of the seven is staff); its patterns are walked
