@@ -60,7 +60,7 @@ def act(user: Any, room: Room, type_: str, **payload: Any) -> services.ActResult
 
 
 def test_the_mission_types_map_salvage_to_this_kind_and_its_generator() -> None:
-    assert MISSION_TRACKERS == {"salvage": "fiveparsecs-salvage"}
+    assert MISSION_TRACKERS["salvage"] == "fiveparsecs-salvage"
     assert MISSION_GENERATORS["salvage"] is fp_salvage.generate
 
 
