@@ -12,6 +12,7 @@ from battles.engine.nominis.state import (
     KEEP_DISTANCE_IN,
     Event,
     NoMinisError,
+    Record,
     State,
     Tables,
     _active_crew,
@@ -23,7 +24,7 @@ from battles.engine.nominis.state import (
     _pick,
 )
 from battles.engine.nominis.weapons import _best_gun, _brawl_weapon, _melee_only, _melee_weapon
-from rules.engine.dice import Dice, RollRecord
+from rules.engine.dice import Dice
 
 # -- the Firefight -----------------------------------------------------------------------------------
 
@@ -37,7 +38,7 @@ def _select_enemies(st: State, dice: Dice, tables: Tables, events: list[Event]) 
     count = max(0, base + int(st["flags"]["firefight_delta"]))
     pool = [e for e in on_field if not e.get("optimal_fired")]
     chosen: list[str] = []
-    rolls: list[RollRecord] = []
+    rolls: list[Record] = []
     while pool and len(chosen) < count:
         enemy, recs = _pick(dice, pool, "Firefight: which enemy engages")
         rolls += recs

@@ -12,6 +12,7 @@ from battles.engine.nominis.state import (
     KEEP_DISTANCE_IN,
     Event,
     NoMinisError,
+    Record,
     State,
     Tables,
     _active_crew,
@@ -21,7 +22,7 @@ from battles.engine.nominis.state import (
     _table,
 )
 from battles.engine.nominis.weapons import _best_gun, _brawl_weapon, _guns
-from rules.engine.dice import Dice
+from rules.engine.dice import Dice, RollRecord
 from rules.engine.tables import TableError
 
 # -- flow events -------------------------------------------------------------------------------------
@@ -36,7 +37,7 @@ def _flow(st: State, action: Mapping[str, Any], dice: Dice, tables: Tables, even
         raise NoMinisError(f"value: {exc}", field="value") from exc
     name = roll.entry.result
     st["flow_event"] = name
-    rolls = [roll.record]
+    rolls: list[RollRecord | Record] = [roll.record]
     flags = st["flags"]
     text = f"Battle flow event: {name} ({roll.entry.effect})"
     st["phase"] = "initiative"

@@ -10,7 +10,7 @@ from functools import lru_cache
 from typing import Any
 
 from battles.engine import fp_combat
-from rules.engine.dice import ALLOWED_SIDES, Dice, RollRecord
+from rules.engine.dice import ALLOWED_SIDES, Dice, DiceError, Keep, Notation, RollRecord
 from rules.engine.errors import RuleError
 from rules.engine.state import copy_state
 from rules.engine.tables import RangeTable
@@ -223,14 +223,68 @@ def _location_of(st: Mapping[str, Any], name: Any, field: str = "location") -> d
     raise NoMinisError(f"{field} must name a Location; got {name!r}.", field=field)
 
 
-def _event(kind: str, text: str, rolls: Sequence[RollRecord] = (), **data: Any) -> Event:
-    event: Event = {"kind": kind, "text": text, "rolls": [r.as_dict() for r in rolls] if rolls else []}
+#: A roll's record in its stored form, :meth:`RollRecord.as_dict` (what events carry).
+Record = dict[str, Any]
+
+
+def _event(kind: str, text: str, rolls: Sequence[RollRecord | Record] = (), **data: Any) -> Event:
+    event: Event = {
+        "kind": kind,
+        "text": text,
+        "rolls": [r if type(r) is dict else r.as_dict() for r in rolls] if rolls else [],  # type: ignore[union-attr]
+    }
     if data:
         event.update(data)
     return event
 
 
-def _pick(dice: Dice, items: Sequence[Any], reason: str) -> tuple[Any, list[RollRecord]]:
+def _roll(dice: Dice, count: int, sides: int, reason: str, *, modifier: int = 0, separate: bool = False) -> Record:
+    """Roll ``count`` D``sides`` plus ``modifier`` for ``reason``; returns the roll's record in its
+    stored form: what ``dice.roll(notation, reason, modifier=modifier)`` (or ``dice.separate``
+    with ``separate``: each face on its own, no total) gives through :meth:`RollRecord.as_dict`,
+    from the same faces drawn in the same order by ``dice.face``. The engine's own plain rolls
+    (picks, Battlefield Tests, Reaction dice, Morale, Retreat) come here, the hot path of automatic
+    play: no notation to parse and no frozen record to build and convert, one record per roll all
+    the same (``{"notation", "reason", "faces", "kept", "natural", "modifier", "total", "keep",
+    "entered", "rerolled"}``)."""
+    face = dice.face
+    faces = [face(sides) for _ in range(count)]
+    if separate:
+        natural = total = None
+    else:
+        natural = sum(faces)
+        total = natural + modifier
+    return {
+        "notation": _notation(count, sides),
+        "reason": reason,
+        "faces": faces,
+        "kept": list(faces),
+        "natural": natural,
+        "modifier": modifier,
+        "total": total,
+        "keep": Keep.SEPARATE.value if separate else Keep.SUM.value,
+        "entered": False,
+        "rerolled": [],
+    }
+
+
+def _enter(notation: str, faces: Any, reason: str, *, modifier: int = 0) -> Record:
+    """The record of faces the player typed in (:meth:`Dice.enter`), in its stored form. Raises
+    :class:`NoMinisError` (field ``faces``) for faces the dice cannot show."""
+    try:
+        record = Dice.enter(notation, [int(f) for f in faces], reason, modifier=modifier)
+    except (DiceError, TypeError, ValueError) as exc:
+        raise NoMinisError(f"faces: {exc}", field="faces") from exc
+    return dict(record.as_dict())
+
+
+@lru_cache(maxsize=64)
+def _notation(count: int, sides: int) -> str:
+    """The notation Dice.roll records for ``count`` D``sides`` with no modifier: ``D6``, ``2D6``."""
+    return str(Notation(count, sides))
+
+
+def _pick(dice: Dice, items: Sequence[Any], reason: str) -> tuple[Any, list[Record]]:
     """One item at random, by a die as at the table: a die whose faces split evenly over the items
     when there is one, else the smallest die that covers them, rerolling faces past the last item."""
     count = len(items)
@@ -238,25 +292,24 @@ def _pick(dice: Dice, items: Sequence[Any], reason: str) -> tuple[Any, list[Roll
         raise NoMinisError(f"nothing to pick for {reason}.", field="state")
     if count == 1:
         return items[0], []
-    notation, sides, even = _pick_die(count)
-    records: list[RollRecord] = []
+    sides, even = _pick_die(count)
     if even:
-        record = dice.roll(notation, reason)
-        records.append(record)
-        return items[(record.faces[0] - 1) // (sides // count)], records
+        record = _roll(dice, 1, sides, reason)
+        return items[(record["faces"][0] - 1) // (sides // count)], [record]
+    records: list[Record] = []
     while True:
-        record = dice.roll(notation, reason)
+        record = _roll(dice, 1, sides, reason)
         records.append(record)
-        if record.faces[0] <= count:
-            return items[record.faces[0] - 1], records
+        if record["faces"][0] <= count:
+            return items[record["faces"][0] - 1], records
 
 
 @lru_cache(maxsize=128)
-def _pick_die(count: int) -> tuple[str, int, bool]:
-    """``(notation, sides, splits evenly)`` of the die :func:`_pick` rolls for ``count`` items."""
+def _pick_die(count: int) -> tuple[int, bool]:
+    """``(sides, splits evenly)`` of the die :func:`_pick` rolls for ``count`` items."""
     even = [s for s in ALLOWED_SIDES if s % count == 0 and s >= count]
     sides = even[0] if even else next(s for s in ALLOWED_SIDES if s >= count)
-    return f"D{sides}", sides, bool(even)
+    return sides, bool(even)
 
 
 def _panic_faces(panic: str) -> set[int]:
