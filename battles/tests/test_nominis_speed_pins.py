@@ -12,6 +12,7 @@ import pytest
 
 from battles.engine import fp_combat
 from battles.engine import nominis as nm
+from battles.engine.nominis import state
 from battles.tests.test_nominis import TABLES, crew_fig, foe, full_crew, full_enemies
 from rules.engine.dice import Dice
 
@@ -118,3 +119,36 @@ def test_seeded_automatic_battles_keep_every_state_event_and_roll(name: str) -> 
         killed += result["enemies_killed"]
         casualties += len(result["crew_casualties"])
     assert (digest.hexdigest()[:16], rounds, killed, casualties) == PINNED[name]
+
+
+@pytest.mark.parametrize(
+    ("count", "sides", "modifier", "separate"),
+    [
+        (1, 6, 0, False),
+        (2, 6, 3, False),
+        (2, 6, -2, False),
+        (1, 3, 0, False),
+        (1, 100, 0, False),
+        (4, 6, 0, True),
+        (1, 6, 0, True),
+    ],
+)
+def test_the_engines_own_rolls_make_exactly_the_record_dice_roll_makes(
+    count: int, sides: int, modifier: int, separate: bool
+) -> None:
+    # One roll, one record: the fast path draws the same faces and logs the same record.
+    for seed in range(20):
+        fast = state._roll(Dice(seed=seed), count, sides, "why", modifier=modifier, separate=separate)
+        if separate:
+            slow = Dice(seed=seed).separate(count, sides, "why")
+        else:
+            slow = Dice(seed=seed).roll(f"{count}D{sides}", "why", modifier=modifier)
+        assert fast == slow.as_dict()
+
+
+def test_a_table_roll_through_the_index_equals_the_tables_own_roll() -> None:
+    table = TABLES[nm.FLOW_TABLE]
+    for seed in range(200):
+        entry, record = state._roll_table(Dice(seed=seed), table, "Battle flow event (p.71)")
+        rolled = table.roll(Dice(seed=seed), reason="Battle flow event (p.71)")
+        assert (entry, record) == (rolled.entry, rolled.record.as_dict())

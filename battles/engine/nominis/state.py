@@ -13,7 +13,7 @@ from battles.engine import fp_combat
 from rules.engine.dice import ALLOWED_SIDES, Dice, DiceError, Keep, Notation, RollRecord
 from rules.engine.errors import RuleError
 from rules.engine.state import copy_state
-from rules.engine.tables import RangeTable
+from rules.engine.tables import Entry, RangeTable
 
 State = dict[str, Any]
 Event = dict[str, Any]
@@ -142,10 +142,55 @@ def _table(tables: Tables, slug: str) -> RangeTable:
 
 
 def _entry_data(tables: Tables, slug: str, result: str) -> Mapping[str, Any]:
-    for entry in _table(tables, slug).entries:
-        if entry.result == result:
-            return entry.data
-    raise NoMinisError(f"table {slug!r} has no row {result!r}.", field="tables")
+    """The data of the first row of table ``slug`` named ``result``."""
+    entry = _index(_table(tables, slug)).by_result.get(result)
+    if entry is None:
+        raise NoMinisError(f"table {slug!r} has no row {result!r}.", field="tables")
+    return entry.data
+
+
+class _TableIndex:
+    """One table's rows by result name (the first of a name) and, for a rollable single-column
+    table, by die value: worked out once per table object (tables are frozen)."""
+
+    def __init__(self, table: RangeTable) -> None:
+        self.table = table
+        self.by_result: dict[str, Entry] = {}
+        for entry in table.entries:
+            self.by_result.setdefault(entry.result, entry)
+        self.by_value: dict[int, Entry] = {}
+        if table.die and "" in table.column_names():
+            for entry in reversed(table.rows()):  # the first row covering a value wins, as lookup()
+                if entry.low is not None and entry.high is not None:
+                    self.by_value.update(dict.fromkeys(range(entry.low, entry.high + 1), entry))
+
+
+#: ``id(table) -> its index``; each index keeps its table, so an id is not reused while listed.
+_INDEXES: dict[int, _TableIndex] = {}
+
+
+def _index(table: RangeTable) -> _TableIndex:
+    found = _INDEXES.get(id(table))
+    if found is None or found.table is not table:
+        if len(_INDEXES) >= 256:  # new table objects (a new tables version): forget the old ones
+            _INDEXES.clear()
+        found = _INDEXES[id(table)] = _TableIndex(table)
+    return found
+
+
+def _roll_table(dice: Dice, table: RangeTable, reason: str) -> tuple[Entry, Record]:
+    """Roll ``table`` as :meth:`RangeTable.roll` does (its die, the total clamped to the die's span,
+    the row covering it) and return ``(entry, record in stored form)``. A plain die (no modifier in
+    its notation) on a single-column table rolls through :func:`_roll` and the index of
+    :func:`_index`; any other table through :meth:`RangeTable.roll`."""
+    notation = table.notation
+    by_value = _index(table).by_value
+    if notation.modifier or not by_value:
+        rolled = table.roll(dice, reason=reason)
+        return rolled.entry, dict(rolled.record.as_dict())
+    record = _roll(dice, notation.count, notation.sides, reason)
+    value = min(max(record["total"], notation.minimum), notation.maximum)
+    return by_value[value], record
 
 
 def _copy_state(state: Mapping[str, Any]) -> State:
