@@ -261,6 +261,14 @@ def _active_enemies(st: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [e for e in st["enemies"] if e["status"] == "active"]
 
 
+def _any_active(figures: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether any of ``figures`` is on the field (checked after every step: no list built)."""
+    for figure in figures:  # noqa: SIM110 (a loop: no generator on every step)
+        if figure["status"] == "active":
+            return True
+    return False
+
+
 def _location_of(st: Mapping[str, Any], name: Any, field: str = "location") -> dict[str, Any]:
     for loc in st["locations"]:
         if loc["name"] == name:
