@@ -301,7 +301,7 @@ def _roll(dice: Dice, count: int, sides: int, reason: str, *, modifier: int = 0,
     the same (``{"notation", "reason", "faces", "kept", "natural", "modifier", "total", "keep",
     "entered", "rerolled"}``)."""
     face = dice.face
-    faces = [face(sides) for _ in range(count)]
+    faces = [face(sides)] if count == 1 else [face(sides) for _ in range(count)]
     if separate:
         natural = total = None
     else:
@@ -315,10 +315,13 @@ def _roll(dice: Dice, count: int, sides: int, reason: str, *, modifier: int = 0,
         "natural": natural,
         "modifier": modifier,
         "total": total,
-        "keep": Keep.SEPARATE.value if separate else Keep.SUM.value,
+        "keep": _SEPARATE if separate else _SUM,
         "entered": False,
         "rerolled": [],
     }
+
+
+_SUM, _SEPARATE = Keep.SUM.value, Keep.SEPARATE.value
 
 
 def _enter(notation: str, faces: Any, reason: str, *, modifier: int = 0) -> Record:
