@@ -152,3 +152,17 @@ def test_a_table_roll_through_the_index_equals_the_tables_own_roll() -> None:
         entry, record = state._roll_table(Dice(seed=seed), table, "Battle flow event (p.71)")
         rolled = table.roll(Dice(seed=seed), reason="Battle flow event (p.71)")
         assert (entry, record) == (rolled.entry, rolled.record.as_dict())
+
+
+def test_typed_faces_keep_the_record_dice_enter_makes_and_bad_faces_name_the_field() -> None:
+    # The Reaction roll (p.67) and a Battlefield Test (p.67) with the player's own dice.
+    start = nm.new_battle(
+        crew=bench_crew(), enemies=bench_foes(), mission="fight_off", numbers=DRAMATIC, options=nm.NoMinisOptions()
+    )
+    st, events = nm.apply(start, {"type": "roll_initiative", "faces": [2, 5, 1]}, Dice(seed=1), TABLES)
+    assert st["initiative_dice"] == [2, 5, 1]
+    assert events[0]["rolls"] == [Dice.enter("3D6", [2, 5, 1], "Reaction roll, one die fewer than normal (p.67)").as_dict()]
+    for faces in ([2, 7, 1], ["x", 1, 1], [1, 1]):
+        with pytest.raises(nm.NoMinisError) as err:
+            nm.apply(start, {"type": "roll_initiative", "faces": faces}, Dice(seed=1), TABLES)
+        assert err.value.field == "faces"
