@@ -15,8 +15,8 @@ from battles.engine.nominis.state import (
     Event,
     State,
     Tables,
-    _active_crew,
     _active_enemies,
+    _any_active,
     _crew,
     _event,
     _location_of,
@@ -365,8 +365,8 @@ def _start_round(st: State) -> None:
 def _check_end(st: State, events: list[Event]) -> None:
     if st["finished"]:
         return
-    crew_left = _active_crew(st)
-    if not _active_enemies(st):
+    crew_left = _any_active(st["crew"])
+    if not _any_active(st["enemies"]):
         st["finished"] = True
         st["phase"] = "over"
         st["pending"] = None

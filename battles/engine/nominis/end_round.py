@@ -23,6 +23,7 @@ from battles.engine.nominis.state import (
     _opts,
     _panic_faces,
     _pick,
+    _roll,
 )
 from rules.engine.dice import Dice
 
@@ -61,24 +62,24 @@ def _conditions(st: State, dice: Dice, events: list[Event]) -> None:
         if figure["status"] not in ("active", "attached"):
             continue
         if figure.get("damaged"):
-            record = dice.roll("1D6", f"{figure['name']} is Damaged: a 6 and it falls apart (p.99)")
-            if record.total == 6:
+            record = _roll(dice, 1, 6, f"{figure['name']} is Damaged: a 6 and it falls apart (p.99)")
+            if record["total"] == 6:
                 events.append(_event("casualty_table", f"{figure['name']} rolls a 6 and falls apart.", [record]))
                 _casualty(st, figure, events)
                 continue
             events.append(
-                _event("casualty_table", f"{figure['name']} is Damaged, rolls {record.total}: holds together.", [record])
+                _event("casualty_table", f"{figure['name']} is Damaged, rolls {record['total']}: holds together.", [record])
             )
         if figure.get("bleeding"):
-            record = dice.roll("1D6", f"{figure['name']} is Bleeding: 1 stops it, 6 is a Goner (p.99)")
-            if record.total == 6:
+            record = _roll(dice, 1, 6, f"{figure['name']} is Bleeding: 1 stops it, 6 is a Goner (p.99)")
+            if record["total"] == 6:
                 events.append(_event("casualty_table", f"{figure['name']} is Bleeding and rolls a 6: a Goner.", [record]))
                 _casualty(st, figure, events)
-            elif record.total == 1:
+            elif record["total"] == 1:
                 del figure["bleeding"]
                 events.append(_event("casualty_table", f"{figure['name']} rolls a 1: the Bleeding stops.", [record]))
             else:
-                events.append(_event("casualty_table", f"{figure['name']} keeps Bleeding (rolled {record.total}).", [record]))
+                events.append(_event("casualty_table", f"{figure['name']} keeps Bleeding (rolled {record['total']}).", [record]))
 
 
 def _morale(st: State, dice: Dice, events: list[Event]) -> None:
@@ -89,8 +90,8 @@ def _morale(st: State, dice: Dice, events: list[Event]) -> None:
     if elite.has_power(st, elite.BOLSTER):
         events.append(_event("morale", f"Morale: no test: {elite.all_fearless(st)}."))
         return
-    record = dice.separate(casualties, 6, f"Enemy Morale: one D6 per casualty, Panic {st['enemy_panic']}")
-    fleeing = sum(1 for f in record.faces if f in panic)
+    record = _roll(dice, casualties, 6, f"Enemy Morale: one D6 per casualty, Panic {st['enemy_panic']}", separate=True)
+    fleeing = sum(1 for f in record["faces"] if f in panic)
     rolls = [record]
     gone = []
     for _ in range(fleeing):
@@ -136,9 +137,9 @@ def _elite_morale(st: State, dice: Dice, tables: Tables, events: list[Event]) ->
         elif not faces:
             notes.append(f"no test: {panic_text}, they are Fearless")
         else:
-            record = dice.separate(count, 6, f"Enemy Morale: one D6 per casualty, {panic_text}")
+            record = _roll(dice, count, 6, f"Enemy Morale: one D6 per casualty, {panic_text}", separate=True)
             rolls.append(record)
-            fleeing = sum(1 for f in record.faces if f in faces)
+            fleeing = sum(1 for f in record["faces"] if f in faces)
             for _ in range(fleeing):
                 left = _active_enemies(st)
                 candidates = [
@@ -157,12 +158,12 @@ def _elite_morale(st: State, dice: Dice, tables: Tables, events: list[Event]) ->
             st["morale_fled"] = int(st.get("morale_fled", 0)) + len(gone)
             notes.append(f"{panic_text}: {fleeing} die/dice in the Panic range; {', '.join(gone) or 'nobody'} flee (p.72)")
             if d.get("swarm_morale_roll"):
-                swarm = sum(1 for f in record.faces if f in elite.roll_range(d["swarm_morale_roll"]))
+                swarm = sum(1 for f in record["faces"] if f in elite.roll_range(d["swarm_morale_roll"]))
                 if swarm:
                     arrivals += swarm
                     notes.append(f"Swarming: {swarm} more basic enemy (p.56)")
             if elite.type_is(st, "Zealots"):
-                for _ in range(sum(1 for f in record.faces if f == 6)):
+                for _ in range(sum(1 for f in record["faces"] if f == 6)):
                     zealots = [e for e in _active_enemies(st) if not e.get("unique")]
                     if zealots:
                         zealot, recs = _pick(dice, zealots, "The Prophecy!: which Zealot")
@@ -181,12 +182,12 @@ def _elite_morale(st: State, dice: Dice, tables: Tables, events: list[Event]) ->
         for name in slain:
             if _enemy(st, name).get("unique"):
                 continue
-            record = dice.roll(notation, f"{why}: {name} slain, {wave} brings another")
-            if (record.total or 0) in elite.roll_range(wave):
+            arrival = dice.roll(notation, f"{why}: {name} slain, {wave} brings another")
+            if (arrival.total or 0) in elite.roll_range(wave):
                 arrivals += 1
-                events.append(_event("elite", f"{why}: rolled {record.total}, another one arrives.", [record]))
+                events.append(_event("elite", f"{why}: rolled {arrival.total}, another one arrives.", [arrival]))
             else:
-                events.append(_event("elite", f"{why}: rolled {record.total}, none arrives.", [record]))
+                events.append(_event("elite", f"{why}: rolled {arrival.total}, none arrives.", [arrival]))
     if arrivals:
         _reinforce(st, arrivals, events)
     left = _active_enemies(st)
@@ -258,9 +259,9 @@ def _retreat(st: State, names: Sequence[str], dice: Dice, tables: Tables, events
             events.append(_event("retreat", f"{crew['name']} leaves the battle: {why}."))
             _remove_crew(st, crew, "retreated", events)
             continue
-        record = dice.roll("1D6", f"Retreat: {crew['name']} needs Speed {crew['speed']} or less (p.72)")
-        if (record.total or 0) <= crew["speed"]:
-            events.append(_event("retreat", f"{crew['name']} rolls {record.total}: leaves the battle.", [record]))
+        record = _roll(dice, 1, 6, f"Retreat: {crew['name']} needs Speed {crew['speed']} or less (p.72)")
+        if record["total"] <= crew["speed"]:
+            events.append(_event("retreat", f"{crew['name']} rolls {record['total']}: leaves the battle.", [record]))
             _remove_crew(st, crew, "retreated", events)
         else:
-            events.append(_event("retreat", f"{crew['name']} rolls {record.total}: cannot get away this round.", [record]))
+            events.append(_event("retreat", f"{crew['name']} rolls {record['total']}: cannot get away this round.", [record]))

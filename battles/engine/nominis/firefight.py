@@ -12,6 +12,7 @@ from battles.engine.nominis.state import (
     KEEP_DISTANCE_IN,
     Event,
     NoMinisError,
+    Record,
     State,
     Tables,
     _active_crew,
@@ -23,7 +24,7 @@ from battles.engine.nominis.state import (
     _pick,
 )
 from battles.engine.nominis.weapons import _best_gun, _brawl_weapon, _melee_only, _melee_weapon
-from rules.engine.dice import Dice, RollRecord
+from rules.engine.dice import Dice
 
 # -- the Firefight -----------------------------------------------------------------------------------
 
@@ -37,7 +38,7 @@ def _select_enemies(st: State, dice: Dice, tables: Tables, events: list[Event]) 
     count = max(0, base + int(st["flags"]["firefight_delta"]))
     pool = [e for e in on_field if not e.get("optimal_fired")]
     chosen: list[str] = []
-    rolls: list[RollRecord] = []
+    rolls: list[Record] = []
     while pool and len(chosen) < count:
         enemy, recs = _pick(dice, pool, "Firefight: which enemy engages")
         rolls += recs
@@ -98,16 +99,19 @@ def _plan(st: State, crew: Mapping[str, Any], enemy: Mapping[str, Any]) -> dict[
     crew_gun = _best_gun(crew, over=keep, reach=kz)
     enemy_gun = _best_gun(enemy, over=keep, reach=kz)
     crew_free = not crew["fired"] or opts.hectic
-    if _melee_only(enemy) and _melee_only(crew):
+    enemy_only, crew_only = _melee_only(enemy), _melee_only(crew)
+    if enemy_only and crew_only:
         return {"kind": "none" if separated else "brawl", "can_fire": False, "can_brawl": False}
-    if _melee_only(enemy) or (
-        enemy_melee is not None and not separated and not enemy["stun"] and _outranged(_best_gun(enemy), _best_gun(crew))
+    # Out-ranged (p.69) compares the figures' longest guns, whatever the round's limits.
+    enemy_longest, crew_longest = _best_gun(enemy), _best_gun(crew)
+    if enemy_only or (
+        enemy_melee is not None and not separated and not enemy["stun"] and _outranged(enemy_longest, crew_longest)
     ):
         gun = _best_gun(crew, over=keep, reach=kz or 6, no_heavy=True)
         return {"kind": "enemy_charges", "can_fire": gun is not None and crew_free, "can_brawl": False, "crew_gun": gun}
-    if _melee_only(crew):
+    if crew_only:
         return {"kind": "crew_charges", "can_fire": False, "can_brawl": False}
-    can_brawl = crew_melee is not None and not separated and not crew["stun"] and _outranged(_best_gun(crew), _best_gun(enemy))
+    can_brawl = crew_melee is not None and not separated and not crew["stun"] and _outranged(crew_longest, enemy_longest)
     return {
         "kind": "ranged",
         "can_fire": crew_gun is not None and crew_free,
@@ -136,7 +140,7 @@ def _respond_or_resolve(
             "can_brawl": plan["can_brawl"],
         }
         return
-    _resolve(st, dice, crew, enemy, fire=False, brawl=False, events=events, tables=tables)
+    _resolve(st, dice, crew, enemy, fire=False, brawl=False, events=events, tables=tables, plan=plan)
 
 
 def _resolve(
@@ -149,9 +153,12 @@ def _resolve(
     brawl: bool,
     events: list[Event],
     tables: Tables,
+    plan: Mapping[str, Any] | None = None,
 ) -> None:
-    """Resolve one Firefight engagement (pp.69-70)."""
-    plan = _plan(st, crew, enemy)
+    """Resolve one Firefight engagement (pp.69-70); ``plan``: :func:`_plan` of these two figures
+    made in this same step (else it is made here: an answer to a question comes in a later step)."""
+    if plan is None:
+        plan = _plan(st, crew, enemy)
     flags = st["flags"]
     opts = _opts(st)
     kz = flags["kill_zone"]
@@ -303,6 +310,10 @@ def _after_engagement(st: State, events: list[Event]) -> None:
     _check_end(st, events)
     if st["finished"]:
         return
-    fight = st["firefight"]
-    if st["phase"] == "firefight" and st["pending"] is None and all(n in fight["resolved"] for n in fight["selected"]):
-        st["phase"] = "end"
+    if st["phase"] != "firefight" or st["pending"] is not None:
+        return
+    resolved = st["firefight"]["resolved"]
+    for name in st["firefight"]["selected"]:
+        if name not in resolved:
+            return
+    st["phase"] = "end"

@@ -12,16 +12,18 @@ from battles.engine.nominis.state import (
     KEEP_DISTANCE_IN,
     Event,
     NoMinisError,
+    Record,
     State,
     Tables,
     _active_crew,
     _active_enemies,
     _event,
     _pick,
+    _roll_table,
     _table,
 )
 from battles.engine.nominis.weapons import _best_gun, _brawl_weapon, _guns
-from rules.engine.dice import Dice
+from rules.engine.dice import Dice, RollRecord
 from rules.engine.tables import TableError
 
 # -- flow events -------------------------------------------------------------------------------------
@@ -30,15 +32,21 @@ from rules.engine.tables import TableError
 def _flow(st: State, action: Mapping[str, Any], dice: Dice, tables: Tables, events: list[Event]) -> None:
     table = _table(tables, FLOW_TABLE)
     value = action.get("value")
+    reason = "Battle flow event (p.71)"
+    record: RollRecord | Record
     try:
-        roll = table.roll_or_enter(dice, value=None if value is None else int(value), reason="Battle flow event (p.71)")
+        if value is None:
+            entry, record = _roll_table(dice, table, reason)
+        else:
+            entered = table.roll_or_enter(dice, value=int(value), reason=reason)
+            entry, record = entered.entry, entered.record
     except (TableError, ValueError) as exc:
         raise NoMinisError(f"value: {exc}", field="value") from exc
-    name = roll.entry.result
+    name = entry.result
     st["flow_event"] = name
-    rolls = [roll.record]
+    rolls: list[RollRecord | Record] = [record]
     flags = st["flags"]
-    text = f"Battle flow event: {name} ({roll.entry.effect})"
+    text = f"Battle flow event: {name} ({entry.effect})"
     st["phase"] = "initiative"
     crew = _active_crew(st)
     foes = _active_enemies(st)
@@ -116,9 +124,9 @@ def _flow(st: State, action: Mapping[str, Any], dice: Dice, tables: Tables, even
             loc["known"] = True
             text += f" {loc['name']} is now known."
     elif name == "Difficult sight-lines" or name == "Intense fight":
-        flags["firefight_delta"] += int(roll.entry.data.get("firefight_enemies", 0))
+        flags["firefight_delta"] += int(entry.data.get("firefight_enemies", 0))
     elif name == "Kill zone":
-        kill = dice.roll(str(roll.entry.data.get("range_in", "1D6+10")), "Kill zone range in inches (p.71)")
+        kill = dice.roll(str(entry.data.get("range_in", "1D6+10")), "Kill zone range in inches (p.71)")
         rolls.append(kill)
         flags["kill_zone"] = kill.total
         text += f' All gunfire this round is at {kill.total}".'

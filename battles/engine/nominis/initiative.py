@@ -26,20 +26,23 @@ from battles.engine.nominis.state import (
     TASK,
     Event,
     NoMinisError,
+    Record,
     State,
     Tables,
     _active_crew,
     _active_enemies,
     _crew,
     _enemy,
+    _enter,
     _entry_data,
     _event,
     _location_of,
     _opts,
     _pick,
+    _roll,
 )
 from battles.engine.nominis.weapons import _best_gun, _brawl_weapon, _gun_named
-from rules.engine.dice import Dice, DiceError, RollRecord
+from rules.engine.dice import Dice
 
 # -- initiative ---------------------------------------------------------------------------------------
 
@@ -76,18 +79,15 @@ def _roll_initiative(st: State, action: Mapping[str, Any], dice: Dice, events: l
     if fixed:
         count -= fixed
         reason += f"; {fixed} die/dice set to 6 ({', '.join(sixes)})"
+    record: Record | None = None
     if count == 0:
-        record = None
         st["initiative_dice"] = []
     elif faces is not None:
-        try:
-            record = Dice.enter(f"{count}D6", [int(f) for f in faces], reason)
-        except (DiceError, TypeError, ValueError) as exc:
-            raise NoMinisError(f"faces: {exc}", field="faces") from exc
-        st["initiative_dice"] = list(record.faces)
+        record = _enter(f"{count}D6", faces, reason)
+        st["initiative_dice"] = list(record["faces"])
     else:
-        record = dice.separate(count, 6, reason)
-        st["initiative_dice"] = list(record.faces)
+        record = _roll(dice, count, 6, reason, separate=True)
+        st["initiative_dice"] = list(record["faces"])
     st["initiative_dice"] += [6] * fixed
     st["phase"] = "assign"
     events.append(
@@ -204,15 +204,12 @@ def _test(
     reason = f"Battlefield Test: {action_name} ({target}+)"
     faces = payload.get("faces")
     if faces is not None:
-        try:
-            record = Dice.enter("2D6", [int(f) for f in faces], reason, modifier=total_mod)
-        except (DiceError, TypeError, ValueError) as exc:
-            raise NoMinisError(f"faces: {exc}", field="faces") from exc
+        record = _enter("2D6", faces, reason, modifier=total_mod)
     else:
-        record = dice.roll("2D6", reason, modifier=total_mod)
-    passed = (record.total or 0) >= int(target)
+        record = _roll(dice, 2, 6, reason, modifier=total_mod)
+    passed = record["total"] >= int(target)
     why = "; ".join(f"{m:+d} {c}" for m, c in mods)
-    text = f"{crew['name']} tries {action_name}: needs {target}+, rolls {record.total}{' (' + why + ')' if why else ''}: {'passed' if passed else 'failed'}."
+    text = f"{crew['name']} tries {action_name}: needs {target}+, rolls {record['total']}{' (' + why + ')' if why else ''}: {'passed' if passed else 'failed'}."
     events.append(_event("test", text, [record]))
     return passed
 
@@ -267,7 +264,7 @@ def _carry_out_task(st: State, dice: Dice, crew: dict[str, Any], events: list[Ev
     elif kind == "search":
         loc["checked"] = True
         sites = [lc for lc in st["locations"] if lc["kind"] == "search"]
-        rolls: list[RollRecord] = []
+        rolls: list[Record] = []
         if objective["item_site"] is None:
             site, rolls = _pick(dice, sites, "Search: which site holds the item (drawn at the first search)")
             objective["item_site"] = site["name"]

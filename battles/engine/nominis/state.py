@@ -10,10 +10,10 @@ from functools import lru_cache
 from typing import Any
 
 from battles.engine import fp_combat
-from rules.engine.dice import ALLOWED_SIDES, Dice, RollRecord
+from rules.engine.dice import ALLOWED_SIDES, Dice, DiceError, Keep, Notation, RollRecord
 from rules.engine.errors import RuleError
 from rules.engine.state import copy_state
-from rules.engine.tables import RangeTable
+from rules.engine.tables import Entry, RangeTable
 
 State = dict[str, Any]
 Event = dict[str, Any]
@@ -142,10 +142,55 @@ def _table(tables: Tables, slug: str) -> RangeTable:
 
 
 def _entry_data(tables: Tables, slug: str, result: str) -> Mapping[str, Any]:
-    for entry in _table(tables, slug).entries:
-        if entry.result == result:
-            return entry.data
-    raise NoMinisError(f"table {slug!r} has no row {result!r}.", field="tables")
+    """The data of the first row of table ``slug`` named ``result``."""
+    entry = _index(_table(tables, slug)).by_result.get(result)
+    if entry is None:
+        raise NoMinisError(f"table {slug!r} has no row {result!r}.", field="tables")
+    return entry.data
+
+
+class _TableIndex:
+    """One table's rows by result name (the first of a name) and, for a rollable single-column
+    table, by die value: worked out once per table object (tables are frozen)."""
+
+    def __init__(self, table: RangeTable) -> None:
+        self.table = table
+        self.by_result: dict[str, Entry] = {}
+        for entry in table.entries:
+            self.by_result.setdefault(entry.result, entry)
+        self.by_value: dict[int, Entry] = {}
+        if table.die and "" in table.column_names():
+            for entry in reversed(table.rows()):  # the first row covering a value wins, as lookup()
+                if entry.low is not None and entry.high is not None:
+                    self.by_value.update(dict.fromkeys(range(entry.low, entry.high + 1), entry))
+
+
+#: ``id(table) -> its index``; each index keeps its table, so an id is not reused while listed.
+_INDEXES: dict[int, _TableIndex] = {}
+
+
+def _index(table: RangeTable) -> _TableIndex:
+    found = _INDEXES.get(id(table))
+    if found is None or found.table is not table:
+        if len(_INDEXES) >= 256:  # new table objects (a new tables version): forget the old ones
+            _INDEXES.clear()
+        found = _INDEXES[id(table)] = _TableIndex(table)
+    return found
+
+
+def _roll_table(dice: Dice, table: RangeTable, reason: str) -> tuple[Entry, Record]:
+    """Roll ``table`` as :meth:`RangeTable.roll` does (its die, the total clamped to the die's span,
+    the row covering it) and return ``(entry, record in stored form)``. A plain die (no modifier in
+    its notation) on a single-column table rolls through :func:`_roll` and the index of
+    :func:`_index`; any other table through :meth:`RangeTable.roll`."""
+    notation = table.notation
+    by_value = _index(table).by_value
+    if notation.modifier or not by_value:
+        rolled = table.roll(dice, reason=reason)
+        return rolled.entry, dict(rolled.record.as_dict())
+    record = _roll(dice, notation.count, notation.sides, reason)
+    value = min(max(record["total"], notation.minimum), notation.maximum)
+    return by_value[value], record
 
 
 def _copy_state(state: Mapping[str, Any]) -> State:
@@ -216,6 +261,14 @@ def _active_enemies(st: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [e for e in st["enemies"] if e["status"] == "active"]
 
 
+def _any_active(figures: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether any of ``figures`` is on the field (checked after every step: no list built)."""
+    for figure in figures:  # noqa: SIM110 (a loop: no generator on every step)
+        if figure["status"] == "active":
+            return True
+    return False
+
+
 def _location_of(st: Mapping[str, Any], name: Any, field: str = "location") -> dict[str, Any]:
     for loc in st["locations"]:
         if loc["name"] == name:
@@ -223,14 +276,71 @@ def _location_of(st: Mapping[str, Any], name: Any, field: str = "location") -> d
     raise NoMinisError(f"{field} must name a Location; got {name!r}.", field=field)
 
 
-def _event(kind: str, text: str, rolls: Sequence[RollRecord] = (), **data: Any) -> Event:
-    event: Event = {"kind": kind, "text": text, "rolls": [r.as_dict() for r in rolls] if rolls else []}
+#: A roll's record in its stored form, :meth:`RollRecord.as_dict` (what events carry).
+Record = dict[str, Any]
+
+
+def _event(kind: str, text: str, rolls: Sequence[RollRecord | Record] = (), **data: Any) -> Event:
+    event: Event = {
+        "kind": kind,
+        "text": text,
+        "rolls": [r if type(r) is dict else r.as_dict() for r in rolls] if rolls else [],  # type: ignore[union-attr]
+    }
     if data:
         event.update(data)
     return event
 
 
-def _pick(dice: Dice, items: Sequence[Any], reason: str) -> tuple[Any, list[RollRecord]]:
+def _roll(dice: Dice, count: int, sides: int, reason: str, *, modifier: int = 0, separate: bool = False) -> Record:
+    """Roll ``count`` D``sides`` plus ``modifier`` for ``reason``; returns the roll's record in its
+    stored form: what ``dice.roll(notation, reason, modifier=modifier)`` (or ``dice.separate``
+    with ``separate``: each face on its own, no total) gives through :meth:`RollRecord.as_dict`,
+    from the same faces drawn in the same order by ``dice.face``. The engine's own plain rolls
+    (picks, Battlefield Tests, Reaction dice, Morale, Retreat) come here, the hot path of automatic
+    play: no notation to parse and no frozen record to build and convert, one record per roll all
+    the same (``{"notation", "reason", "faces", "kept", "natural", "modifier", "total", "keep",
+    "entered", "rerolled"}``)."""
+    face = dice.face
+    faces = [face(sides)] if count == 1 else [face(sides) for _ in range(count)]
+    if separate:
+        natural = total = None
+    else:
+        natural = sum(faces)
+        total = natural + modifier
+    return {
+        "notation": _notation(count, sides),
+        "reason": reason,
+        "faces": faces,
+        "kept": list(faces),
+        "natural": natural,
+        "modifier": modifier,
+        "total": total,
+        "keep": _SEPARATE if separate else _SUM,
+        "entered": False,
+        "rerolled": [],
+    }
+
+
+_SUM, _SEPARATE = Keep.SUM.value, Keep.SEPARATE.value
+
+
+def _enter(notation: str, faces: Any, reason: str, *, modifier: int = 0) -> Record:
+    """The record of faces the player typed in (:meth:`Dice.enter`), in its stored form. Raises
+    :class:`NoMinisError` (field ``faces``) for faces the dice cannot show."""
+    try:
+        record = Dice.enter(notation, [int(f) for f in faces], reason, modifier=modifier)
+    except (DiceError, TypeError, ValueError) as exc:
+        raise NoMinisError(f"faces: {exc}", field="faces") from exc
+    return dict(record.as_dict())
+
+
+@lru_cache(maxsize=64)
+def _notation(count: int, sides: int) -> str:
+    """The notation Dice.roll records for ``count`` D``sides`` with no modifier: ``D6``, ``2D6``."""
+    return str(Notation(count, sides))
+
+
+def _pick(dice: Dice, items: Sequence[Any], reason: str) -> tuple[Any, list[Record]]:
     """One item at random, by a die as at the table: a die whose faces split evenly over the items
     when there is one, else the smallest die that covers them, rerolling faces past the last item."""
     count = len(items)
@@ -238,25 +348,24 @@ def _pick(dice: Dice, items: Sequence[Any], reason: str) -> tuple[Any, list[Roll
         raise NoMinisError(f"nothing to pick for {reason}.", field="state")
     if count == 1:
         return items[0], []
-    notation, sides, even = _pick_die(count)
-    records: list[RollRecord] = []
+    sides, even = _pick_die(count)
     if even:
-        record = dice.roll(notation, reason)
-        records.append(record)
-        return items[(record.faces[0] - 1) // (sides // count)], records
+        record = _roll(dice, 1, sides, reason)
+        return items[(record["faces"][0] - 1) // (sides // count)], [record]
+    records: list[Record] = []
     while True:
-        record = dice.roll(notation, reason)
+        record = _roll(dice, 1, sides, reason)
         records.append(record)
-        if record.faces[0] <= count:
-            return items[record.faces[0] - 1], records
+        if record["faces"][0] <= count:
+            return items[record["faces"][0] - 1], records
 
 
 @lru_cache(maxsize=128)
-def _pick_die(count: int) -> tuple[str, int, bool]:
-    """``(notation, sides, splits evenly)`` of the die :func:`_pick` rolls for ``count`` items."""
+def _pick_die(count: int) -> tuple[int, bool]:
+    """``(sides, splits evenly)`` of the die :func:`_pick` rolls for ``count`` items."""
     even = [s for s in ALLOWED_SIDES if s % count == 0 and s >= count]
     sides = even[0] if even else next(s for s in ALLOWED_SIDES if s >= count)
-    return f"D{sides}", sides, bool(even)
+    return sides, bool(even)
 
 
 def _panic_faces(panic: str) -> set[int]:
