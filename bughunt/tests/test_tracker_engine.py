@@ -419,10 +419,13 @@ def test_the_caller_adds_a_contact_on_a_roll_above_the_markers() -> None:
         leader_face=[3],
     )
     caller = state["groups"][0]["figures"][-1]["id"]
-    state = act(state, "caller", enemy=caller, faces=[3])
-    assert len(state["contacts"]) == 3 and "next to" in state["contacts"][-1]["where"]
-    state = act(state, "caller", enemy=caller, faces=[3])
-    assert len(state["contacts"]) == 3 and "nothing comes" in text(state)
+    assert "placed this round" in refused(enemy_phase(state), "caller", "enemy", enemy=caller)  # p.193
+    state = enemy_phase(next_round(to_round_end(to_quick(state))))
+    called = act(state, "caller", enemy=caller, faces=[3])
+    assert len(called["contacts"]) == len(state["contacts"]) + 1 and "next to" in called["contacts"][-1]["where"]
+    assert "already acted" in refused(called, "caller", "enemy", enemy=caller, faces=[3])
+    quiet = act(state, "caller", enemy=caller, faces=[len(state["contacts"])])
+    assert quiet["contacts"] == state["contacts"] and "nothing comes" in text(quiet)
 
 
 # -- end of round: enemy rules, Living Nightmare, Spawn Points (pp.186, 195, 199) ---------------------------
@@ -708,7 +711,7 @@ def test_lucky_find_and_you_want_some_too_never_malfunction() -> None:
     state = act(new(), "movie_magic", card="Lucky Find", figure="f2", weapon="Plasma rifle")
     assert state["units"][1]["figures"][0]["weapons"][-1]["no_malfunction"]
     state = act(state, "detect", contact="c1", faces=[5], enemy_face=[48], variant_face=[1], numbers_faces=[2])
-    state = act(state, "movie_magic", card="You want some too?", figure="f2")
+    state = act(to_quick(state, [1, 1]), "movie_magic", card="You want some too?", figure="f2")
     state = act(state, "shoot", figure="f2", weapon="Combat rifle", enemy="e1", band="cover", faces=[1, 1, 1])
     rifle = state["units"][1]["figures"][0]["weapons"][0]
     assert not rifle["malfunctioned"] and state["units"][1]["figures"][0]["three_shots_round"] is None
@@ -717,10 +720,10 @@ def test_lucky_find_and_you_want_some_too_never_malfunction() -> None:
 # -- combat wiring (pp.177-181) ---------------------------------------------------------------------------
 
 
-def revealed(**extra: Any) -> dict[str, Any]:
+def revealed(setup: dict[str, Any] | None = None, **extra: Any) -> dict[str, Any]:
     """Three Berserk robots (Toughness 5, 5+ save) from Contact c1, no variant."""
     return act(
-        new(),
+        new(**(setup or {})),
         "detect",
         contact="c1",
         faces=[5],
@@ -733,36 +736,42 @@ def revealed(**extra: Any) -> dict[str, Any]:
 
 
 def test_two_natural_ones_in_a_round_malfunction_the_weapon_and_it_can_be_cleared() -> None:
-    state = act(revealed(), "shoot", figure="f1", weapon="Combat rifle", enemy="e1", band="open", faces=[1])
-    rifle = state["units"][0]["figures"][0]["weapons"][1]
-    assert rifle["ones"] == 1 and not rifle["malfunctioned"]
-    state = act(state, "shoot", figure="f1", weapon="Combat rifle", enemy="e1", band="open", faces=[1])
-    assert state["units"][0]["figures"][0]["weapons"][1]["malfunctioned"]
-    assert "clear it first" in refused(state, "shoot", "weapon", figure="f1", weapon="Combat rifle", enemy="e1")
-    failed = act(state, "clear_malfunction", figure="f1", weapon="Combat rifle", faces=[5])
-    assert failed["units"][0]["figures"][0]["weapons"][1]["malfunctioned"]
-    fixed = act(state, "clear_malfunction", figure="f1", weapon="Combat rifle", faces=[6])
-    assert not fixed["units"][0]["figures"][0]["weapons"][1]["malfunctioned"] and "7 against 7+" in text(fixed)
+    # p.178: two natural 1s in one round; a Shot gun's two firing dice both show 1
+    gunner = [{**SETUP["main_characters"][0], "weapons": ["Shot gun", "Service pistol"]}]
+    state = to_quick(revealed({"main_characters": gunner}), [1, 1])
+    state = act(state, "shoot", figure="f1", weapon="Shot gun", enemy="e1", band="open", faces=[1, 1])
+    gun = state["units"][0]["figures"][0]["weapons"][0]
+    assert gun["ones"] == 2 and gun["malfunctioned"]
+    assert "clear it first" in refused(state, "shoot", "weapon", figure="f1", weapon="Shot gun", enemy="e1")
+    # clearing is a Combat Action too: not again this round (p.178)
+    assert "already taken a Combat Action" in refused(state, "clear_malfunction", "figure", figure="f1", weapon="Shot gun")
+    state = to_quick(next_round(to_round_end(state)), [1, 1])
+    failed = act(state, "clear_malfunction", figure="f1", weapon="Shot gun", faces=[5])
+    assert failed["units"][0]["figures"][0]["weapons"][0]["malfunctioned"]
+    fixed = act(state, "clear_malfunction", figure="f1", weapon="Shot gun", faces=[6])
+    assert not fixed["units"][0]["figures"][0]["weapons"][0]["malfunctioned"] and "7 against 7+" in text(fixed)
 
 
 def test_natural_ones_reset_with_the_round() -> None:
-    state = act(revealed(), "shoot", figure="f1", weapon="Combat rifle", enemy="e1", band="open", faces=[1])
-    state = to_round_end(to_quick(state))
+    state = act(to_quick(revealed(), [1, 1]), "shoot", figure="f1", weapon="Combat rifle", enemy="e1", band="open", faces=[1])
+    assert state["units"][0]["figures"][0]["weapons"][1]["ones"] == 1
+    state = to_round_end(state)
     state = next_round(state)
     assert state["units"][0]["figures"][0]["weapons"][1]["ones"] == 0
 
 
 def test_a_shot_applies_its_hit_to_the_enemy() -> None:
     # 4 +1 = 5 hits at 5+; robot save 3 fails; Hit 6 +0 = 6 against Toughness 5: casualty
-    state = act(revealed(), "shoot", figure="f1", weapon="Combat rifle", enemy="e1", band="open", faces=[4, 3, 6])
+    ready = to_quick(revealed(), [1, 1])
+    state = act(ready, "shoot", figure="f1", weapon="Combat rifle", enemy="e1", band="open", faces=[4, 3, 6])
     assert state["groups"][0]["figures"][0]["status"] == "killed"
-    stunned = act(revealed(), "shoot", figure="f1", weapon="Combat rifle", enemy="e1", band="open", faces=[4, 3, 2])
+    stunned = act(ready, "shoot", figure="f1", weapon="Combat rifle", enemy="e1", band="open", faces=[4, 3, 2])
     assert stunned["groups"][0]["figures"][0]["stun"] == 1
     refused(state, "shoot", "enemy", figure="f1", weapon="Combat rifle", enemy="e1", faces=[4])
 
 
 def test_a_brawl_applies_to_both_and_a_fallen_trooper_drops_the_package() -> None:
-    state = act(revealed(), "pick_up", objective="o5", figure="f2")
+    state = act(to_quick(revealed(), [1, 1]), "pick_up", objective="o5", figure="f2")
     # trooper 1 + 0 = 1; robot 6 + 2 = 8: trooper Hit, save 1 fails, Hit 6 + 2 = 8 > 4: casualty
     state = act(state, "brawl", figure="f2", enemy="e1", faces=[1, 6, 1, 6])
     fig = state["units"][1]["figures"][0]
@@ -807,6 +816,8 @@ def test_spitters_and_lancers() -> None:
         leader_face=[2],
     )
     assert state["variant"]["key"] == "spitters"
+    assert "placed this round" in refused(enemy_phase(state), "spitter", "enemy", enemy="e1", figure="f2")  # p.193
+    state = enemy_phase(next_round(to_round_end(to_quick(state))))
     spat = act(state, "spitter", enemy="e1", figure="f2", faces=[6, 1, 6])
     assert spat["units"][1]["figures"][0]["status"] == "casualty"
     lancer = state["groups"][0]["figures"][-1]["id"]

@@ -268,6 +268,7 @@ def _to_quick(state: dict[str, Any]) -> list[Event]:
     if missing:
         raise TrackerError(f"Assign a Reaction die to {_names(missing)} first.", field="unit")
     state["phase"] = "quick"
+    state["bonus_fire"] = None
     quick = [u for u in state["units"] if u["active"] and u["slot"] == "quick"]
     slow = [u for u in state["units"] if u["active"] and u["slot"] == "slow"]
     return [Event("phase", f"Quick Action phase: {_names(quick)} act now; {_names(slow)} in the Slow phase.", {"phase": "quick"})]
