@@ -108,7 +108,8 @@ def _apply_to_enemy(
         removed = True
         notes.append(f"{fig['name']} has 3 Stun markers and is knocked out (p.178).")
     if not removed:
-        if stunned and state["phase"] == "enemy" and fig.get("acted_round") != state["round"]:
+        moving = fig.get("placed_round") != state["round"] and fig.get("acted_round") != state["round"]
+        if stunned and state["phase"] == "enemy" and moving:
             fig["acted_round"] = state["round"]
             notes.append(f"{fig['name']} is Stunned while moving: it takes no other action this round (p.198).")
         return notes, rolls
