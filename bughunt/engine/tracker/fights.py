@@ -320,8 +320,9 @@ def _brawl(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[st
     cannot fire this round) or "enemy" (the enemy's action in the Enemy Action phase; not for
     enemies placed this round or Stunned); the default is the enemy in the Enemy Action phase,
     the trooper otherwise. ``crash`` (a random move: both +0, no modifiers, any time),
-    ``second_opponent`` (+1 to the second enemy met at once), ``shatter_near`` (other ids
-    within 2" of a Shatter-form: with the trooper they take its burst if it dies), ``faces``.
+    ``second_opponent`` (+1 to the second enemy met at once), ``near`` or ``shatter_near``
+    (other ids within 2" of a Shatter-form: with the trooper they take its burst if it dies),
+    ``faces``.
     Results are applied to both figures."""
     unit, fig = _figure(state, action.payload.get("figure"))
     if action.role == Role.PLAYER:
@@ -338,7 +339,7 @@ def _brawl(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[st
         way = trooper_turn(state, action, unit, fig, what="A Brawl")
     else:
         enemy_turn(state, action, enemy, what="Brawl")
-    shatter_near = _targets(state, action, "shatter_near")
+    shatter_near = [t for t in [*_targets(state, action, "near"), *_targets(state, action, "shatter_near")] if t[2] is not fig]
     try:
         fight = combat.resolve_brawl(
             tables,

@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bughunt.engine.tracker.base import PHASE_NAMES, pending_prompt
-from live.engine.tracker import Action, NotYours, Role, TrackerError
+from live.engine.tracker import Action, NotYours, Role, TrackerError, words
 from rules.engine.dice import Dice, Keep, Notation, RollRecord, parse
 
 SNAP_FIRE = "snap_fire"
@@ -192,10 +192,8 @@ class TypedDice(Dice):
 def pending_faces(action: Action, pending: Mapping[str, Any]) -> list[int]:
     """The faces a ``roll_die`` action brings for the pending step: exactly ``count`` faces of a
     D``sides``. Raises :class:`TrackerError` naming ``faces`` otherwise."""
-    raw = action.payload.get("faces")
-    items = raw if isinstance(raw, list | tuple) else str(raw or "").replace(",", " ").split()
     try:
-        faces = [int(x) for x in items]
+        faces = [int(x) for x in words(action.payload.get("faces"))]
     except (TypeError, ValueError):
         raise TrackerError(f"faces must be whole numbers; {pending_prompt(pending)}", field="faces") from None
     count, sides = int(pending["count"]), int(pending["sides"])
