@@ -65,9 +65,7 @@ def test_nothing_fires_outside_its_phase_and_a_figure_fires_one_weapon_per_activ
     # the start of the round is for Reactions: no shots without an activation (p.198)
     assert "it is now the Start of round" in refused(state, "shoot", "type", figure="f1", weapon="Combat rifle", enemy="e1")
     state = to_quick(state, [1, 5])  # Vasquez Quick, the Fire team Slow
-    assert "acts in the Slow Action phase" in refused(
-        state, "shoot", "unit", figure="f2", weapon="Combat rifle", enemy="e1"
-    )
+    assert "acts in the Slow Action phase" in refused(state, "shoot", "unit", figure="f2", weapon="Combat rifle", enemy="e1")
     fired = act(state, "shoot", figure="f1", weapon="Combat rifle", enemy="e1", band="open", faces=[2])
     assert fired["units"][0]["figures"][0]["combat_round"] == 1
     # one weapon, once per activation (p.177): not the Shot gun as well

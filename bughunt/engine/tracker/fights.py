@@ -296,9 +296,7 @@ def _shoot(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[st
     rolls = list(shot.rolls)
     if group is not None and target is not None and shot.target is not None:
         removed = any(h.removed for h in shot.hits)
-        notes, extra = _apply_to_enemy(
-            state, tables, group, target, shot.target, removed, dice, near=[*shatter_near, *near]
-        )
+        notes, extra = _apply_to_enemy(state, tables, group, target, shot.target, removed, dice, near=[*shatter_near, *near])
         texts.extend(notes)
         rolls.extend(extra)
     notes, extra = _splash(state, tables, dice, shot, near, fig)

@@ -8,6 +8,7 @@ from typing import Any
 
 from bughunt.engine import combat
 from bughunt.engine import contacts as cx
+from bughunt.engine.tracker import turns
 from bughunt.engine.tracker.base import _contact_error, _refresh, pending_prompt
 from bughunt.engine.tracker.enemies import (
     _add_contact,
@@ -52,7 +53,6 @@ from bughunt.engine.tracker.troopers import (
     _movie_magic,
     _request_evac,
 )
-from bughunt.engine.tracker import turns
 from live.engine.tracker import (
     Action,
     Event,
@@ -86,9 +86,7 @@ def apply(
         return _answer(state, action, tables)
     pending = state.get("pending")
     if pending:
-        raise TrackerError(
-            f"Waiting for dice: {pending_prompt(pending)} Type them, or cancel that roll first.", field="type"
-        )
+        raise TrackerError(f"Waiting for dice: {pending_prompt(pending)} Type them, or cancel that roll first.", field="type")
     if payload_flag(action, "typed"):
         return _typed(state, action, [], tables)
     return _run(state, action, dice, tables)
@@ -113,9 +111,7 @@ def _run(
     except (DiceError, TableError) as exc:
         raise TrackerError(str(exc), field="faces") from None
     if reason:
-        events.append(
-            Event("override", f"Referee override ({action.type.replace('_', ' ')}): {reason}.", {"override": reason})
-        )
+        events.append(Event("override", f"Referee override ({action.type.replace('_', ' ')}): {reason}.", {"override": reason}))
     _refresh(new)
     if events:
         new["last"] = {"type": events[-1].type, "text": " ".join(e.text for e in events)}
@@ -152,9 +148,7 @@ def _typed(
     return new, events
 
 
-def _answer(
-    state: dict[str, Any], action: Action, tables: Mapping[str, RangeTable]
-) -> tuple[dict[str, Any], list[Event]]:
+def _answer(state: dict[str, Any], action: Action, tables: Mapping[str, RangeTable]) -> tuple[dict[str, Any], list[Event]]:
     """``roll_die`` {faces}: the next faces of the pending roll; ``cancel_roll``: drop it."""
     pending = state.get("pending")
     if not pending:

@@ -161,7 +161,7 @@ def enemy_spent(state: dict[str, Any], enemy: dict[str, Any], *, once: str = "ac
 # -- typed dice, one step at a time -----------------------------------------------------------------------
 
 
-class FacesNeeded(Exception):  # noqa: N818 - a signal, not an error: the tracker asks for the next die
+class FacesNeeded(Exception):
     """Raised by :class:`TypedDice` when the next die the rules ask for has not been typed yet."""
 
     def __init__(self, reason: str, count: int, sides: int) -> None:
