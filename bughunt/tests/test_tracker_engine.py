@@ -547,7 +547,7 @@ def test_distract_activated_late_affects_next_round() -> None:
 
 
 def test_hack_needs_six_with_savvy() -> None:
-    state = new()
+    state = to_quick(new(), [1, 1])  # a Hack is a Combat Action: in the figure's activation (pp.185, 198)
     failed = act(state, "hack", objective="o2", figure="f2", faces=[5])
     assert not failed["objectives"][0]["completed"]
     done = act(state, "hack", objective="o2", figure="f1", faces=[5])
@@ -587,7 +587,7 @@ def test_beacon_waits_for_hack_secure_and_scout() -> None:
         {"position": 1, "rank": "Objective", "value": 1, "type": "Beacon"},
         {"position": 2, "rank": "Objective", "value": 1, "type": "Hack"},
     ]
-    state = new(objectives=objectives)
+    state = to_quick(new(objectives=objectives), [1, 1])
     assert "2 (Hack)" in refused(state, "beacon", "objective", objective="o1", figure="f1")
     state = act(state, "hack", objective="o2", figure="f1", faces=[6])
     state = act(state, "beacon", objective="o1", figure="f1")
@@ -595,7 +595,8 @@ def test_beacon_waits_for_hack_secure_and_scout() -> None:
 
 
 def test_retrieve_counts_only_when_carried_out_at_evac() -> None:
-    state = act(new(), "pick_up", objective="o5", figure="f2")
+    state = act(to_quick(new(), [1, 1]), "pick_up", objective="o5", figure="f2")
+    assert "already taken a Combat Action" in refused(state, "hack", "figure", objective="o2", figure="f2", faces=[6])
     assert state["objectives"][1]["package"] == "f2" and state["units"][1]["figures"][0]["package"] == "o5"
     assert tracker.outcome(state)["objectives_completed"] == 0
     fallen = act(state, "adjust", figure="f2", status="casualty")
@@ -626,7 +627,7 @@ def test_evac_is_refused_before_round_five() -> None:
 
 
 def test_evac_roll_adds_objectives_packages_and_savvy() -> None:
-    state = act(at_round(5), "hack", objective="o2", figure="f1", faces=[6])
+    state = act(to_quick(at_round(5), [1, 1]), "hack", objective="o2", figure="f1", faces=[6])
     state = act(state, "pick_up", objective="o5", figure="f2")
     state = act(state, "request_evac", figure="f1", faces=[3, 3])
     assert rolls(state)[0]["total"] == 10  # 6 + 2 Vital + 1 package + 1 Savvy
@@ -772,8 +773,9 @@ def test_a_shot_applies_its_hit_to_the_enemy() -> None:
 
 def test_a_brawl_applies_to_both_and_a_fallen_trooper_drops_the_package() -> None:
     state = act(to_quick(revealed(), [1, 1]), "pick_up", objective="o5", figure="f2")
+    # next round the robot charges in the Enemy Action phase (its action, p.198);
     # trooper 1 + 0 = 1; robot 6 + 2 = 8: trooper Hit, save 1 fails, Hit 6 + 2 = 8 > 4: casualty
-    state = act(state, "brawl", figure="f2", enemy="e1", faces=[1, 6, 1, 6])
+    state = act(enemy_phase(next_round(to_round_end(state))), "brawl", figure="f2", enemy="e1", faces=[1, 6, 1, 6])
     fig = state["units"][1]["figures"][0]
     assert fig["status"] == "casualty" and fig["defeated_by"] == "Berserk robots"
     assert state["objectives"][1]["package"] == "dropped"
@@ -865,7 +867,7 @@ def test_adjust_and_knock_out() -> None:
 
 
 def test_signals_rule_costs_an_objective() -> None:
-    state = act(new(signals=4, tactical_locations=2), "hack", objective="o2", figure="f1", faces=[6])
+    state = act(to_quick(new(signals=4, tactical_locations=2), [1, 1]), "hack", objective="o2", figure="f1", faces=[6])
     assert tracker.outcome(state)["objectives_completed"] == 1
     state = act(act(state, "investigate_signal"), "investigate_signal")
     assert tracker.outcome(state)["objectives_completed"] == 2
