@@ -226,3 +226,19 @@ def test_a_refused_typed_action_asks_for_nothing() -> None:
     before = copy.deepcopy(state)
     refused(state, "shoot", "type", typed="on", figure="f1", weapon="Combat rifle", enemy="e1")
     assert state == before and "No roll is waiting" in refused(state, "roll_die", "type", faces=[1])
+
+
+def test_a_quick_unit_that_fired_has_acted_and_does_not_hold() -> None:
+    state = to_quick(robots(), [1, 1])
+    state = act(state, "shoot", figure="f1", weapon="Combat rifle", enemy="e1", faces=[2])
+    state = act(state, "next_phase")  # Vasquez fired: acted; the Fire team did nothing: it holds (p.198)
+    assert (state["units"][0]["acted"], state["units"][0]["held"], state["units"][1]["held"]) == (True, False, True)
+    assert "already acted" in refused(state, "shoot", "unit", figure="f1", weapon="Service pistol", enemy="e2")
+
+
+def test_a_shatter_form_hit_by_hand_bursts_on_the_figures_named_near_it() -> None:
+    state = act(new(), "detect", contact="c1", faces=[5], enemy_face=[85], variant_face=[1], numbers_faces=[1],
+                leader_faces=[12, 12, 12])  # fmt: skip
+    # Hit 6 + 1 > 4 kills e1; e2 beside it takes the burst: Hit 4 + 0 = 4, Wounded (p.195)
+    after = typed(state, "hit", [6, 4], enemy="e1", damage=1, near="e2")
+    assert enemy(after, "e1")["status"] == "killed" and enemy(after, "e2")["wounded"]

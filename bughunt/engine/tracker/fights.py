@@ -373,7 +373,8 @@ def _brawl(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[st
 def _hit(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
     """Resolve one Hit by hand (p.178) on a trooper (``figure``) or an enemy (``enemy``): splash
     hits, spare hits, a Shatter-form burst, a fall. ``damage`` 0-5, ``piercing``, ``area``,
-    ``ranged`` (default on), ``faces`` (save die if any, then the Hit die)."""
+    ``ranged`` (default on), ``near`` (ids within 2" of a Shatter-form that dies: its burst is
+    rolled and applied), ``faces`` (save die if any, then the Hit die)."""
     require_owner(action)
     damage = payload_int(action, "damage", low=0, high=5, default=0)
     piercing, area = payload_flag(action, "piercing"), payload_flag(action, "area")
@@ -384,7 +385,8 @@ def _hit(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str,
             group, enemy = _enemy(state, action.payload.get("enemy"))
             foe = _foe(state, tables, group, enemy)
             result = combat.resolve_hit(tables, foe, damage, dice, piercing=piercing, area=area, ranged=ranged, faces=faces)
-            notes, extra = _apply_to_enemy(state, tables, group, enemy, result.target, result.removed, dice)
+            near = _targets(state, action, "near")
+            notes, extra = _apply_to_enemy(state, tables, group, enemy, result.target, result.removed, dice, near=near)
             return [Event("hit", " ".join([result.text, *notes]), {"enemy": enemy["id"], **_rolls(*result.rolls, *extra)})]
         _, fig = _figure(state, action.payload.get("figure"))
         result = combat.resolve_hit(tables, _trooper(fig), damage, dice, piercing=piercing, area=area, ranged=ranged, faces=faces)

@@ -234,6 +234,9 @@ def _next_phase(state: dict[str, Any], action: Action, dice: Dice, tables: Mappi
         held = []
         for unit in state["units"]:
             if unit["active"] and unit["slot"] == "quick" and not unit["acted"] and not unit["held"]:
+                if any(f.get("combat_round") == state["round"] for f in unit["figures"]):
+                    unit["acted"] = True  # it took a Combat Action: it has acted, nothing to hold (p.198)
+                    continue
                 unit["held"] = True
                 held.append(unit)
         state["phase"] = "enemy"
