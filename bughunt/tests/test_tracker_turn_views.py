@@ -54,7 +54,7 @@ def test_an_out_of_turn_shot_is_refused_with_its_reason_on_the_page_and_in_the_a
     assert room.version == version
 
 
-def test_the_page_asks_for_each_typed_die_in_turn(player) -> None:  # type: ignore[no-untyped-def]
+def test_the_page_asks_for_each_typed_die_in_turn(player, other) -> None:  # type: ignore[no-untyped-def]
     room = room_with_robots(player)
     client = Client()
     client.force_login(player)
@@ -69,5 +69,12 @@ def test_the_page_asks_for_each_typed_die_in_turn(player) -> None:  # type: igno
     assert wrong.status_code == 400 and "type 2 D6" in wrong.content.decode()
     html = post(client, room, type="roll_die", faces="6, 3").content.decode()  # the 6 gives a Rapid Fire die
     assert "one D6 for Shot gun Rapid Fire dice" in html and "typed so far: 6, 3" in html
+    code = live_services.room_code(room)
+    assert code is not None
+    live_services.room_join(user=other, code=code.code)
+    phone = Client()
+    phone.force_login(other)
+    seen = phone.get(f"/rooms/{room.pk}/").content.decode()
+    assert "Waiting for dice" in seen and 'data-testid="pending-roll"' not in seen  # only the roller types them
     html = post(client, room, type="cancel_roll").content.decode()
     assert 'data-testid="pending-roll"' not in html and "called off" in html
