@@ -242,3 +242,12 @@ def test_a_shatter_form_hit_by_hand_bursts_on_the_figures_named_near_it() -> Non
     # Hit 6 + 1 > 4 kills e1; e2 beside it takes the burst: Hit 4 + 0 = 4, Wounded (p.195)
     after = typed(state, "hit", [6, 4], enemy="e1", damage=1, near="e2")
     assert enemy(after, "e1")["status"] == "killed" and enemy(after, "e2")["wounded"]
+
+
+def test_a_wounded_enemy_attacks_a_trooper_who_comes_close_in_the_troopers_phase() -> None:
+    state = to_quick(robots(), [1, 1])
+    assert "Enemy Action phase" in refused(state, "brawl", "type", figure="f2", enemy="e1", by="enemy")
+    state["groups"][0]["figures"][0]["wounded"] = True
+    # p.178: it lies where it fell and attacks at once; the trooper's own action is untouched
+    fought = act(state, "brawl", figure="f2", enemy="e1", by="enemy", faces=[6, 2, 5])
+    assert fought["units"][1]["figures"][0]["combat_round"] is None and enemy(fought, "e1")["acted_round"] is None

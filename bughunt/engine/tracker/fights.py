@@ -316,7 +316,8 @@ def _brawl(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[st
     Combat Skill with the trooper's weapon bonus; lower total takes a Hit, a draw hits both.
     ``by``: who moved into contact, "trooper" (its Combat Action, in its own activation; it
     cannot fire this round) or "enemy" (the enemy's action in the Enemy Action phase; not for
-    enemies placed this round or Stunned); the default is the enemy in the Enemy Action phase,
+    enemies placed this round or Stunned; a Wounded enemy also attacks a trooper who comes within
+    1" in the Quick or Slow phase, p.178); the default is the enemy in the Enemy Action phase,
     the trooper otherwise. ``crash`` (a random move: both +0, no modifiers, any time),
     ``second_opponent`` (+1 to the second enemy met at once), ``near`` or ``shatter_near``
     (other ids within 2" of a Shatter-form: with the trooper they take its burst if it dies),
@@ -331,7 +332,9 @@ def _brawl(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[st
     crash = payload_flag(action, "crash")
     by = _choice(action, "by", ("trooper", "enemy"), default="enemy" if state["phase"] == "enemy" else "trooper")
     way = ""
-    if crash:
+    # a Wounded enemy lies where it fell and attacks a trooper who comes within 1" (p.178)
+    lying = by == "enemy" and enemy["wounded"] and state["phase"] in ("quick", "slow")
+    if crash or lying:
         pass
     elif by == "trooper":
         way = trooper_turn(state, action, unit, fig, what="A Brawl")
@@ -354,7 +357,7 @@ def _brawl(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[st
     if way:
         spent = spend(state, unit, fig, way)
         texts.append(spent or f"{fig['name']} entered the Brawl on their action and cannot fire this round (p.176).")
-    elif not crash:
+    elif not (crash or lying):
         enemy_spent(state, enemy)
     rolls = list(fight.rolls)
     enemy_removed = any(h.removed and h.target.is_enemy for h in fight.hits)
