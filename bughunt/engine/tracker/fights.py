@@ -123,7 +123,9 @@ def _apply_to_enemy(
     if group["type"] == "Shatter-forms":
         caught = [t for t in near if t[2]["status"] == "active" and t[2] is not fig]
         if not caught:
-            notes.append(f"{fig['name']} shatters: no figure within 2 inches (p.195).")
+            notes.append(
+                f"{fig['name']} shatters: no figure was named within 2 inches (p.195); resolve any by hand with Hit and near."
+            )
         for target in caught:
             texts, extra = _hit_target(
                 state, tables, dice, target, combat.SHATTER_DAMAGE, area=False, ranged=False,
