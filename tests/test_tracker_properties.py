@@ -204,12 +204,27 @@ def mass_check(state: dict[str, Any]) -> None:
 def bughunt_moves(state: dict[str, Any]) -> list[Move]:
     units = ids(state["units"])
     figures = [f["id"] for u in state["units"] for f in u["figures"]] or ["f0"]
-    enemies = [f["id"] for e in state.get("enemies", []) for f in e.get("figures", [e])] or ["e0"]
+    enemies = [f["id"] for g in state["groups"] for f in g["figures"]] or ["e0"]
     contacts = ids(state.get("contacts", []))
+    pending = state.get("pending")
+    if pending:  # typed dice, one step at a time: exactly the count asked for, or a wrong count
+        count = pending["count"]
+        return [
+            *[("roll_die", {"faces": [face] * count}) for face in (1, 3, 6)],
+            ("roll_die", {"faces": [2] * (count + 1)}),
+            ("cancel_roll", {}),
+            ("next_phase", {}),
+        ]
+    detect = [("detect", {"contact": c, "band": "open"}) for c in contacts[:1]]
     if state["phase"] == "start" and not state["reaction_dice"]:
-        return [("roll_reactions", {})]
+        return [("roll_reactions", {}), *detect, ("shoot", {"figure": figures[0], "enemy": enemies[0], "weapon": "Combat rifle"})]
     if state["phase"] == "start":
-        return [("assign_reaction", {"unit": u, "die": d}) for u in units for d in (1, 2, 3)] + [("next_phase", {})]
+        free = state["reaction_pick"]["first_free"] or 1
+        waiting = [u["id"] for u in state["units"] if u["active"] and u["die"] is None]
+        return [
+            *[("assign_reaction", {"unit": u, "die": free}) for u in waiting[:1]],
+            ("next_phase", {}),
+        ]
     return [
         ("next_phase", {}),
         ("roll_reactions", {}),
@@ -220,19 +235,39 @@ def bughunt_moves(state: dict[str, Any]) -> list[Move]:
         *[("detect", {"contact": c, "band": "open"}) for c in contacts[:2]],
         *[("adjust", {"figure": f, "stun": 1}) for f in figures[:2]],
         ("adjust", {"figure": figures[0], "stun": 0}),
-        *[("shoot", {"figure": f, "enemy": e}) for f in figures[:2] for e in enemies[:2]],
-        *[("brawl", {"figure": f, "enemy": e}) for f in figures[:1] for e in enemies[:2]],
+        *[("shoot", {"figure": f, "enemy": e, "weapon": w}) for f in figures[:2] for e in enemies[:2]
+          for w in ("Combat rifle", "Service pistol")],
+        *[("shoot", {"figure": f, "enemy": e, "weapon": "Combat rifle", "typed": "on"}) for f in figures[:3] for e in enemies[:2]],
+        *[("brawl", {"figure": f, "enemy": e, "typed": "on"}) for f in figures[:3] for e in enemies[:1]],
+        ("shoot", {"figure": figures[0], "enemy": enemies[0], "weapon": "Combat rifle", "override": "house rule"}),
+        *[("shoot", {"figure": figures[0], "enemy": enemies[0], "weapon": w, "near": near})
+          for w in ("Frag grenade", "Flash grenade") for near in (enemies[1:3], [*enemies[1:2], figures[-1]])],
+        *[("brawl", {"figure": f, "enemy": e, "by": by}) for f in figures[:1] for e in enemies[:2] for by in ("trooper", "enemy")],
         *[("adjust_enemy", {"enemy": e, "stun": 2}) for e in enemies[:1]],
-    ]
+    ]  # fmt: skip
 
 
 def bughunt_check(state: dict[str, Any]) -> None:
     assert state["phase"] in bughunt_tracker.PHASES and state["round"] >= 1
     held_once(state["units"])
+    rnd = state["round"]
     for unit in state["units"]:
         for fig in unit["figures"]:
             assert fig["status"] in bughunt_tracker.STATUSES, fig
             assert 0 <= fig["stun"] <= bughunt_tracker.KNOCKOUT_STUN, fig
+            # a Combat Action is taken in an activation: never at the start of a round, never without a die
+            combat_round = fig.get("combat_round")
+            assert combat_round is None or combat_round <= rnd, fig
+            if combat_round == rnd:
+                assert state["phase"] != "start" and unit["die"] is not None, (state["phase"], unit)
+    for group in state["groups"]:
+        for foe in group["figures"]:
+            # enemies never act in the round they were placed (p.193), nor in the future
+            acted = foe.get("acted_round")
+            assert acted is None or foe["placed_round"] < acted <= rnd, foe
+    pending = state.get("pending")
+    if pending:
+        assert pending["count"] >= 1 and pending["sides"] >= 2 and pending["reason"], pending
 
 
 def fp_moves(state: dict[str, Any]) -> list[Move]:
@@ -295,6 +330,16 @@ def fp_check(state: dict[str, Any]) -> None:
         assert book["reinforcements"]["basic"] + book["reinforcements"]["specialists"] <= 3
     assert all(effect["until"] >= state["round"] for effect in book["effects"])
 
+
+BH_SETUP = {
+    "priority": 2,
+    "difficulty": "Mess Me Up",
+    "contacts_at_center": 3,
+    "main_characters": [
+        {"name": "Alpha", "reactions": 3, "weapons": ["Combat rifle", "Frag grenade", "Flash grenade"]},
+        {"name": "Bravo", "reactions": 2},
+    ],
+}
 
 FP_SETUP = {
     "crew": [
@@ -362,7 +407,7 @@ KINDS = {
     "stack": Kind("stack", {}, stack_moves, stack_check),
     "stress": Kind("stress", {}, stress_moves, stress_check),
     "mass": Kind("mass", {}, mass_moves, mass_check),
-    "bughunt-mission": Kind("bughunt-mission", {"main_characters": "Alpha, Bravo"}, bughunt_moves, bughunt_check),
+    "bughunt-mission": Kind("bughunt-mission", {"setup": BH_SETUP}, bughunt_moves, bughunt_check),
     "fiveparsecs-battle": Kind("fiveparsecs-battle", {"setup": FP_SETUP}, fp_moves, fp_check),
     "fiveparsecs-salvage": Kind(
         "fiveparsecs-salvage", {"crew": "Ria 1, Bo, Zed 2 bot", "rivals": "Vex"}, salvage_moves, salvage_check

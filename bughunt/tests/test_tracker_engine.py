@@ -419,10 +419,13 @@ def test_the_caller_adds_a_contact_on_a_roll_above_the_markers() -> None:
         leader_face=[3],
     )
     caller = state["groups"][0]["figures"][-1]["id"]
-    state = act(state, "caller", enemy=caller, faces=[3])
-    assert len(state["contacts"]) == 3 and "next to" in state["contacts"][-1]["where"]
-    state = act(state, "caller", enemy=caller, faces=[3])
-    assert len(state["contacts"]) == 3 and "nothing comes" in text(state)
+    assert "placed this round" in refused(enemy_phase(state), "caller", "enemy", enemy=caller)  # p.193
+    state = enemy_phase(next_round(to_round_end(to_quick(state))))
+    called = act(state, "caller", enemy=caller, faces=[3])
+    assert len(called["contacts"]) == len(state["contacts"]) + 1 and "next to" in called["contacts"][-1]["where"]
+    assert "already acted" in refused(called, "caller", "enemy", enemy=caller, faces=[3])
+    quiet = act(state, "caller", enemy=caller, faces=[len(state["contacts"])])
+    assert quiet["contacts"] == state["contacts"] and "nothing comes" in text(quiet)
 
 
 # -- end of round: enemy rules, Living Nightmare, Spawn Points (pp.186, 195, 199) ---------------------------
@@ -544,7 +547,7 @@ def test_distract_activated_late_affects_next_round() -> None:
 
 
 def test_hack_needs_six_with_savvy() -> None:
-    state = new()
+    state = to_quick(new(), [1, 1])  # a Hack is a Combat Action: in the figure's activation (pp.185, 198)
     failed = act(state, "hack", objective="o2", figure="f2", faces=[5])
     assert not failed["objectives"][0]["completed"]
     done = act(state, "hack", objective="o2", figure="f1", faces=[5])
@@ -584,7 +587,7 @@ def test_beacon_waits_for_hack_secure_and_scout() -> None:
         {"position": 1, "rank": "Objective", "value": 1, "type": "Beacon"},
         {"position": 2, "rank": "Objective", "value": 1, "type": "Hack"},
     ]
-    state = new(objectives=objectives)
+    state = to_quick(new(objectives=objectives), [1, 1])
     assert "2 (Hack)" in refused(state, "beacon", "objective", objective="o1", figure="f1")
     state = act(state, "hack", objective="o2", figure="f1", faces=[6])
     state = act(state, "beacon", objective="o1", figure="f1")
@@ -592,7 +595,8 @@ def test_beacon_waits_for_hack_secure_and_scout() -> None:
 
 
 def test_retrieve_counts_only_when_carried_out_at_evac() -> None:
-    state = act(new(), "pick_up", objective="o5", figure="f2")
+    state = act(to_quick(new(), [1, 1]), "pick_up", objective="o5", figure="f2")
+    assert "already taken a Combat Action" in refused(state, "hack", "figure", objective="o2", figure="f2", faces=[6])
     assert state["objectives"][1]["package"] == "f2" and state["units"][1]["figures"][0]["package"] == "o5"
     assert tracker.outcome(state)["objectives_completed"] == 0
     fallen = act(state, "adjust", figure="f2", status="casualty")
@@ -623,7 +627,7 @@ def test_evac_is_refused_before_round_five() -> None:
 
 
 def test_evac_roll_adds_objectives_packages_and_savvy() -> None:
-    state = act(at_round(5), "hack", objective="o2", figure="f1", faces=[6])
+    state = act(to_quick(at_round(5), [1, 1]), "hack", objective="o2", figure="f1", faces=[6])
     state = act(state, "pick_up", objective="o5", figure="f2")
     state = act(state, "request_evac", figure="f1", faces=[3, 3])
     assert rolls(state)[0]["total"] == 10  # 6 + 2 Vital + 1 package + 1 Savvy
@@ -708,7 +712,7 @@ def test_lucky_find_and_you_want_some_too_never_malfunction() -> None:
     state = act(new(), "movie_magic", card="Lucky Find", figure="f2", weapon="Plasma rifle")
     assert state["units"][1]["figures"][0]["weapons"][-1]["no_malfunction"]
     state = act(state, "detect", contact="c1", faces=[5], enemy_face=[48], variant_face=[1], numbers_faces=[2])
-    state = act(state, "movie_magic", card="You want some too?", figure="f2")
+    state = act(to_quick(state, [1, 1]), "movie_magic", card="You want some too?", figure="f2")
     state = act(state, "shoot", figure="f2", weapon="Combat rifle", enemy="e1", band="cover", faces=[1, 1, 1])
     rifle = state["units"][1]["figures"][0]["weapons"][0]
     assert not rifle["malfunctioned"] and state["units"][1]["figures"][0]["three_shots_round"] is None
@@ -717,10 +721,10 @@ def test_lucky_find_and_you_want_some_too_never_malfunction() -> None:
 # -- combat wiring (pp.177-181) ---------------------------------------------------------------------------
 
 
-def revealed(**extra: Any) -> dict[str, Any]:
+def revealed(setup: dict[str, Any] | None = None, **extra: Any) -> dict[str, Any]:
     """Three Berserk robots (Toughness 5, 5+ save) from Contact c1, no variant."""
     return act(
-        new(),
+        new(**(setup or {})),
         "detect",
         contact="c1",
         faces=[5],
@@ -733,38 +737,45 @@ def revealed(**extra: Any) -> dict[str, Any]:
 
 
 def test_two_natural_ones_in_a_round_malfunction_the_weapon_and_it_can_be_cleared() -> None:
-    state = act(revealed(), "shoot", figure="f1", weapon="Combat rifle", enemy="e1", band="open", faces=[1])
-    rifle = state["units"][0]["figures"][0]["weapons"][1]
-    assert rifle["ones"] == 1 and not rifle["malfunctioned"]
-    state = act(state, "shoot", figure="f1", weapon="Combat rifle", enemy="e1", band="open", faces=[1])
-    assert state["units"][0]["figures"][0]["weapons"][1]["malfunctioned"]
-    assert "clear it first" in refused(state, "shoot", "weapon", figure="f1", weapon="Combat rifle", enemy="e1")
-    failed = act(state, "clear_malfunction", figure="f1", weapon="Combat rifle", faces=[5])
-    assert failed["units"][0]["figures"][0]["weapons"][1]["malfunctioned"]
-    fixed = act(state, "clear_malfunction", figure="f1", weapon="Combat rifle", faces=[6])
-    assert not fixed["units"][0]["figures"][0]["weapons"][1]["malfunctioned"] and "7 against 7+" in text(fixed)
+    # p.178: two natural 1s in one round; a Shot gun's two firing dice both show 1
+    gunner = [{**SETUP["main_characters"][0], "weapons": ["Shot gun", "Service pistol"]}]
+    state = to_quick(revealed({"main_characters": gunner}), [1, 1])
+    state = act(state, "shoot", figure="f1", weapon="Shot gun", enemy="e1", band="open", faces=[1, 1])
+    gun = state["units"][0]["figures"][0]["weapons"][0]
+    assert gun["ones"] == 2 and gun["malfunctioned"]
+    assert "clear it first" in refused(state, "shoot", "weapon", figure="f1", weapon="Shot gun", enemy="e1")
+    # clearing is a Combat Action too: not again this round (p.178)
+    assert "already taken a Combat Action" in refused(state, "clear_malfunction", "figure", figure="f1", weapon="Shot gun")
+    state = to_quick(next_round(to_round_end(state)), [1, 1])
+    failed = act(state, "clear_malfunction", figure="f1", weapon="Shot gun", faces=[5])
+    assert failed["units"][0]["figures"][0]["weapons"][0]["malfunctioned"]
+    fixed = act(state, "clear_malfunction", figure="f1", weapon="Shot gun", faces=[6])
+    assert not fixed["units"][0]["figures"][0]["weapons"][0]["malfunctioned"] and "7 against 7+" in text(fixed)
 
 
 def test_natural_ones_reset_with_the_round() -> None:
-    state = act(revealed(), "shoot", figure="f1", weapon="Combat rifle", enemy="e1", band="open", faces=[1])
-    state = to_round_end(to_quick(state))
+    state = act(to_quick(revealed(), [1, 1]), "shoot", figure="f1", weapon="Combat rifle", enemy="e1", band="open", faces=[1])
+    assert state["units"][0]["figures"][0]["weapons"][1]["ones"] == 1
+    state = to_round_end(state)
     state = next_round(state)
     assert state["units"][0]["figures"][0]["weapons"][1]["ones"] == 0
 
 
 def test_a_shot_applies_its_hit_to_the_enemy() -> None:
     # 4 +1 = 5 hits at 5+; robot save 3 fails; Hit 6 +0 = 6 against Toughness 5: casualty
-    state = act(revealed(), "shoot", figure="f1", weapon="Combat rifle", enemy="e1", band="open", faces=[4, 3, 6])
+    ready = to_quick(revealed(), [1, 1])
+    state = act(ready, "shoot", figure="f1", weapon="Combat rifle", enemy="e1", band="open", faces=[4, 3, 6])
     assert state["groups"][0]["figures"][0]["status"] == "killed"
-    stunned = act(revealed(), "shoot", figure="f1", weapon="Combat rifle", enemy="e1", band="open", faces=[4, 3, 2])
+    stunned = act(ready, "shoot", figure="f1", weapon="Combat rifle", enemy="e1", band="open", faces=[4, 3, 2])
     assert stunned["groups"][0]["figures"][0]["stun"] == 1
     refused(state, "shoot", "enemy", figure="f1", weapon="Combat rifle", enemy="e1", faces=[4])
 
 
 def test_a_brawl_applies_to_both_and_a_fallen_trooper_drops_the_package() -> None:
-    state = act(revealed(), "pick_up", objective="o5", figure="f2")
+    state = act(to_quick(revealed(), [1, 1]), "pick_up", objective="o5", figure="f2")
+    # next round the robot charges in the Enemy Action phase (its action, p.198);
     # trooper 1 + 0 = 1; robot 6 + 2 = 8: trooper Hit, save 1 fails, Hit 6 + 2 = 8 > 4: casualty
-    state = act(state, "brawl", figure="f2", enemy="e1", faces=[1, 6, 1, 6])
+    state = act(enemy_phase(next_round(to_round_end(state))), "brawl", figure="f2", enemy="e1", faces=[1, 6, 1, 6])
     fig = state["units"][1]["figures"][0]
     assert fig["status"] == "casualty" and fig["defeated_by"] == "Berserk robots"
     assert state["objectives"][1]["package"] == "dropped"
@@ -807,6 +818,8 @@ def test_spitters_and_lancers() -> None:
         leader_face=[2],
     )
     assert state["variant"]["key"] == "spitters"
+    assert "placed this round" in refused(enemy_phase(state), "spitter", "enemy", enemy="e1", figure="f2")  # p.193
+    state = enemy_phase(next_round(to_round_end(to_quick(state))))
     spat = act(state, "spitter", enemy="e1", figure="f2", faces=[6, 1, 6])
     assert spat["units"][1]["figures"][0]["status"] == "casualty"
     lancer = state["groups"][0]["figures"][-1]["id"]
@@ -854,7 +867,7 @@ def test_adjust_and_knock_out() -> None:
 
 
 def test_signals_rule_costs_an_objective() -> None:
-    state = act(new(signals=4, tactical_locations=2), "hack", objective="o2", figure="f1", faces=[6])
+    state = act(to_quick(new(signals=4, tactical_locations=2), [1, 1]), "hack", objective="o2", figure="f1", faces=[6])
     assert tracker.outcome(state)["objectives_completed"] == 1
     state = act(act(state, "investigate_signal"), "investigate_signal")
     assert tracker.outcome(state)["objectives_completed"] == 2

@@ -90,7 +90,7 @@ def test_the_signals_rule(signals: int, investigated: int, short: bool) -> None:
 
 def test_mission_success_is_two_objective_points_as_in_the_outcome() -> None:
     assert [tracker.mission_success(n) for n in (0, 1, 2, 3)] == [False, False, True, True]
-    state = act(new(signals=4, tactical_locations=2), "hack", objective="o2", figure="f1", faces=[6])
+    state = act(to_quick(new(signals=4, tactical_locations=2), [1, 1]), "hack", objective="o2", figure="f1", faces=[6])
     out = tracker.outcome(state)
     assert out["objectives_completed"] == 1 and out["success"] is tracker.mission_success(1) is False
     assert tracker.screen(state)["signals_short"]

@@ -28,6 +28,7 @@ State::
                              "special": [], "stun": 0, "wounded": False,
                              "status": "active" | "casualty" | "knocked_out" | "exited" | "evacuated",
                              "package": None | "o4", "three_shots_round": None | 2,
+                             "combat_round": None | 2,   # round of its last Combat Action (p.198)
                              "trooper_id": 42 (when the setup gives one), "defeated_by": "Razor lizards",
                              "weapons": [{"name": "Combat rifle", "ones": 0, "malfunctioned": False,
                                           "out_of_ammo": False, "no_malfunction": False,
@@ -39,7 +40,8 @@ State::
      "groups": [{"id": "g1", "type": "Razor lizards", "contact": "c1", "round": 2,
                  "figures": [{"id": "e1", "name": "Razor lizard 1", "leader": None | {"name", "key", "rule"},
                               "stun": 0, "wounded": False, "status": "active" | "killed",
-                              "placed_round": 2, "note": ""}]}],
+                              "placed_round": 2, "acted_round": None | 3, "called_round": None | 3,
+                              "note": ""}]}],
      "spawn_points": [{"id": "s1", "where": "edge at 5 o'clock", "countdown": None | 3, "closed": False}],
      "locations": [{"id": "t1", "type": None | "Block", "key": None | "block", "rule": "",
                     "failures": 0, "broken": False, "active": False, "blocked": False,
@@ -54,12 +56,20 @@ State::
               "arrives_round": None, "leaves_after": None, "arrivals": 0, "fired_round": None},
      "movie_magic_used": ["Barricade"],       # campaign-wide, including this mission's cards
      "movie_magic_mission": [],               # played during this mission
+     "bonus_fire": None | {"round": 2, "group": "g3", "fired": ["f1"]},  # "Beep... Sir?" free shots (p.193)
+     "pending": None | {"type": "shoot", "payload": {...}, "actor": "7", "role": "player", "faces": [6, 3],
+                        "count": 1, "sides": 6, "reason": "Shot gun Rapid Fire dice at ...", "label": "Shooting"},
      "now": "who acts now, in words", "last": None | {"type": ..., "text": ...},
      "next": {"contact": 2, "group": 1, "enemy": 1, "spawn": 1, "unit": 3, "figure": 6}}
 
 Actions (``unit``/``figure``/``contact``/``objective``/``location``/``spawn``/``enemy`` are ids;
 ``faces`` are typed physical dice, a list or "6, 3"; ``on``/``off`` for flags). The owner is the
-referee and may do everything; a player acts only on units whose ``owner`` is their user id:
+referee and may do everything; a player acts only on units whose ``owner`` is their user id.
+Who may act when is checked by :mod:`bughunt.engine.tracker.turns` (a trooper's Combat Action in
+its unit's activation, once a round; enemies in the Enemy Action phase, not the round they were
+placed, not Stunned); any action may carry ``override`` (owner only: a reason, logged) to skip
+those checks, and ``typed`` on to type its dice one step at a time (``pending`` says which die
+comes next; ``roll_die`` {faces} gives exactly those, ``cancel_roll`` drops the action):
 
 - table: ``set_player`` {unit, player: user id or ""} (owner only: who plays the unit).
 - round: ``beep_sir`` {faces?, direction_faces?} (start of round 2+), ``set_formation`` {unit,
@@ -82,8 +92,9 @@ referee and may do everything; a player acts only on units whose ``owner`` is th
 - figures: ``adjust`` {figure, stun?, wounded?, status?}, ``clear_malfunction`` {figure, weapon,
   faces?}, ``movie_magic`` {card, figure?, weapon?, contact?, support?}.
 - combat (through :mod:`bughunt.engine.combat`): ``shoot`` {figure, weapon, enemy?, band, moved?,
-  behind_cover?, rapid_fire?, near?, grenade?, faces?}, ``brawl`` {figure, enemy, second_opponent?,
-  crash?, faces?}, ``hit`` {figure | enemy, damage, piercing?, area?, ranged?, faces?},
+  behind_cover?, rapid_fire?, near? (ids within 2": Area hits and Stun markers applied),
+  shatter_near?, grenade?, faces?}, ``brawl`` {figure, enemy, by? (trooper | enemy), second_opponent?,
+  crash?, near?, faces?}, ``hit`` {figure | enemy, damage, piercing?, area?, ranged?, faces?},
   ``drop_ship_fire`` {enemy, band, enemy2?, band2?, faces?}, ``spitter`` / ``lancer`` {enemy,
   figure, faces?}.
 """

@@ -191,8 +191,17 @@ def _names(units: Sequence[Mapping[str, Any]]) -> str:
     return ", ".join(u["name"] for u in units) or "nobody"
 
 
+def pending_prompt(pending: Mapping[str, Any]) -> str:
+    """The sentence that asks for the next typed die of a pending roll: "Shooting: type 2 D6
+    for Shot gun firing dice at Razor lizard 1." (see :mod:`bughunt.engine.tracker.turns`)."""
+    dice = f"{pending['count']} D{pending['sides']}" if pending["count"] > 1 else f"one D{pending['sides']}"
+    return f"{pending['label']}: type {dice} for {pending['reason']}."
+
+
 def _now(state: Mapping[str, Any]) -> str:
     phase = state["phase"]
+    if state.get("pending"):
+        return f"Waiting for dice. {pending_prompt(state['pending'])}"
     units = [u for u in state["units"] if u["active"]]
     if phase == "over":
         return "The mission is over."

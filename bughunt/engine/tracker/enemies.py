@@ -21,6 +21,7 @@ from bughunt.engine.tracker.base import (
     _text,
 )
 from bughunt.engine.tracker.setup import _delayed, _new_contact, _place
+from bughunt.engine.tracker.turns import enemy_spent, enemy_turn
 from live.engine.tracker import (
     Action,
     Event,
@@ -174,7 +175,11 @@ def _detect(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[s
     if state.get("distract_round") == state["round"] and state["phase"] in ("start", "quick", "enemy"):
         texts.append('Any of them within 18" of the Distract location are Distracted too.')
     if contact.get("beep_round") == state["round"] and state["phase"] == "start":
-        texts.append('It came with "Beep... Sir?": every figure within 12 inches may fire at them now as a free bonus action.')
+        state["bonus_fire"] = {"round": state["round"], "group": group["id"], "fired": []}
+        texts.append(
+            'It came with "Beep... Sir?": every figure within 12 inches may fire at them now as a free bonus action'
+            " (one shot each, not their action this round, p.193)."
+        )
     elif spotter:
         texts.append(f"{spotter} may now fire at them if able.")
     return [Event("detect", " ".join(texts), {"contact": contact["id"], "group": group["id"], **_rolls(*rolls)})]
@@ -192,6 +197,7 @@ def _add_enemy(state: dict[str, Any], group: dict[str, Any], *, note: str = "") 
         "wounded": False,
         "status": "active",
         "placed_round": state["round"],
+        "acted_round": None,
         "note": note,
     }
     group["figures"].append(fig)
@@ -243,12 +249,15 @@ def _adjust_enemy(state: dict[str, Any], action: Action, dice: Dice, tables: Map
 
 
 def _caller(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
-    """A Caller pack leader activates (p.197): 1D6 above the Contact markers on the table places
-    a new one next to it."""
+    """A Caller pack leader activates (p.197) in the Enemy Action phase, once a round, not in the
+    round it was placed nor while Stunned: 1D6 above the Contact markers on the table places a
+    new one next to it."""
     require_owner(action)
     _, fig = _enemy(state, action.payload.get("enemy"))
     if not fig["leader"] or fig["leader"]["key"] != "caller":
         raise TrackerError(f"{fig['name']} is not a Caller.", field="enemy")
+    enemy_turn(state, action, fig, what="Calling", once="called_round")
+    enemy_spent(state, fig, once="called_round")
     record = _roll(dice, "D6", "Caller", _face(action, "faces"))
     count = len(state["contacts"])
     if int(record.total or 0) > count:

@@ -3,14 +3,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 from bughunt.engine import combat
-from bughunt.engine.tracker.base import _choice, _enemy, _figure, _mine, _not_viewer, _rolls
+from bughunt.engine.tracker.base import KNOCKOUT_STUN, _choice, _enemy, _figure, _mine, _not_viewer, _rolls
 from bughunt.engine.tracker.enemies import _add_enemy
 from bughunt.engine.tracker.troopers import _leave, _weapon_of
+from bughunt.engine.tracker.turns import enemy_spent, enemy_turn, override_reason, spend, trooper_turn
 from live.engine.tracker import (
     Action,
     Event,
@@ -20,6 +21,7 @@ from live.engine.tracker import (
     payload_int,
     payload_ints,
     require_owner,
+    words,
 )
 from rules.engine.dice import Dice, RollRecord
 from rules.engine.tables import RangeTable
@@ -90,14 +92,26 @@ def _apply_to_enemy(
     after: combat.Combatant,
     removed: bool,
     dice: Dice,
+    *,
+    near: Sequence[Target] = (),
 ) -> tuple[list[str], list[RollRecord]]:
-    """Copy a fight's result onto an enemy figure; on death, Acid blobs split (p.195) and
-    Shatter-forms burst (the referee resolves the Damage 0 hits on figures within 2")."""
+    """Copy a fight's result onto an enemy figure. Stunned in the Enemy Action phase (Snap Fire
+    as it moves), it takes no other action this round (p.198). On death, Acid blobs split (p.195)
+    and a Shatter-form bursts: every figure in ``near`` (within 2") takes a Damage 0 Hit, rolled
+    and applied here (p.195)."""
+    stunned = after.stun_markers > int(fig["stun"])
     fig["stun"] = after.stun_markers
     fig["wounded"] = after.wounded
     notes: list[str] = []
     rolls: list[RollRecord] = []
+    if not removed and fig["stun"] >= KNOCKOUT_STUN:
+        removed = True
+        notes.append(f"{fig['name']} has 3 Stun markers and is knocked out (p.178).")
     if not removed:
+        moving = fig.get("placed_round") != state["round"] and fig.get("acted_round") != state["round"]
+        if stunned and state["phase"] == "enemy" and moving:
+            fig["acted_round"] = state["round"]
+            notes.append(f"{fig['name']} is Stunned while moving: it takes no other action this round (p.198).")
         return notes, rolls
     fig["status"] = "killed"
     if group["type"] == "Acid blobs":
@@ -107,17 +121,126 @@ def _apply_to_enemy(
             _add_enemy(state, group, note=f"split from {fig['name']}")
         notes.append(split.text)
     if group["type"] == "Shatter-forms":
-        notes.append(f"{fig['name']} shatters: every figure within 2 inches takes a Damage 0 hit (use Hit for each).")
+        caught = [t for t in near if t[2]["status"] == "active" and t[2] is not fig]
+        if not caught:
+            notes.append(
+                f"{fig['name']} shatters: no figure was named within 2 inches (p.195); resolve any by hand with Hit and near."
+            )
+        for target in caught:
+            texts, extra = _hit_target(
+                state, tables, dice, target, combat.SHATTER_DAMAGE, area=False, ranged=False,
+                special=frozenset({combat.SHATTER_FORMS}), source=f"{fig['name']} shattering", by=group["type"],
+            )  # fmt: skip
+            notes.extend(texts)
+            rolls.extend(extra)
     return notes, rolls
 
 
+Target = tuple[str, dict[str, Any], dict[str, Any]]
+"""("trooper", unit, figure) or ("enemy", group, enemy figure)."""
+
+
+def _targets(state: Mapping[str, Any], action: Action, key: str) -> list[Target]:
+    """The figures a payload lists under ``key`` (trooper ids f1.. or enemy ids e1..), each once,
+    on the table. Raises :class:`TrackerError` naming ``key`` for an unknown id."""
+    found: list[Target] = []
+    for fid in dict.fromkeys(words(action.payload.get(key))):
+        if fid.startswith("e"):
+            group, enemy = _enemy(state, fid, field=key)
+            found.append(("enemy", group, enemy))
+        else:
+            unit, fig = _figure(state, fid, field=key)
+            found.append(("trooper", unit, fig))
+    return found
+
+
+def _hit_target(
+    state: dict[str, Any],
+    tables: Mapping[str, RangeTable],
+    dice: Dice,
+    target: Target,
+    damage: int,
+    *,
+    area: bool,
+    ranged: bool,
+    special: frozenset[str],
+    source: str,
+    piercing: bool = False,
+    by: str | None = None,
+) -> tuple[list[str], list[RollRecord]]:
+    """Roll one Hit on ``target`` (save, then 1D6 + Damage, p.178) and apply it to the state."""
+    kind, owner, fig = target
+    if fig["status"] != "active":
+        return [], []
+    if kind == "enemy":
+        result = combat.resolve_hit(
+            tables, _foe(state, tables, owner, fig), damage, dice,
+            piercing=piercing, area=area, ranged=ranged, attacker_special=special, source=source,
+        )  # fmt: skip
+        notes, extra = _apply_to_enemy(state, tables, owner, fig, result.target, result.removed, dice)
+        return [result.text, *notes], [*result.rolls, *extra]
+    result = combat.resolve_hit(
+        tables, _trooper(fig), damage, dice,
+        piercing=piercing, area=area, ranged=ranged, attacker_special=special, source=source,
+    )  # fmt: skip
+    return [result.text, *_apply_to_trooper(state, fig, result, by=by)], list(result.rolls)
+
+
+def _stun_target(state: dict[str, Any], tables: Mapping[str, RangeTable], dice: Dice, target: Target) -> list[str]:
+    """One more Stun marker on ``target`` from a Stun weapon (pp.178-179); three knock it out."""
+    kind, owner, fig = target
+    if kind == "enemy":
+        after, _ = combat.apply_stun(_foe(state, tables, owner, fig), tables=tables)
+        notes, _rolls_none = _apply_to_enemy(state, tables, owner, fig, after, False, dice)
+        return notes
+    fig["stun"] += 1
+    if fig["stun"] >= KNOCKOUT_STUN:
+        return [f"{fig['name']} has 3 Stun markers and is knocked out.{_leave(state, fig, 'knocked_out')}"]
+    return []
+
+
+def _splash(
+    state: dict[str, Any],
+    tables: Mapping[str, RangeTable],
+    dice: Dice,
+    shot: combat.ShotResult,
+    near: Sequence[Target],
+    firer: Mapping[str, Any],
+) -> tuple[list[str], list[RollRecord]]:
+    """Apply an Area or Stun shot's splash rolls to the figures within 2" (p.179): Area hits at
+    the weapon's Damage, Stun markers for Stun weapons, in the order the figures were named."""
+    texts: list[str] = []
+    rolls: list[RollRecord] = []
+    gun = shot.weapon
+    for roll in shot.splash:
+        if roll.figure == 0 or not roll.affected or roll.figure > len(near):
+            continue
+        target = near[roll.figure - 1]
+        if roll.kind == "stun":
+            texts.append(f"{target[2]['name']} is Stunned.")
+            texts.extend(_stun_target(state, tables, dice, target))
+            continue
+        words_, extra = _hit_target(
+            state, tables, dice, target, gun.damage, area=True, ranged=True,
+            special=frozenset(firer["special"]), source=gun.name, piercing=gun.has("Piercing"),
+        )  # fmt: skip
+        texts.extend(words_)
+        rolls.extend(extra)
+    return texts, rolls
+
+
 def _shoot(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
-    """A trooper fires one weapon (pp.177-179) at an enemy figure (``enemy``; optional for Area and
-    Stun weapons aimed at a point): ``band`` close (3+), open (5+) or cover (6+); ``moved``,
-    ``behind_cover`` (Vent-crawlers), ``rapid_fire`` (default on), ``near`` (other figures within
-    2" of an Area/Stun point), ``grenade`` (Launcher), ``faces``. The weapon's natural 1s this
-    round are counted toward a Malfunction; Area ammunition can run out. Movie magic weapons
-    and "You want some too?" (three shots) never malfunction."""
+    """A trooper fires one weapon (pp.177-179) as its Combat Action (see
+    :func:`bughunt.engine.tracker.turns.trooper_turn`: its unit must be acting now, once a
+    round; Snap Fire in the Enemy Action phase; a free bonus shot at enemies revealed from a
+    "Beep... Sir?" marker) at an enemy figure (``enemy``; optional for Area and Stun weapons
+    aimed at a point): ``band`` close (3+), open (5+) or cover (6+); ``moved``,
+    ``behind_cover`` (Vent-crawlers), ``rapid_fire`` (default on), ``near`` (ids of the other
+    figures within 2" of an Area/Stun point: each is rolled for and hit or Stunned by the app;
+    troopers may not be put under an Area attack, p.180), ``shatter_near`` (ids within 2" of a
+    Shatter-form target, hit if it dies), ``grenade`` (Launcher), ``faces``. The weapon's
+    natural 1s this round are counted toward a Malfunction; Area ammunition can run out. Movie
+    magic weapons and "You want some too?" (three shots) never malfunction."""
     unit, fig = _figure(state, action.payload.get("figure"))
     _mine(action, unit)
     weapon = _weapon_of(fig, action)
@@ -128,6 +251,19 @@ def _shoot(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[st
     group = target = None
     if action.payload.get("enemy"):
         group, target = _enemy(state, action.payload.get("enemy"))
+    way = trooper_turn(state, action, unit, fig, what="Firing", group=group)
+    near = [t for t in _targets(state, action, "near") if t[2] is not target]
+    shatter_near = _targets(state, action, "shatter_near")
+    try:
+        gun = combat.weapon(tables, weapon["name"])
+        if gun.has("Launcher"):
+            gun = combat.weapon(tables, str(action.payload.get("grenade") or "") or weapon["name"])
+    except combat.CombatError:
+        gun = None
+    if gun is not None and gun.has("Area") and any(k == "trooper" for k, _, _ in near) and not override_reason(action):
+        raise TrackerError(
+            "Troopers may not fire an Area weapon where the blast would threaten other troopers (p.180).", field="near"
+        )
     three = fig.get("three_shots_round") == state["round"]
     band = _choice(action, "band", ("close", "open", "cover"), default="open")
     try:
@@ -143,7 +279,7 @@ def _shoot(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[st
             ones_this_round=int(weapon["ones"]),
             take_rapid_fire=payload_flag(action, "rapid_fire", default=True),
             no_malfunction=bool(weapon["no_malfunction"]) or three,
-            figures_near_point=payload_int(action, "near", low=0, high=20, default=0),
+            figures_near_point=len(near),
             grenade=str(action.payload.get("grenade") or "") or None,
             shots=3 if three else None,
             faces=payload_ints(action, "faces") or None,
@@ -156,30 +292,57 @@ def _shoot(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[st
     if three:
         fig["three_shots_round"] = None
     texts = [shot.text]
+    spent = spend(state, unit, fig, way)
+    if spent:
+        texts.append(spent)
     rolls = list(shot.rolls)
     if group is not None and target is not None and shot.target is not None:
         removed = any(h.removed for h in shot.hits)
-        notes, extra = _apply_to_enemy(state, tables, group, target, shot.target, removed, dice)
+        notes, extra = _apply_to_enemy(state, tables, group, target, shot.target, removed, dice, near=[*shatter_near, *near])
         texts.extend(notes)
         rolls.extend(extra)
+    notes, extra = _splash(state, tables, dice, shot, near, fig)
+    texts.extend(notes)
+    rolls.extend(extra)
     if shot.spare_hits:
         texts.append(
             f"{shot.spare_hits} hit(s) left over: put them on a figure within 3 inches with Hit (not for Focused weapons)."
         )
-    return [Event("shoot", " ".join(texts), {"figure": fig["id"], **_rolls(*rolls)})]
+    knocked = [h.target.name for h in shot.hits if h.knockback_in]
+    data: dict[str, Any] = {"figure": fig["id"], "way": way, "knocked_back": knocked, **_rolls(*rolls)}
+    return [Event("shoot", " ".join(texts), data)]
 
 
 def _brawl(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
     """A Brawl between a trooper (``figure``) and an enemy (``enemy``) (pp.177-180): both 1D6 +
     Combat Skill with the trooper's weapon bonus; lower total takes a Hit, a draw hits both.
-    ``second_opponent`` (+1 to the second enemy met at once), ``crash`` (a random move: both +0,
-    no modifiers), ``faces``. Results are applied to both figures."""
+    ``by``: who moved into contact, "trooper" (its Combat Action, in its own activation; it
+    cannot fire this round) or "enemy" (the enemy's action in the Enemy Action phase; not for
+    enemies placed this round or Stunned; a Wounded enemy also attacks a trooper who comes within
+    1" in the Quick or Slow phase, p.178); the default is the enemy in the Enemy Action phase,
+    the trooper otherwise. ``crash`` (a random move: both +0, no modifiers, any time),
+    ``second_opponent`` (+1 to the second enemy met at once), ``near`` or ``shatter_near``
+    (other ids within 2" of a Shatter-form: with the trooper they take its burst if it dies),
+    ``faces``.
+    Results are applied to both figures."""
     unit, fig = _figure(state, action.payload.get("figure"))
     if action.role == Role.PLAYER:
         _mine(action, unit)
     else:
         _not_viewer(action)
     group, enemy = _enemy(state, action.payload.get("enemy"))
+    crash = payload_flag(action, "crash")
+    by = _choice(action, "by", ("trooper", "enemy"), default="enemy" if state["phase"] == "enemy" else "trooper")
+    way = ""
+    # a Wounded enemy lies where it fell and attacks a trooper who comes within 1" (p.178)
+    lying = by == "enemy" and enemy["wounded"] and state["phase"] in ("quick", "slow")
+    if crash or lying:
+        pass
+    elif by == "trooper":
+        way = trooper_turn(state, action, unit, fig, what="A Brawl")
+    else:
+        enemy_turn(state, action, enemy, what="Brawl")
+    shatter_near = [t for t in [*_targets(state, action, "near"), *_targets(state, action, "shatter_near")] if t[2] is not fig]
     try:
         fight = combat.resolve_brawl(
             tables,
@@ -187,28 +350,36 @@ def _brawl(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[st
             _foe(state, tables, group, enemy),
             dice,
             second_opponent=payload_flag(action, "second_opponent"),
-            crash=payload_flag(action, "crash"),
+            crash=crash,
             faces=payload_ints(action, "faces") or None,
         )
     except combat.CombatError as exc:
         raise _combat_error(exc) from None
     texts = [fight.text]
+    if way:
+        spent = spend(state, unit, fig, way)
+        texts.append(spent or f"{fig['name']} entered the Brawl on their action and cannot fire this round (p.176).")
+    elif not (crash or lying):
+        enemy_spent(state, enemy)
     rolls = list(fight.rolls)
     enemy_removed = any(h.removed and h.target.is_enemy for h in fight.hits)
     fig["stun"], fig["wounded"] = fight.trooper.stun_markers, fight.trooper.wounded
     fallen = next((h for h in fight.hits if h.removed and not h.target.is_enemy), None)
     if fallen is not None:
         texts.extend(_apply_to_trooper(state, fig, fallen, by=group["type"]))
-    notes, extra = _apply_to_enemy(state, tables, group, enemy, fight.enemy, enemy_removed, dice)
+    near: list[Target] = [("trooper", unit, fig), *shatter_near]
+    notes, extra = _apply_to_enemy(state, tables, group, enemy, fight.enemy, enemy_removed, dice, near=near)
     texts.extend(notes)
     rolls.extend(extra)
-    return [Event("brawl", " ".join(texts), {"figure": fig["id"], "enemy": enemy["id"], **_rolls(*rolls)})]
+    data = {"figure": fig["id"], "enemy": enemy["id"], "by": "crash" if crash else by, **_rolls(*rolls)}
+    return [Event("brawl", " ".join(texts), data)]
 
 
 def _hit(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
     """Resolve one Hit by hand (p.178) on a trooper (``figure``) or an enemy (``enemy``): splash
     hits, spare hits, a Shatter-form burst, a fall. ``damage`` 0-5, ``piercing``, ``area``,
-    ``ranged`` (default on), ``faces`` (save die if any, then the Hit die)."""
+    ``ranged`` (default on), ``near`` (ids within 2" of a Shatter-form that dies: its burst is
+    rolled and applied), ``faces`` (save die if any, then the Hit die)."""
     require_owner(action)
     damage = payload_int(action, "damage", low=0, high=5, default=0)
     piercing, area = payload_flag(action, "piercing"), payload_flag(action, "area")
@@ -219,7 +390,8 @@ def _hit(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str,
             group, enemy = _enemy(state, action.payload.get("enemy"))
             foe = _foe(state, tables, group, enemy)
             result = combat.resolve_hit(tables, foe, damage, dice, piercing=piercing, area=area, ranged=ranged, faces=faces)
-            notes, extra = _apply_to_enemy(state, tables, group, enemy, result.target, result.removed, dice)
+            near = _targets(state, action, "near")
+            notes, extra = _apply_to_enemy(state, tables, group, enemy, result.target, result.removed, dice, near=near)
             return [Event("hit", " ".join([result.text, *notes]), {"enemy": enemy["id"], **_rolls(*result.rolls, *extra)})]
         _, fig = _figure(state, action.payload.get("figure"))
         result = combat.resolve_hit(tables, _trooper(fig), damage, dice, piercing=piercing, area=area, ranged=ranged, faces=faces)
@@ -233,6 +405,7 @@ def _enemy_attack(state: dict[str, Any], action: Action, dice: Dice, tables: Map
     require_owner(action)
     group, enemy = _enemy(state, action.payload.get("enemy"))
     _, fig = _figure(state, action.payload.get("figure"))
+    enemy_turn(state, action, enemy, what="Spitting" if kind == "spitter" else "A Lancer dart")
     faces = payload_ints(action, "faces") or None
     try:
         if kind == "spitter":
@@ -247,6 +420,7 @@ def _enemy_attack(state: dict[str, Any], action: Action, dice: Dice, tables: Map
     except combat.CombatError as exc:
         raise _combat_error(exc) from None
     notes = _apply_to_trooper(state, fig, attack.result, by=group["type"]) if attack.result is not None else []
+    enemy_spent(state, enemy)
     return [Event(kind, " ".join([f"{enemy['name']}: {attack.text}", *notes]), {"figure": fig["id"], **_rolls(*attack.rolls)})]
 
 

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bughunt.engine.tracker.base import _entry_data, _face, _figure, _find, _mine, _phase, _roll, _signed
+from bughunt.engine.tracker.turns import spend, trooper_turn
 from live.engine.tracker import (
     Action,
     Event,
@@ -158,6 +159,16 @@ def _worker(state: dict[str, Any], action: Action) -> dict[str, Any]:
     return fig
 
 
+def _combat_worker(state: dict[str, Any], action: Action, what: str) -> dict[str, Any]:
+    """The acting figure of a Combat Action other than firing (Hack, taking a package, p.185):
+    its unit must be acting now and the figure not have taken its Combat Action this round
+    (p.198, :func:`bughunt.engine.tracker.turns.trooper_turn`); the action is then spent."""
+    unit, fig = _figure(state, action.payload.get("figure"))
+    _mine(action, unit)
+    spend(state, unit, fig, trooper_turn(state, action, unit, fig, what=what))
+    return fig
+
+
 def _scout(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
     """Scout (p.185): a trooper moved into contact; completed at the end of this round."""
     obj = _objective(state, action, key="scout")
@@ -173,9 +184,10 @@ def _scout(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[st
 
 
 def _hack(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
-    """Hack (p.185): a trooper in contact spends a Combat Action and rolls 1D6+Savvy, 6+."""
+    """Hack (p.185): a trooper in contact spends a Combat Action (in its own activation, once a
+    round) and rolls 1D6+Savvy, 6+."""
     obj = _objective(state, action, key="hack")
-    fig = _worker(state, action)
+    fig = _combat_worker(state, action, "Hacking")
     rule = next(e.data for e in tables["bh-mission-objectives"].entries if e.data["objective"] == "hack")
     target = int(rule["target"])
     record = _roll(dice, "D6", f"Hack Objective {obj['position']}", _face(action, "faces"), modifier=fig["savvy"])
@@ -192,7 +204,7 @@ def _pick_up(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[
     """Retrieve (p.185): a trooper in contact spends a Combat Action to take the package; it counts
     only when carried out at Evac."""
     obj = _objective(state, action, key="retrieve")
-    fig = _worker(state, action)
+    fig = _combat_worker(state, action, "Taking the package")
     if obj["package"] not in ("marker", "dropped"):
         raise TrackerError(
             f"The package of Objective {obj['position']} is not lying on the table ({obj['package']}).", field="objective"

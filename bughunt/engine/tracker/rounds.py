@@ -234,6 +234,9 @@ def _next_phase(state: dict[str, Any], action: Action, dice: Dice, tables: Mappi
         held = []
         for unit in state["units"]:
             if unit["active"] and unit["slot"] == "quick" and not unit["acted"] and not unit["held"]:
+                if any(f.get("combat_round") == state["round"] for f in unit["figures"]):
+                    unit["acted"] = True  # it took a Combat Action: it has acted, nothing to hold (p.198)
+                    continue
                 unit["held"] = True
                 held.append(unit)
         state["phase"] = "enemy"
@@ -268,6 +271,7 @@ def _to_quick(state: dict[str, Any]) -> list[Event]:
     if missing:
         raise TrackerError(f"Assign a Reaction die to {_names(missing)} first.", field="unit")
     state["phase"] = "quick"
+    state["bonus_fire"] = None
     quick = [u for u in state["units"] if u["active"] and u["slot"] == "quick"]
     slow = [u for u in state["units"] if u["active"] and u["slot"] == "slow"]
     return [Event("phase", f"Quick Action phase: {_names(quick)} act now; {_names(slow)} in the Slow phase.", {"phase": "quick"})]

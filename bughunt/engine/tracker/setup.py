@@ -101,6 +101,7 @@ def _new_figure(
         "status": "active",
         "package": None,
         "three_shots_round": None,
+        "combat_round": None,
         "weapons": [_new_weapon(w) for w in weapons],
     }
 
@@ -211,6 +212,8 @@ def initial_state(setup: Mapping[str, Any], tables: Mapping[str, RangeTable]) ->
         },
         "movie_magic_used": [],
         "movie_magic_mission": [],
+        "bonus_fire": None,
+        "pending": None,
         "now": "",
         "last": None,
         "next": {"contact": 1, "group": 1, "enemy": 1, "spawn": 1, "unit": 1, "figure": 1},

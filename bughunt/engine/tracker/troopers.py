@@ -25,6 +25,7 @@ from bughunt.engine.tracker.outcome import _objectives_done_final
 from bughunt.engine.tracker.places import _complete, _worker
 from bughunt.engine.tracker.rounds import _evac_roll
 from bughunt.engine.tracker.setup import _add_unit, _new_weapon, _weapon_names
+from bughunt.engine.tracker.turns import spend, trooper_turn
 from live.engine.tracker import (
     Action,
     Event,
@@ -163,11 +164,14 @@ def _weapon_of(fig: Mapping[str, Any], action: Action) -> dict[str, Any]:
 
 
 def _clear_malfunction(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
-    """Clear a malfunctioned weapon (p.178): a Combat Action and 1D6+Savvy, 7+ (combat helper)."""
+    """Clear a malfunctioned weapon (p.178): a Combat Action (in the figure's own activation,
+    once a round, see :func:`bughunt.engine.tracker.turns.trooper_turn`) and 1D6+Savvy, 7+."""
     fig = _worker(state, action)
     weapon = _weapon_of(fig, action)
     if not weapon["malfunctioned"]:
         raise TrackerError(f"{fig['name']}'s {weapon['name']} works.", field="weapon")
+    unit = next(u for u in state["units"] if fig in u["figures"])
+    spend(state, unit, fig, trooper_turn(state, action, unit, fig, what="Clearing a Malfunction"))
     check = combat.clear_malfunction(fig["savvy"], dice, tables=tables, faces=payload_faces(action, "faces", 1))
     if check.success:
         weapon["malfunctioned"] = False

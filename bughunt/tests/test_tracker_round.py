@@ -1,0 +1,253 @@
+"""The Bug Hunt battle round enforced by the mission tracker (pp.176-180, 193, 195, 198): who may
+act in each phase, the automatic results of Area, Stun and Shatter, the referee's override and
+the player's own dice asked one step at a time. Dice are typed or seeded."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from bughunt.engine import tracker
+from bughunt.tests.test_tracker_engine import (
+    SETUP,
+    TABLES,
+    act,
+    enemy_phase,
+    new,
+    next_round,
+    refused,
+    rolls,
+    text,
+    to_quick,
+    to_round_end,
+)
+from live.engine.tracker import Action, NotYours, Role
+from rules.engine.dice import Dice
+
+GRENADIER = [{**SETUP["main_characters"][0], "weapons": ["Frag grenade", "Flash grenade", "Shot gun", "Combat rifle"]}]
+
+
+def robots(**setup: Any) -> dict[str, Any]:
+    """Three Berserk robots e1-e3 (Combat Skill +2, Toughness 5, 5+ save, p.195) revealed from c1."""
+    return act(
+        new(**setup), "detect", contact="c1", faces=[5], enemy_face=[48], variant_face=[1], numbers_faces=[2],
+        leader_faces=[12, 12, 12],
+    )  # fmt: skip
+
+
+def typed(state: dict[str, Any], type: str, faces: list[int], **payload: Any) -> dict[str, Any]:
+    """Send ``type`` with ``typed`` on, then answer each pending step with exactly the faces it
+    asks for, taken in order from ``faces``; returns the final state with every step's events."""
+    state = act(state, type, typed="on", **payload)
+    events = list(state["_events"])
+    left = list(faces)
+    while state["pending"]:
+        count = state["pending"]["count"]
+        step, left = left[:count], left[count:]
+        state = act(state, "roll_die", faces=step)
+        events.extend(state["_events"])
+    assert not left, f"unused faces {left}"
+    state["_events"] = events
+    return state
+
+
+def enemy(state: dict[str, Any], eid: str) -> dict[str, Any]:
+    return next(e for g in state["groups"] for e in g["figures"] if e["id"] == eid)
+
+
+# -- who acts when (pp.177, 193, 198) ---------------------------------------------------------------------
+
+
+def test_nothing_fires_outside_its_phase_and_a_figure_fires_one_weapon_per_activation() -> None:
+    state = robots(main_characters=GRENADIER)
+    # the start of the round is for Reactions: no shots without an activation (p.198)
+    assert "it is now the Start of round" in refused(state, "shoot", "type", figure="f1", weapon="Combat rifle", enemy="e1")
+    state = to_quick(state, [1, 5])  # Vasquez Quick, the Fire team Slow
+    assert "acts in the Slow Action phase" in refused(state, "shoot", "unit", figure="f2", weapon="Combat rifle", enemy="e1")
+    fired = act(state, "shoot", figure="f1", weapon="Combat rifle", enemy="e1", band="open", faces=[2])
+    assert fired["units"][0]["figures"][0]["combat_round"] == 1
+    # one weapon, once per activation (p.177): not the Shot gun as well
+    assert "one weapon, once per activation" in refused(
+        fired, "shoot", "figure", figure="f1", weapon="Shot gun", enemy="e1", faces=[2, 2]
+    )
+    done = act(fired, "act", unit="u1")
+    assert "already acted" in refused(done, "brawl", "unit", figure="f1", enemy="e1", by="trooper")
+    # the Slow unit fires in the Slow Action phase, each figure once
+    slow = act(act(done, "next_phase"), "next_phase")
+    slow = act(slow, "shoot", figure="f2", weapon="Combat rifle", enemy="e1", faces=[1])
+    slow = act(slow, "shoot", figure="f3", weapon="Combat rifle", enemy="e1", faces=[1])
+    refused(slow, "shoot", "figure", figure="f2", weapon="Combat rifle", enemy="e1", faces=[1])
+    over = act(slow, "next_phase")
+    assert "Spawn phase" in refused(over, "shoot", "type", figure="f4", weapon="Combat rifle", enemy="e1")
+
+
+def test_snap_fire_is_firing_only_and_costs_the_move() -> None:
+    state = act(to_quick(robots(), [1, 1]), "hold", unit="u1")
+    state = act(state, "next_phase")  # the Fire team did not act: it holds too
+    snap = act(state, "shoot", figure="f1", weapon="Combat rifle", enemy="e1", faces=[2])
+    assert snap["units"][0]["snap_fired"] and "cannot move this round" in text(snap)
+    assert "Snap Fire is firing only" in refused(state, "brawl", "type", figure="f2", enemy="e1", by="trooper")
+
+
+def test_enemies_placed_this_round_or_stunned_do_not_act() -> None:
+    state = enemy_phase(robots())
+    # p.193: revealed enemies take no action in the round they appear
+    assert "placed this round" in refused(state, "brawl", "enemy", figure="f2", enemy="e1")
+    state = enemy_phase(next_round(to_round_end(to_quick(robots()))))
+    assert "Enemy Action phase" in refused(to_quick(next_round(to_round_end(to_quick(robots())))), "brawl", "type",
+                                           figure="f2", enemy="e1", by="enemy")  # fmt: skip
+    # the robot moves into contact: the enemy's action, not the trooper's (trooper 6 beats 2 + 2)
+    fought = act(state, "brawl", figure="f2", enemy="e1", faces=[6, 2, 5])
+    assert enemy(fought, "e1")["acted_round"] == 2 and fought["units"][1]["figures"][0]["combat_round"] is None
+    assert "already acted" in refused(fought, "brawl", "enemy", figure="f3", enemy="e1")
+    state["groups"][0]["figures"][1]["stun"] = 1
+    assert "Stunned" in refused(state, "brawl", "enemy", figure="f2", enemy="e2")  # p.178
+
+
+def test_a_trooper_who_starts_a_brawl_cannot_fire_but_one_attacked_still_can() -> None:
+    state = to_quick(robots(), [1, 1])
+    # p.176: entering a Brawl on its action uses the trooper's Combat Action; 6 beats 2 + 2
+    brawled = act(state, "brawl", figure="f2", enemy="e1", faces=[6, 2, 5])
+    assert "cannot fire this round" in text(brawled)
+    refused(brawled, "shoot", "figure", figure="f2", weapon="Combat rifle", enemy="e2")
+
+
+def test_beep_sir_enemies_draw_one_free_bonus_shot_each() -> None:
+    state = to_round_end(to_quick(new()))
+    state = act(act(state, "next_phase"), "beep_sir", faces=[6, 1, 1], direction_faces=[3])
+    beeped = state["contacts"][-1]["id"]
+    state = act(state, "detect", contact=beeped, faces=[4], enemy_face=[48], variant_face=[1], numbers_faces=[2],
+                leader_faces=[12, 12, 12])  # fmt: skip
+    foe = state["groups"][-1]["figures"][0]["id"]
+    bonus = act(state, "shoot", figure="f1", weapon="Combat rifle", enemy=foe, faces=[2])
+    assert "free bonus shot" in text(bonus) and bonus["units"][0]["figures"][0]["combat_round"] is None
+    assert "bonus shot" in refused(bonus, "shoot", "figure", figure="f1", weapon="Combat rifle", enemy=foe)
+    # the bonus shot does not take the figure's action this round (p.193)
+    later = act(to_quick(bonus, [1, 1]), "shoot", figure="f1", weapon="Combat rifle", enemy=foe, faces=[2])
+    assert later["units"][0]["figures"][0]["combat_round"] == 2
+
+
+def test_the_referee_overrides_with_a_logged_reason() -> None:
+    state = robots()
+    forced = act(state, "shoot", figure="f1", weapon="Combat rifle", enemy="e1", faces=[2], override="Ambush card house rule")
+    override = [e for e in forced["_events"] if e["type"] == "override"]
+    assert override and override[0]["data"]["override"] == "Ambush card house rule"
+    assert "Referee override (shoot): Ambush card house rule." in forced["last"]["text"]
+    with pytest.raises(NotYours):
+        tracker.apply(
+            state,
+            Action("shoot", {"figure": "f1", "weapon": "Combat rifle", "enemy": "e1", "override": "mine"}, actor="7",
+                   role=Role.PLAYER),
+            Dice(seed=1),
+            TABLES,
+        )  # fmt: skip
+
+
+# -- automatic results (pp.178-179, 195, 198) ---------------------------------------------------------------
+
+
+def test_an_area_weapon_hits_the_figures_near_the_point_by_itself() -> None:
+    state = to_quick(robots(main_characters=GRENADIER), [1, 1])
+    assert "threaten other troopers" in refused(
+        state, "shoot", "near", figure="f1", weapon="Frag grenade", enemy="e1", band="close", near="e2, f2"
+    )  # p.180
+    # firing 2, 1 (+1: 3 hits at 3+, 2 misses); ammo 4 holds; e1 save 1, Hit 1 + 0: Stunned;
+    # e2 splash 5 (4+: hit), e3 splash 2 (missed); e2 save 1, Hit 6 + 0 = 6 > 5: killed (p.179)
+    after = typed(state, "shoot", [2, 1, 4, 1, 1, 5, 2, 1, 6], figure="f1", weapon="Frag grenade", enemy="e1",
+                  band="close", near="e2 e3")  # fmt: skip
+    assert (enemy(after, "e1")["stun"], enemy(after, "e2")["status"], enemy(after, "e3")["status"]) == (1, "killed", "active")
+    reasons = [r["reason"] for r in rolls(after)]
+    assert "Save for Berserk robots 2 (Frag grenade)" in reasons and not any("robots 3 (" in r for r in reasons)
+    assert all(r["entered"] for r in rolls(after))
+
+
+def test_a_stun_weapon_puts_markers_on_everyone_it_stuns() -> None:
+    state = to_quick(robots(main_characters=GRENADIER), [1, 1])
+    # target 3 (3+: Stunned), e2 rolls 2 (not), e3 rolls 6 (Stunned) (p.179)
+    after = typed(state, "shoot", [3, 2, 6], figure="f1", weapon="Flash grenade", enemy="e1", near="e2, e3")
+    assert [enemy(after, e)["stun"] for e in ("e1", "e2", "e3")] == [1, 0, 1]
+
+
+def test_an_enemy_stunned_by_snap_fire_loses_its_round() -> None:
+    state = next_round(to_round_end(to_quick(robots(), [1, 1])))
+    state = act(act(to_quick(state, [1, 1]), "hold", unit="u1"), "next_phase")
+    # 4 + 1 = 5 hits; save 2 fails; Hit 1 + 0 below Toughness 5: Stunned while moving (p.198)
+    snap = act(state, "shoot", figure="f1", weapon="Combat rifle", enemy="e1", faces=[4, 2, 1])
+    assert enemy(snap, "e1")["acted_round"] == 2 and "no other action this round" in text(snap)
+
+
+def test_a_shatter_form_bursts_on_the_trooper_it_fought() -> None:
+    state = act(new(), "detect", contact="c1", faces=[5], enemy_face=[85], variant_face=[1], numbers_faces=[1],
+                leader_faces=[12, 12, 12])  # fmt: skip
+    assert state["enemy"]["name"] == "Shatter-forms"
+    state = to_quick(state, [1, 1])
+    # Fire team 1 rolls 6, the Shatter-form 2 + 1; Hit 6 + 0 > 4 kills it; the burst: save 1, Hit 2 + 0: Stunned (p.195)
+    after = typed(state, "brawl", [6, 2, 6, 1, 2], figure="f2", enemy="e1")
+    assert enemy(after, "e1")["status"] == "killed"
+    assert after["units"][1]["figures"][0]["stun"] == 1 and "shattering" in text(after)
+
+
+# -- typed dice one step at a time ---------------------------------------------------------------------------
+
+
+def test_typed_dice_are_asked_one_step_at_a_time() -> None:
+    gunner = [{**SETUP["main_characters"][0], "weapons": ["Shot gun"]}]
+    state = to_quick(robots(main_characters=gunner), [1, 1])
+    asked = act(state, "shoot", typed="on", figure="f1", weapon="Shot gun", enemy="e1")
+    assert (asked["pending"]["count"], asked["pending"]["sides"]) == (2, 6)
+    assert "type 2 D6 for Shot gun firing dice" in asked["now"] and asked["units"] == state["units"]
+    assert "needs" not in asked["now"]
+    refused(asked, "roll_die", "faces", faces=[6])  # the step asks for two, and says so
+    assert "Waiting for dice" in refused(asked, "next_phase", "type")
+    with pytest.raises(NotYours):
+        tracker.apply(asked, Action("roll_die", {"faces": [6, 3]}, actor="9", role=Role.PLAYER), Dice(seed=1), TABLES)
+    # 6 + 1 hits, 3 + 1 misses; the 6 gives one Rapid Fire die: now one D6 is asked
+    step = act(asked, "roll_die", faces=[6, 3])
+    assert step["pending"]["count"] == 1 and "Rapid Fire" in step["pending"]["reason"]
+    step = act(step, "roll_die", faces=[2])
+    assert step["pending"]["reason"].startswith("Save for Berserk robots 1")
+    step = act(step, "roll_die", faces=[2])
+    assert step["pending"]["reason"].startswith("Hit on Berserk robots 1")
+    done = act(step, "roll_die", faces=[5])
+    assert done["pending"] is None and enemy(done, "e1")["status"] == "killed"
+    # the same dice typed at once give the same table
+    once = act(state, "shoot", figure="f1", weapon="Shot gun", enemy="e1", faces=[6, 3, 2, 2, 5])
+    assert {k: v for k, v in done.items() if k not in ("_events", "last", "now")} == {
+        k: v for k, v in once.items() if k not in ("_events", "last", "now")
+    }
+    cancelled = act(step, "cancel_roll")
+    assert cancelled["pending"] is None and cancelled["units"] == state["units"] and cancelled["groups"] == state["groups"]
+
+
+def test_a_refused_typed_action_asks_for_nothing() -> None:
+    state = robots()
+    before = copy.deepcopy(state)
+    refused(state, "shoot", "type", typed="on", figure="f1", weapon="Combat rifle", enemy="e1")
+    assert state == before and "No roll is waiting" in refused(state, "roll_die", "type", faces=[1])
+
+
+def test_a_quick_unit_that_fired_has_acted_and_does_not_hold() -> None:
+    state = to_quick(robots(), [1, 1])
+    state = act(state, "shoot", figure="f1", weapon="Combat rifle", enemy="e1", faces=[2])
+    state = act(state, "next_phase")  # Vasquez fired: acted; the Fire team did nothing: it holds (p.198)
+    assert (state["units"][0]["acted"], state["units"][0]["held"], state["units"][1]["held"]) == (True, False, True)
+    assert "already acted" in refused(state, "shoot", "unit", figure="f1", weapon="Service pistol", enemy="e2")
+
+
+def test_a_shatter_form_hit_by_hand_bursts_on_the_figures_named_near_it() -> None:
+    state = act(new(), "detect", contact="c1", faces=[5], enemy_face=[85], variant_face=[1], numbers_faces=[1],
+                leader_faces=[12, 12, 12])  # fmt: skip
+    # Hit 6 + 1 > 4 kills e1; e2 beside it takes the burst: Hit 4 + 0 = 4, Wounded (p.195)
+    after = typed(state, "hit", [6, 4], enemy="e1", damage=1, near="e2")
+    assert enemy(after, "e1")["status"] == "killed" and enemy(after, "e2")["wounded"]
+
+
+def test_a_wounded_enemy_attacks_a_trooper_who_comes_close_in_the_troopers_phase() -> None:
+    state = to_quick(robots(), [1, 1])
+    assert "Enemy Action phase" in refused(state, "brawl", "type", figure="f2", enemy="e1", by="enemy")
+    state["groups"][0]["figures"][0]["wounded"] = True
+    # p.178: it lies where it fell and attacks at once; the trooper's own action is untouched
+    fought = act(state, "brawl", figure="f2", enemy="e1", by="enemy", faces=[6, 2, 5])
+    assert fought["units"][1]["figures"][0]["combat_round"] is None and enemy(fought, "e1")["acted_round"] is None
