@@ -120,8 +120,41 @@ class PrefixedDictField(serializers.DictField):
         return super().get_value(dictionary)
 
 
+class AssignmentsField(serializers.Field):  # type: ignore[type-arg]
+    """Who carries a Support weapons option: one text ``"<figure>: <weapon>"`` or a list of them."""
+
+    def to_internal_value(self, data: Any) -> list[str]:
+        items = [data] if isinstance(data, str) else data
+        if not isinstance(items, list | tuple) or not all(isinstance(i, str) for i in items):
+            raise serializers.ValidationError('Must be "<figure>: <weapon>" or a list of them.')
+        return [i.strip() for i in items if i.strip()]
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
+class ExtrasField(serializers.DictField):
+    """Support option -> who carries it: a JSON object, or a form's selects named
+    ``extra_<option>`` (several with one name for Grenades); blank choices are left out."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("child", AssignmentsField())
+        super().__init__(**kwargs)
+
+    def get_value(self, dictionary: Any) -> Any:
+        if html.is_html_input(dictionary):
+            found = {}
+            for key in dictionary:
+                if key.startswith("extra_"):
+                    chosen = [v for v in dictionary.getlist(key) if v]
+                    if chosen:
+                        found[key.removeprefix("extra_")] = chosen
+            return found or serializers.empty
+        return super().get_value(dictionary)
+
+
 class MissionLoadoutInput(VersionInput):
-    """:func:`bughunt.services.mission_loadout` (step 6, p.187)."""
+    """:func:`bughunt.services.mission_loadout` (step 6, p.187; Support weapons and arms, p.188)."""
 
     loadout = PrefixedDictField(
         form_prefix="weapon_",
@@ -129,7 +162,20 @@ class MissionLoadoutInput(VersionInput):
         help_text="Trooper id -> Combat rifle, Shot gun or Boarding sword.",
     )
     hand_cannon = serializers.CharField(required=False, allow_null=True, default=None)
-    extras = PrefixedDictField(form_prefix="extra_", skip_blank=True, child=serializers.CharField(), required=False, default=dict)
+    extras = ExtrasField(
+        required=False,
+        default=dict,
+        help_text='Support option -> who carries it: {"Weapons support": "Fire team 2: Plasma rifle", '
+        '"Grenades": ["Hicks: Frag grenade", "Fire team 1: Flash grenade"]}.',
+    )
+    arms = PrefixedDictField(
+        form_prefix="arms_",
+        skip_blank=True,
+        child=serializers.CharField(),
+        required=False,
+        default=dict,
+        help_text='Team -> its arms where the book offers a choice: {"Sarge": "Service pistol + Power claw"}.',
+    )
 
 
 class MissionStartInput(VersionInput):

@@ -15,6 +15,7 @@ from typing import Any
 from django.db import transaction
 
 from bughunt.engine import campaign, characters, missions
+from bughunt.engine import support as support_rules
 from bughunt.models import LogEntry, Mission, Squad, Trooper
 from bughunt.selectors import bughunt_tables
 from live.engine.tracker import words
@@ -378,7 +379,13 @@ def mission_buy_support(*, user: Any, mission_id: int, version: int | None) -> M
     return mission
 
 
-def _team(option: str, data: Mapping[str, Any], *, weapons: Sequence[str] | None = None) -> dict[str, Any]:
+SECOND_FIRE_TEAM = "Fire team (Support)"
+"""A Fire team granted as Support, named apart from the free one so each figure has one name."""
+
+
+def _team(option: str, data: Mapping[str, Any], *, name: str | None = None) -> dict[str, Any]:
+    """A granted Support team as the set-up keeps it (pp.187-189): profile, armor, the weapons of
+    each figure (:func:`bughunt.engine.support.team_weapons`) and the arms it offers (the Sarge)."""
     profile = dict(data.get("profile") or {})
     special = []
     if data.get("brawl_dice"):
@@ -387,12 +394,18 @@ def _team(option: str, data: Mapping[str, Any], *, weapons: Sequence[str] | None
         special.append("precursor")
     if data.get("objective_at_center"):
         special.append("scientists")
+    figure_weapons = support_rules.team_weapons(data)
+    arms = support_rules.arms_options(data)
     return {
-        "name": option,
+        "name": name or option,
+        "option": option,
         "figures": int(data.get("figures") or 1),
         **{k: int(profile.get(k, 0)) for k in ("reactions", "speed", "combat_skill", "toughness", "savvy")},
         "save": data.get("armor_save"),
-        "weapons": list(weapons if weapons is not None else data.get("weapons") or []),
+        "weapons": list(dict.fromkeys(w for figure in figure_weapons for w in figure)),
+        "figure_weapons": figure_weapons,
+        "arms_options": arms,
+        "arms": arms[0] if arms else None,
         "special": special,
         "owner": "",
     }
@@ -446,7 +459,8 @@ def mission_request_support(
     support["requests"].append(entry)
     if granted:
         if data.get("profile"):
-            mission.setup.setdefault("teams", []).append(_team(option, data))
+            name = SECOND_FIRE_TEAM if option == "Fire team" else option
+            mission.setup.setdefault("teams", []).append(_team(option, data, name=name))
         elif data.get("tactical_activation"):
             mission.setup["intel_report"] = True
         else:
@@ -457,6 +471,53 @@ def mission_request_support(
     return mission
 
 
+def _field_teams(setup: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The combat teams taking the field: the free Fire team (p.187), then the granted Support."""
+    fire_team = next(e for e in bughunt_tables()["bh-support"].entries if e.result == "Fire team")
+    return [_team("Fire team", fire_team.data), *setup.get("teams", [])]
+
+
+def field_figures(mission: Mission) -> list[str]:
+    """Every figure taking the field, named as the tracker names them: the main characters who
+    may go, then each team's figures (``"Fire team 1"`` ...). Support weapons go to one of these."""
+    names = [t.name for t in available_troopers(mission.squad)]
+    for team in _field_teams(mission.setup):
+        names += support_rules.figure_labels(team["name"], int(team["figures"]))
+    return names
+
+
+def extra_choices(mission: Mission) -> list[dict[str, Any]]:
+    """For each granted weapons option (p.188): ``{"option", "choices", "slots", "assigned"}``,
+    the ``"<figure>: <weapon>"`` texts a screen offers, how many figures may carry it, and the
+    current choice (for the loadout form)."""
+    rows = {e.result: e.data for e in bughunt_tables()["bh-support"].entries}
+    figures = field_figures(mission)
+    out = []
+    for extra in mission.setup.get("extras", []):
+        options, slots = support_rules.choices(rows[extra["option"]], figures)
+        current = [f"{o['figure']}: {' + '.join(o['weapons'])}" for o in _outfits(extra)]
+        out.append(
+            {
+                "option": extra["option"],
+                "choices": options,
+                "slots": [current[i] if i < len(current) else "" for i in range(slots)],
+            }
+        )
+    return out
+
+
+def _outfits(extra: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Who carries a granted weapons option: ``[{"figure", "weapons"}]`` (an older set-up kept
+    one text ``"<name>: <weapon>"``)."""
+    assigned = extra.get("assigned")
+    if not assigned:
+        return []
+    if isinstance(assigned, str):
+        figure, _, weapon = assigned.partition(":")
+        return [{"figure": figure.strip(), "weapons": [weapon.strip()]}]
+    return [dict(a) for a in assigned]
+
+
 @transaction.atomic
 def mission_loadout(
     *,
@@ -465,14 +526,22 @@ def mission_loadout(
     version: int | None,
     loadout: Mapping[str, str],
     hand_cannon: str | None = None,
-    extras: Mapping[str, str] | None = None,
+    extras: Mapping[str, str | Sequence[str]] | None = None,
+    arms: Mapping[str, str] | None = None,
 ) -> Mission:
     """Step 6 (p.187): each main character taking the field carries a Combat rifle, Shot gun or
     Boarding sword (``loadout`` maps trooper id to weapon); one may swap the Service pistol for a
-    Hand cannon (``hand_cannon``: trooper id). ``extras`` assigns granted Weapons support or
-    Grenades: ``{"Weapons support": "<figure>: <weapon>"}``.
+    Hand cannon (``hand_cannon``: trooper id).
 
-    Raises :class:`DropshipError` naming the field and the allowed values."""
+    ``extras`` says who carries each granted weapons option (p.188), any figure taking the field
+    (:func:`field_figures`), main character or grunt: ``{"Weapons support": "Fire team 2:
+    Plasma rifle", "Grenades": ["Hicks: Frag grenade", "Fire team 1: Flash grenade"]}`` (up to
+    four figures with grenades, or ``"Sarge 1: Mounted launcher + Frag grenade"``). ``arms``
+    picks a team's arms where the book offers a choice: ``{"Sarge": "Service pistol + Power
+    claw"}``.
+
+    Raises :class:`DropshipError` naming the field (``loadout``, ``hand_cannon``, ``extras``,
+    ``arms``) and the allowed values; nothing is written then."""
     mission = _locked_mission(user, mission_id, version, stage="setup")
     ids = {str(t.pk): t for t in available_troopers(mission.squad)}
     chosen: dict[str, str] = {}
@@ -489,15 +558,33 @@ def mission_loadout(
         raise DropshipError("hand_cannon must name one main character taking the field.", field="hand_cannon")
     mission.setup["loadout"] = chosen
     mission.setup["hand_cannon"] = str(hand_cannon) if hand_cannon not in (None, "") else None
-    for extra in mission.setup.get("extras", []):
-        choice = (extras or {}).get(extra["option"])
-        if choice:
-            weapon = choice.split(":", 1)[-1].strip()
-            if not any(weapon == w for w in extra["weapons"]):
-                raise DropshipError(f"{extra['option']} weapon must be one of: {', '.join(extra['weapons'])}.", field="extras")
-            extra["assigned"] = choice.strip()
+    rows = {e.result: e.data for e in bughunt_tables()["bh-support"].entries}
+    teams = {t["name"]: t for t in mission.setup.get("teams", [])}
+    for name, label in (arms or {}).items():
+        team = teams.get(name)
+        if team is None or not team.get("arms_options"):
+            offered = [t["name"] for t in teams.values() if t.get("arms_options")]
+            raise DropshipError(
+                f"arms: {name!r} has no choice of arms; teams with one: {', '.join(offered) or 'none'}.", field="arms"
+            )
+        team["figure_weapons"] = _engine_call("arms", support_rules.team_weapons, rows[team["option"]], arms=label)
+        team["arms"] = label
+    granted = {e["option"]: e for e in mission.setup.get("extras", [])}
+    unknown = [k for k in (extras or {}) if k not in granted]
+    if unknown:
+        raise DropshipError(
+            f"extras: {', '.join(unknown)} is not a granted Support option; granted: {', '.join(granted) or 'none'}.",
+            field="extras",
+        )
+    figures = field_figures(mission)
+    for option, assignment in (extras or {}).items():
+        made = _engine_call("extras", support_rules.outfit, option, rows[option], assignment, figures)
+        granted[option]["assigned"] = [o.as_dict() for o in made]
     mission.save(update_fields=["setup"])
     names = {k: t.name for k, t in ids.items()}
+    carried = [f"{o['figure']} {' + '.join(o['weapons'])}" for e in mission.setup.get("extras", []) for o in _outfits(e)] + [
+        f"{t['name']} {t['arms']}" for t in teams.values() if t.get("arms")
+    ]
     _log(
         mission.squad,
         "mission: loadout",
@@ -508,6 +595,7 @@ def mission_loadout(
             if mission.setup["hand_cannon"]
             else ""
         )
+        + (f"; Support: {'; '.join(carried)}" if carried else "")
         + ".",
         mission=mission,
     )
@@ -518,25 +606,30 @@ def mission_loadout(
 def tracker_setup(mission: Mission) -> dict[str, Any]:
     """The set-up the mission tracker starts from: the generated mission plus the squad's main
     characters (profile, Trooper armor 5+, weapons from the loadout) and combat teams (the Fire
-    team always, then the granted Support), enemy types met and movie magic cards used."""
+    team always, then the granted Support, each figure with its own weapons), the Support
+    weapons on the figures that carry them (p.188), enemy types met and movie magic cards used."""
     squad = mission.squad
-    tables = bughunt_tables()
-    fire_team = next(e for e in tables["bh-support"].entries if e.result == "Fire team")
     setup = dict(mission.setup)
     loadout = setup.get("loadout", {})
-    extras = [e for e in setup.get("extras", []) if e.get("assigned")]
+    gains: dict[str, list[str]] = {}
+    for extra in setup.get("extras", []):
+        for made in _outfits(extra):
+            gains.setdefault(made["figure"], []).extend(made["weapons"])
     mains = []
     for trooper in available_troopers(squad):
         key = str(trooper.pk)
         sidearm = HAND_CANNON if setup.get("hand_cannon") == key else SERVICE_PISTOL
-        weapons = [sidearm, loadout.get(key, "Combat rifle")]
-        weapons += [
-            e["assigned"].split(":", 1)[1].strip() for e in extras if e["assigned"].split(":", 1)[0].strip() == trooper.name
-        ]
+        weapons = [sidearm, loadout.get(key, "Combat rifle"), *gains.get(trooper.name, [])]
         mains.append(
             {**trooper.profile, "name": trooper.name, "save": 5, "weapons": weapons, "owner": "", "trooper_id": trooper.pk}
         )
-    teams = [_team("Fire team", fire_team.data), *setup.get("teams", [])]
+    teams = []
+    for team in _field_teams(setup):
+        figures = int(team["figures"])
+        per_figure = team.get("figure_weapons") or [list(team.get("weapons") or []) for _ in range(figures)]
+        labels = support_rules.figure_labels(team["name"], figures)
+        per_figure = [[*w, *gains.get(label, [])] for w, label in zip(per_figure, labels, strict=True)]
+        teams.append({**team, "figure_weapons": per_figure, "weapons": list(dict.fromkeys(w for f in per_figure for w in f))})
     setup.update(
         {
             "main_characters": mains,
@@ -554,12 +647,18 @@ def tracker_setup(mission: Mission) -> dict[str, Any]:
 def mission_start(*, user: Any, mission_id: int, version: int | None, guests_can_watch: bool = False) -> Mission:
     """Open the live mission tracker (a room of kind ``bughunt-mission``) for this mission.
 
-    Raises :class:`DropshipError` when the loadout is missing."""
+    Raises :class:`DropshipError` when the loadout is missing or a granted weapons option
+    (Weapons support, Grenades) has nobody to carry it."""
     from live import services as live_services
 
     mission = _locked_mission(user, mission_id, version, stage="setup")
     if not mission.setup.get("loadout"):
         raise DropshipError("Choose the loadout (step 6) before the mission starts.", field="loadout")
+    waiting = [e["option"] for e in mission.setup.get("extras", []) if not _outfits(e)]
+    if waiting:
+        raise DropshipError(
+            f"extras: choose who carries {', '.join(waiting)} (step 6) before the mission starts.", field="extras"
+        )
     room = live_services.room_create(
         user=user,
         kind=TRACKER_KIND,

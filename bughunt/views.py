@@ -212,6 +212,7 @@ def _mission_context(request: HttpRequest, mission: Mission, **extra: Any) -> di
         "support_left": support.get("points", 0) - len(support.get("requests", [])),
         "requested": [r["option"] for r in support.get("requests", [])],
         "loadout_weapons": services.LOADOUT_WEAPONS,
+        "extra_rows": services.extra_choices(mission) if mission.stage == "setup" else [],
         "log": mission.log.order_by("id"),
         "everyone": [t for t in squad.troopers.all() if t.status == "active"],
         "post_battle_steps": list(tables["bh-post-battle-sequence"].entries),
