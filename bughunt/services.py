@@ -926,6 +926,115 @@ def _outcome(mission: Mission) -> dict[str, Any]:
     return dict(tracker.outcome(mission.room.state))
 
 
+def _main_names(report: Mapping[str, Any], key: str) -> list[str]:
+    return [f["name"] for f in report.get(key, []) if f.get("main")]
+
+
+def _mission_outcome(mission: Mission, report: Mapping[str, Any], in_charge: str | None) -> campaign.MissionOutcome:
+    took_field = list(report.get("took_field", []))
+    return campaign.MissionOutcome(
+        priority=int(report.get("priority", mission.setup.get("priority", 1))),
+        # Before the Signals penalty, which the post-battle sequence applies (once) from the
+        # Signals numbers below; a report from before ``objective_points`` has only the total.
+        objectives_completed=int(report.get("objective_points", report.get("objectives_completed", 0))),
+        took_field=tuple(took_field),
+        casualties=tuple(_main_names(report, "casualties")),
+        lost_marines=tuple(_main_names(report, "lost_marines")),
+        evacuated=tuple(_main_names(report, "evacuated")),
+        enemy=report.get("enemy"),
+        signals_initial=int(report.get("signals_initial", 0)),
+        signals_investigated=int(report.get("signals_investigated", 0)),
+        in_charge=in_charge or (took_field[0] if took_field else None),
+    )
+
+
+def _card_free(squad: Squad, report: Mapping[str, Any], card: str) -> None:
+    if card in squad.movie_magic_used or card in report.get("movie_magic_used", []):
+        raise DropshipError(f"The {card} card was already used this campaign.", field=f"{card.lower()}_card")
+
+
+def _escape_changes_something(report: Mapping[str, Any]) -> None:
+    if not _main_names(report, "lost_marines"):
+        raise DropshipError(
+            "The Escape card changes nothing: no main character left by a battlefield edge, so nobody rolls on the"
+            " Lost Marine column (p.181).",
+            field="escape_card",
+        )
+
+
+@transaction.atomic
+def mission_casualties(
+    *,
+    user: Any,
+    mission_id: int,
+    version: int | None,
+    escape_card: bool = False,
+    faces: Mapping[str, int] | None = None,
+    recovery_faces: Mapping[str, int] | None = None,
+    seed: int | None = None,
+) -> Mission:
+    """Post-battle step 1 (p.202) on its own, before the rest: the D100 for each casualty and
+    lost marine (and the Sick Bay D3), logged and kept for :func:`mission_finish`, so the
+    Survived card can be played after these rolls, on one that had an effect (p.181).
+
+    ``escape_card`` plays Escape, which is used after the battle in place of the Lost Marine
+    rolls: refused when no main character left by a battlefield edge (it would change nothing)
+    and spent otherwise. ``faces`` / ``recovery_faces``: the player's own D100 / D3 by name.
+
+    Raises :class:`DropshipError` naming ``mission`` (tracker not over, already rolled),
+    ``escape_card`` or ``faces``; nothing is written then."""
+    mission = _locked_mission(user, mission_id, version, stage="in_play")
+    squad = mission.squad
+    report = _outcome(mission)
+    if (mission.post_battle or {}).get("casualties"):
+        raise DropshipError("The casualties of this mission are already rolled; finish the post-battle.", field="mission")
+    lost = _main_names(report, "lost_marines")
+    if escape_card:
+        _card_free(squad, report, "Escape")
+        _escape_changes_something(report)
+    outcome = _mission_outcome(mission, report, None)
+    result = _engine_call(
+        "faces",
+        campaign.casualties,
+        bughunt_tables(),
+        engine_squad(squad),
+        outcome,
+        Dice(seed=seed),
+        faces=faces or None,
+        recovery_faces=recovery_faces or None,
+        escaped=tuple(lost) if escape_card else (),
+    )
+    results = result.data["results"]
+    mission.post_battle = {
+        "casualties": {
+            "escaped": bool(escape_card),
+            "faces": {n: r["roll"] for n, r in results.items() if r.get("roll") is not None},
+            "recovery_faces": {n: r["recovery_face"] for n, r in results.items() if r.get("recovery_face") is not None},
+            "results": results,
+            "text": " ".join(result.lines),
+            "rolls": [r.as_dict() for r in result.rolls],
+        }
+    }
+    mission.save(update_fields=["post_battle"])
+    if escape_card:
+        squad.movie_magic_used = [*squad.movie_magic_used, "Escape"]
+    _log(squad, "post-battle: 1. casualties rolled", " ".join(result.lines), result.rolls, mission=mission, data=results)
+    _bump(squad, "movie_magic_used")
+    return mission
+
+
+def survivable(mission: Mission) -> list[str]:
+    """The main characters the Survived card can save now (p.181): those whose step-1 roll,
+    already made (:func:`mission_casualties`), had an effect to ignore."""
+    rolled = (mission.post_battle or {}).get("casualties") or {}
+    return [n for n, r in rolled.get("results", {}).items() if r.get("outcome") in SURVIVABLE]
+
+
+SURVIVABLE = ("dead", "dead_or_removed", "injury")
+"""Casualty outcomes the Survived card can cancel (p.181); Knocked out and School of hard knocks
+have no ill effect to ignore."""
+
+
 @transaction.atomic
 def mission_finish(
     *,
@@ -947,9 +1056,16 @@ def mission_finish(
     the enemy met, movie magic spent) and run the court martial when no Objective was completed
     and the nine post-battle steps (pp.201-206). Offers from Military Life wait on the squad
     page. Replacements are rolled for every main character who left; unnamed ones are called
-    "Recruit <turn>-<n>". The post-battle movie magic cards (p.181) may be played here, each once
-    per campaign: ``escape_card`` spares lost marines their roll, ``survived_card`` names the
-    character whose injury roll is ignored. Raises :class:`DropshipError` naming the field."""
+    "Recruit <turn>-<n>".
+
+    Step 1 uses the rolls :func:`mission_casualties` made, when it ran; otherwise it rolls here.
+    The post-battle movie magic cards (p.181), each once per campaign, are played at their
+    moment: ``escape_card`` (no Lost Marine rolls) only before those rolls, so here only when
+    step 1 was not rolled yet, and only when a main character left by an edge;
+    ``survived_card`` names a character whose step-1 roll, already made, had an effect to
+    ignore. A card that would change nothing is refused, not spent.
+
+    Raises :class:`DropshipError` naming the field; nothing is written then."""
     mission = _locked_mission(user, mission_id, version, stage="in_play")
     squad = mission.squad
     tables = bughunt_tables()
@@ -966,35 +1082,44 @@ def mission_finish(
         if unknown:
             raise DropshipError(f"{field} names {', '.join(unknown)}, who is not in the squad.", field=field)
 
-    def mains(key: str) -> list[str]:
-        return [f["name"] for f in report.get(key, []) if f.get("main")]
-
-    lost = mains("lost_marines")
-    played_here = list(report.get("movie_magic_mission", []))
-    for card, wanted in (("Escape", escape_card), ("Survived", bool(survived_card))):
-        if wanted and card not in played_here:
-            if card in squad.movie_magic_used or card in report.get("movie_magic_used", []):
-                raise DropshipError(f"The {card} card was already used this campaign.", field=f"{card.lower()}_card")
-            played_here.append(card)
-    if survived_card and survived_card not in mains("casualties") + lost:
-        raise DropshipError("survived_card must name a casualty or lost marine of this mission.", field="survived_card")
+    lost = _main_names(report, "lost_marines")
+    rolled = (mission.post_battle or {}).get("casualties") or None
+    played_here = list(report.get("movie_magic_mission", []))  # an older tracker let Escape/Survived be played there
+    if escape_card:
+        if rolled is not None:
+            raise DropshipError(
+                "escape_card: the Lost Marine rolls are made; Escape is played in their place, before them (p.181).",
+                field="escape_card",
+            )
+        if "Escape" not in played_here:
+            _card_free(squad, report, "Escape")
+            _escape_changes_something(report)
+            played_here.append("Escape")
+    if survived_card:
+        if rolled is None and "Survived" not in played_here:
+            raise DropshipError(
+                "survived_card: Survived is played after the injury rolls (p.181): roll the casualties first.",
+                field="survived_card",
+            )
+        if "Survived" not in played_here:
+            _card_free(squad, report, "Survived")
+            played_here.append("Survived")
+        can = survivable(mission) if rolled is not None else _main_names(report, "casualties") + lost
+        if survived_card not in can:
+            got = (rolled or {}).get("results", {}).get(survived_card)
+            why = (
+                f"{survived_card} rolled {got['result']}, which has no effect to ignore"
+                if got
+                else f"{survived_card} made no injury roll"
+            )
+            raise DropshipError(
+                f"survived_card: the Survived card changes nothing: {why}; it can save {', '.join(can) or 'nobody'}.",
+                field="survived_card",
+            )
     report["movie_magic_mission"] = played_here
     report["movie_magic_used"] = sorted({*report.get("movie_magic_used", []), *played_here})
-    escaped = "Escape" in played_here
-    outcome = campaign.MissionOutcome(
-        priority=int(report.get("priority", mission.setup.get("priority", 1))),
-        # Before the Signals penalty, which the post-battle sequence applies (once) from the
-        # Signals numbers below; a report from before ``objective_points`` has only the total.
-        objectives_completed=int(report.get("objective_points", report.get("objectives_completed", 0))),
-        took_field=tuple(took_field),
-        casualties=tuple(mains("casualties")),
-        lost_marines=tuple(lost),
-        evacuated=tuple(mains("evacuated")),
-        enemy=report.get("enemy"),
-        signals_initial=int(report.get("signals_initial", 0)),
-        signals_investigated=int(report.get("signals_investigated", 0)),
-        in_charge=in_charge or (took_field[0] if took_field else None),
-    )
+    escaped = "Escape" in played_here or bool(rolled and rolled.get("escaped"))
+    outcome = _mission_outcome(mission, report, in_charge)
     state = engine_squad(squad)
     departing = len(retire) + len(outcome.casualties) + len(outcome.lost_marines) + 3
     recruits = [n.strip() for n in replacement_names if n and n.strip()]
@@ -1009,6 +1134,8 @@ def mission_finish(
         mvp=mvp,
         escaped=tuple(lost) if escaped else (),
         survived=survived_card or None,
+        casualty_faces=(rolled or {}).get("faces"),
+        recovery_faces=(rolled or {}).get("recovery_faces"),
         advanced_care=tuple(advanced_care),
         retire=tuple(retire),
         replacement_names=tuple(recruits),
@@ -1041,13 +1168,31 @@ def mission_finish(
         mission=mission,
         data=report,
     )
+    first = result.steps[1 if result.steps[0][0] == 0 else 0][2]  # step 1 (after any court martial)
     for number, title, step in result.steps:
         squad.turn = mission.turn  # the log keeps the turn the steps belong to
-        _log(squad, f"post-battle: {number}. {title}", step.text or title, step.rolls, mission=mission, data=dict(step.data))
+        again = rolled is not None and step is first  # its dice were logged when they were rolled
+        _log(
+            squad,
+            f"post-battle: {number}. {title}",
+            step.text or title,
+            () if again else step.rolls,
+            mission=mission,
+            data=dict(step.data),
+        )
     squad.turn = result.squad.turn
     mission.outcome = {**report, "objectives_completed": total, "in_charge": outcome.in_charge}
     mission.post_battle = {
-        "steps": [{"number": n, "title": t, "text": r.text, "rolls": [x.as_dict() for x in r.rolls]} for n, t, r in result.steps]
+        **({"casualties": rolled} if rolled is not None else {}),
+        "steps": [
+            {
+                "number": n,
+                "title": t,
+                "text": r.text,
+                "rolls": rolled["rolls"] if rolled is not None and r is first else [x.as_dict() for x in r.rolls],
+            }
+            for n, t, r in result.steps
+        ],
     }
     mission.stage = "done"
     mission.save(update_fields=["outcome", "post_battle", "stage"])
