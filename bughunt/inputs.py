@@ -184,6 +184,26 @@ class MissionStartInput(VersionInput):
     guests_can_watch = serializers.BooleanField(default=False)
 
 
+class MissionCasualtiesInput(VersionInput):
+    """:func:`bughunt.services.mission_casualties` (post-battle step 1, p.202; Escape, p.181)."""
+
+    escape_card = serializers.BooleanField(
+        default=False, help_text="Play Escape: those who left by an edge skip the Lost Marine roll."
+    )
+    faces = serializers.DictField(
+        child=serializers.IntegerField(min_value=1, max_value=100),
+        required=False,
+        default=dict,
+        help_text='Your own D100 by name: {"Hudson": 42}; the rest are rolled.',
+    )
+    recovery_faces = serializers.DictField(
+        child=serializers.IntegerField(min_value=1, max_value=3),
+        required=False,
+        default=dict,
+        help_text='Your own D3 for Sick Bay time by name: {"Hudson": 2}.',
+    )
+
+
 class MissionFinishInput(VersionInput):
     """:func:`bughunt.services.mission_finish` (pp.201-206)."""
 
@@ -195,7 +215,11 @@ class MissionFinishInput(VersionInput):
     buy_rest = serializers.BooleanField(default=False)
     escape_card = serializers.BooleanField(default=False, help_text="Play the Escape card: no Lost Marine rolls.")
     survived_card = serializers.CharField(
-        required=False, allow_null=True, default=None, help_text="Play Survived for this character."
+        required=False,
+        allow_null=True,
+        allow_blank=True,
+        default=None,
+        help_text="Play Survived for this character, after the casualties are rolled (p.181).",
     )
     replacement_names = NamesField()
 

@@ -3,6 +3,8 @@ weapons, the Sarge's choice of arms, Weapons support and Grenades on any one fig
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from rest_framework.test import APIClient
 
@@ -153,7 +155,7 @@ def test_support_teams_and_weapons_reach_the_tracker_figure_by_figure(player) ->
     state = tracker.initial_state(setup, TABLES)
     fire = next(u for u in state["units"] if u["name"] == "Fire team")
     assert [w["name"] for w in fire["figures"][1]["weapons"]] == ["Combat rifle", "Light machine gun"]
-    assert "Fire team 2 Light machine gun" in LogEntry.objects.filter(step="mission: loadout").last().text
+    assert "Fire team 2 Light machine gun" in LogEntry.objects.filter(step="mission: loadout").order_by("id").last().text  # type: ignore[union-attr]
 
 
 @pytest.mark.usefixtures("bughunt_tables")
@@ -167,7 +169,7 @@ def test_a_granted_fire_team_is_named_apart_from_the_free_one(player) -> None:  
 def test_a_refused_loadout_names_the_field_and_writes_nothing(player) -> None:  # type: ignore[no-untyped-def]
     mission = _grant(player, _mission(player), "Weapons support")
     version = mission_version(mission.pk)
-    cases = [
+    cases: list[tuple[dict[str, Any], str, str]] = [
         ({"extras": {"Grenades": "Hicks: Frag grenade"}}, "extras", "not a granted Support option"),
         ({"extras": {"Weapons support": "Burke: Plasma rifle"}}, "extras", "not taking the field"),
         ({"extras": {"Weapons support": "Fire team 1: Railgun"}}, "extras", "Plasma rifle"),
