@@ -933,7 +933,8 @@ def _main_names(report: Mapping[str, Any], key: str) -> list[str]:
 def _mission_outcome(mission: Mission, report: Mapping[str, Any], in_charge: str | None) -> campaign.MissionOutcome:
     took_field = list(report.get("took_field", []))
     return campaign.MissionOutcome(
-        priority=int(report.get("priority", mission.setup.get("priority", 1))),
+        # The generated Priority, before drop ship raises (reading at campaign.award_experience, p.204).
+        priority=int(report.get("priority_start", report.get("priority", mission.setup.get("priority", 1)))),
         # Before the Signals penalty, which the post-battle sequence applies (once) from the
         # Signals numbers below; a report from before ``objective_points`` has only the total.
         objectives_completed=int(report.get("objective_points", report.get("objectives_completed", 0))),

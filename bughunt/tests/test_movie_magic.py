@@ -14,7 +14,7 @@ from bughunt.engine import campaign as c
 from bughunt.engine import tracker
 from bughunt.models import Mission, Squad
 from bughunt.tests.test_campaign_engine import outcome, squad
-from bughunt.tests.test_tracker_engine import SETUP, TABLES, act, refused, to_quick
+from bughunt.tests.test_tracker_engine import SETUP, TABLES, act, next_round, refused, to_quick
 from bughunt.tests.versions import mission_version, squad_version
 from live import services as live_services
 from live.engine.tracker import Action, NotYours, Role
@@ -224,3 +224,88 @@ def test_the_mission_screen_rolls_casualties_then_offers_survived_only_where_it_
     assert 'data-testid="casualties-rolled"' in page and 'name="escape_card"' not in page
     assert '<option value="Hicks">Hicks</option>' in page.split('name="survived_card"')[1].split("</select>")[0]
     assert '<option value="Hudson">' not in page.split('name="survived_card"')[1].split("</select>")[0]
+
+
+# -- readings (item 3 of the issue) ------------------------------------------------------------------------
+
+
+def test_the_survey_needs_one_entire_round_at_the_table_center() -> None:
+    """p.188: a scientist who reaches the center and spends one entire round there: arriving in
+    round 1, the Objective counts from the end of round 2, not before."""
+    state = fresh(combat_teams=[{"name": "Scientific survey team"}])
+    state = act(state, "survey", figure="f2")  # round 1: arrives
+    assert "one entire round" in refused(state, "survey", "type", figure="f2")
+    state = to_quick(state, faces=[1, 1])
+    state = act(act(act(state, "next_phase"), "next_phase"), "next_phase")  # end of round 1
+    refused(state, "survey", "type", figure="f2")
+    state = next_round(state)  # round 2 starts
+    refused(state, "survey", "type", figure="f2")
+    left = act(state, "survey", figure="f2", left="on")  # moved off the center: starts again
+    assert "arrives" not in text_of(left) and left["survey_at_center"] is None
+    state = to_quick(state, faces=[1, 1])
+    state = act(act(act(state, "next_phase"), "next_phase"), "next_phase")  # end of round 2
+    state = act(state, "survey", figure="f2")
+    assert tracker.outcome(state)["objectives_completed"] == 1
+    other = act(fresh(combat_teams=[{"name": "Scientific survey team"}]), "survey", figure="f2")
+    moved = act(other, "survey", figure="f3")  # another scientist arrives: the count restarts with them
+    assert moved["survey_at_center"] == {"figure": "f3", "round": 1}
+
+
+def text_of(state: dict[str, Any]) -> str:
+    return " ".join(e["text"] for e in state["_events"])
+
+
+def test_a_casualty_in_sick_bay_gets_no_completed_mission_but_a_knocked_out_one_does() -> None:
+    """p.203: characters in Sick Bay do not update their tally (step 2 after step 1); the
+    muster-out row 5-7 (9+ if a casualty or lost marine) meets the casualty who was only
+    knocked out."""
+    veterans = squad(
+        c.Trooper(name="Ash", profile=squad().troopers[0].profile, completed_missions=5),
+        c.Trooper(name="Bex", profile=squad().troopers[0].profile, completed_missions=5),
+        c.Trooper(name="Cole", profile=squad().troopers[0].profile, completed_missions=5),
+    )
+    o = outcome(casualties=("Ash", "Bex"))
+    hurt = c.casualties(TABLES, veterans, o, Dice(seed=1), faces={"Ash": 20, "Bex": 85}, recovery_faces={"Ash": 1})
+    counted = c.update_completed_missions(hurt.squad, o)
+    assert counted.data["counted"] == ["Bex", "Cole"]  # Ash (Leg wound) is in Sick Bay
+    assert counted.squad.get("Ash").completed_missions == 5 and counted.squad.get("Bex").completed_missions == 6
+    mustered = c.muster_out(TABLES, counted.squad, o, Dice(seed=1), faces={"Bex": [5, 4], "Cole": [6, 6]})
+    assert mustered.data["checks"] == {"Bex": {"target": 9, "total": 9}}  # Cole was not hurt: no chance at 6
+    assert mustered.data["left"] == ["Bex"]
+
+
+def test_xp_for_priority_4_reads_the_priority_before_a_drop_ship_raised_it() -> None:
+    """p.204 with p.201: a Priority 3 mission raised to 4 by a drop ship earns no +1 XP."""
+    before = c.award_experience(TABLES, squad(), outcome(priority=3, objectives_completed=2))
+    raised = c.award_experience(TABLES, squad(), outcome(priority=4, objectives_completed=2))
+    assert before.data["xp"]["Ash"] == 3 and raised.data["xp"]["Ash"] == 4
+
+
+@pytest.mark.usefixtures("bughunt_tables")
+def test_the_post_battle_takes_the_generated_priority_not_the_raised_one(player) -> None:  # type: ignore[no-untyped-def]
+    kilo: Squad = services.squad_create(user=player, name="Kilo", character_names=["Vasquez", "Hicks", "Hudson"], seed=3)
+    mission: Mission = services.mission_create(
+        user=player, squad_id=kilo.pk, version=squad_version(kilo.pk), objective_faces=[1, 3, 5], priority_faces=[3, 3]
+    )
+    loadout = {str(t.pk): "Shot gun" for t in services.available_troopers(kilo)}
+    services.mission_loadout(user=player, mission_id=mission.pk, version=mission_version(mission.pk), loadout=loadout)
+    mission = services.mission_start(user=player, mission_id=mission.pk, version=mission_version(mission.pk))
+    assert mission.room is not None
+    room = Room.objects.get(pk=mission.room.pk)
+    assert room.state["priority_start"] == 3
+    for objective in room.state["objectives"]:
+        room = Room.objects.get(pk=mission.room.pk)
+        live_services.room_act(
+            user=player,
+            room_id=room.pk,
+            type="set_objective",
+            payload={"objective": objective["id"], "completed": "on"},
+            version=room.version,
+            seed=1,
+        )
+    room = Room.objects.get(pk=mission.room.pk)
+    live_services.room_act(user=player, room_id=room.pk, type="end_mission", payload={}, version=room.version, seed=1)
+    Room.objects.filter(pk=room.pk).update(state={**Room.objects.get(pk=room.pk).state, "priority": 4})  # a drop ship came
+    done = services.mission_finish(user=player, mission_id=mission.pk, version=mission_version(mission.pk), seed=2)
+    xp_step = next(s for s in done.post_battle["steps"] if s["number"] == 5)
+    assert "for Priority" not in xp_step["text"] and "Vasquez: +3 for Evac with 3 Objective points = 3 XP" in xp_step["text"]

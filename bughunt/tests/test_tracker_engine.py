@@ -831,6 +831,8 @@ def test_a_precursor_explorer_rerolls_one_reaction_die_a_round() -> None:
 def test_scientists_survey_counts_one_objective_once() -> None:
     state = new(combat_teams=[{"name": "Scientific survey team"}])
     refused(state, "survey", "figure", figure="f1")
+    state = act(state, "survey", figure="f2")  # reaches the center in round 1
+    state["round"], state["phase"] = 3, "start"
     state = act(state, "survey", figure="f2")
     assert tracker.outcome(state)["objectives_completed"] == 1
     refused(state, "survey", "type", figure="f3")
