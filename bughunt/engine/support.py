@@ -17,7 +17,6 @@ from typing import Any
 
 from rules.engine.errors import RuleError
 
-WEAPONS_SUPPORT = "Weapons support"
 GRENADES = "Grenades"
 LAUNCHER = "Mounted launcher"
 
