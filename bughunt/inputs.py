@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema_serializer
+from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.utils import html
 
@@ -120,6 +120,7 @@ class PrefixedDictField(serializers.DictField):
         return super().get_value(dictionary)
 
 
+@extend_schema_field({"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]})
 class AssignmentsField(serializers.Field):  # type: ignore[type-arg]
     """Who carries a Support weapons option: one text ``"<figure>: <weapon>"`` or a list of them."""
 

@@ -993,6 +993,14 @@ def mission_casualties(
     if escape_card:
         _card_free(squad, report, "Escape")
         _escape_changes_something(report)
+    rolling = [n for n in _main_names(report, "casualties") + lost if not (escape_card and n in lost)]
+    for field, typed in (("faces", faces), ("recovery_faces", recovery_faces)):
+        strays = [n for n in (typed or {}) if n not in rolling]
+        if strays:
+            raise DropshipError(
+                f"{field} names {', '.join(strays)}, who makes no roll here; rolling: {', '.join(rolling) or 'nobody'}.",
+                field=field,
+            )
     outcome = _mission_outcome(mission, report, None)
     result = _engine_call(
         "faces",

@@ -181,6 +181,8 @@ def test_the_casualties_step_over_the_api_and_a_refused_survived_is_a_400(player
     assert escape.status_code == 400 and escape.json()["field"] == "escape_card"
     bad = api.post(f"{base}/casualties/", {"version": mission_version(mission.pk), "faces": {"Hudson": 101}}, format="json")
     assert bad.status_code == 400 and "faces" in bad.json()
+    stray = api.post(f"{base}/casualties/", {"version": mission_version(mission.pk), "faces": {"Hicks": 50}}, format="json")
+    assert stray.status_code == 400 and stray.json()["field"] == "faces" and "rolling: Hudson" in stray.json()["detail"]
     rolled = api.post(f"{base}/casualties/", {"version": mission_version(mission.pk), "faces": {"Hudson": 100}}, format="json")
     assert rolled.status_code == 200, rolled.content
     assert rolled.json()["post_battle"]["casualties"]["results"]["Hudson"]["result"] == "School of hard knocks"
