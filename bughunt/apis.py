@@ -263,6 +263,17 @@ class MissionStartApi(APIView):
         return Response(MissionSerializer(mission).data)
 
 
+class MissionCasualtiesApi(APIView):
+    permission_classes = [SquadAccess]
+
+    @extend_schema(request=inputs.MissionCasualtiesInput, responses=MissionSerializer)
+    def post(self, request: Request, mission_id: int) -> Response:
+        data = inputs.MissionCasualtiesInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        mission = services.mission_casualties(user=request.user, mission_id=mission_id, **data.validated_data)
+        return Response(MissionSerializer(mission).data)
+
+
 class MissionFinishApi(APIView):
     permission_classes = [SquadAccess]
 
@@ -286,5 +297,6 @@ urlpatterns = [
     path("bughunt/missions/<int:mission_id>/support/", MissionSupportApi.as_view(), name="api-bughunt-support"),
     path("bughunt/missions/<int:mission_id>/loadout/", MissionLoadoutApi.as_view(), name="api-bughunt-loadout"),
     path("bughunt/missions/<int:mission_id>/start/", MissionStartApi.as_view(), name="api-bughunt-start"),
+    path("bughunt/missions/<int:mission_id>/casualties/", MissionCasualtiesApi.as_view(), name="api-bughunt-casualties"),
     path("bughunt/missions/<int:mission_id>/finish/", MissionFinishApi.as_view(), name="api-bughunt-finish"),
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema_serializer
+from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.utils import html
 
@@ -120,8 +120,42 @@ class PrefixedDictField(serializers.DictField):
         return super().get_value(dictionary)
 
 
+@extend_schema_field({"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]})
+class AssignmentsField(serializers.Field):  # type: ignore[type-arg]
+    """Who carries a Support weapons option: one text ``"<figure>: <weapon>"`` or a list of them."""
+
+    def to_internal_value(self, data: Any) -> list[str]:
+        items = [data] if isinstance(data, str) else data
+        if not isinstance(items, list | tuple) or not all(isinstance(i, str) for i in items):
+            raise serializers.ValidationError('Must be "<figure>: <weapon>" or a list of them.')
+        return [i.strip() for i in items if i.strip()]
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
+class ExtrasField(serializers.DictField):
+    """Support option -> who carries it: a JSON object, or a form's selects named
+    ``extra_<option>`` (several with one name for Grenades); blank choices are left out."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("child", AssignmentsField())
+        super().__init__(**kwargs)
+
+    def get_value(self, dictionary: Any) -> Any:
+        if html.is_html_input(dictionary):
+            found = {}
+            for key in dictionary:
+                if key.startswith("extra_"):
+                    chosen = [v for v in dictionary.getlist(key) if v]
+                    if chosen:
+                        found[key.removeprefix("extra_")] = chosen
+            return found or serializers.empty
+        return super().get_value(dictionary)
+
+
 class MissionLoadoutInput(VersionInput):
-    """:func:`bughunt.services.mission_loadout` (step 6, p.187)."""
+    """:func:`bughunt.services.mission_loadout` (step 6, p.187; Support weapons and arms, p.188)."""
 
     loadout = PrefixedDictField(
         form_prefix="weapon_",
@@ -129,13 +163,46 @@ class MissionLoadoutInput(VersionInput):
         help_text="Trooper id -> Combat rifle, Shot gun or Boarding sword.",
     )
     hand_cannon = serializers.CharField(required=False, allow_null=True, default=None)
-    extras = PrefixedDictField(form_prefix="extra_", skip_blank=True, child=serializers.CharField(), required=False, default=dict)
+    extras = ExtrasField(
+        required=False,
+        default=dict,
+        help_text='Support option -> who carries it: {"Weapons support": "Fire team 2: Plasma rifle", '
+        '"Grenades": ["Hicks: Frag grenade", "Fire team 1: Flash grenade"]}.',
+    )
+    arms = PrefixedDictField(
+        form_prefix="arms_",
+        skip_blank=True,
+        child=serializers.CharField(),
+        required=False,
+        default=dict,
+        help_text='Team -> its arms where the book offers a choice: {"Sarge": "Service pistol + Power claw"}.',
+    )
 
 
 class MissionStartInput(VersionInput):
     """:func:`bughunt.services.mission_start`."""
 
     guests_can_watch = serializers.BooleanField(default=False)
+
+
+class MissionCasualtiesInput(VersionInput):
+    """:func:`bughunt.services.mission_casualties` (post-battle step 1, p.202; Escape, p.181)."""
+
+    escape_card = serializers.BooleanField(
+        default=False, help_text="Play Escape: those who left by an edge skip the Lost Marine roll."
+    )
+    faces = serializers.DictField(
+        child=serializers.IntegerField(min_value=1, max_value=100),
+        required=False,
+        default=dict,
+        help_text='Your own D100 by name: {"Hudson": 42}; the rest are rolled.',
+    )
+    recovery_faces = serializers.DictField(
+        child=serializers.IntegerField(min_value=1, max_value=3),
+        required=False,
+        default=dict,
+        help_text='Your own D3 for Sick Bay time by name: {"Hudson": 2}.',
+    )
 
 
 class MissionFinishInput(VersionInput):
@@ -149,7 +216,11 @@ class MissionFinishInput(VersionInput):
     buy_rest = serializers.BooleanField(default=False)
     escape_card = serializers.BooleanField(default=False, help_text="Play the Escape card: no Lost Marine rolls.")
     survived_card = serializers.CharField(
-        required=False, allow_null=True, default=None, help_text="Play Survived for this character."
+        required=False,
+        allow_null=True,
+        allow_blank=True,
+        default=None,
+        help_text="Play Survived for this character, after the casualties are rolled (p.181).",
     )
     replacement_names = NamesField()
 

@@ -15,6 +15,7 @@ from typing import Any
 from django.db import transaction
 
 from bughunt.engine import campaign, characters, missions
+from bughunt.engine import support as support_rules
 from bughunt.models import LogEntry, Mission, Squad, Trooper
 from bughunt.selectors import bughunt_tables
 from live.engine.tracker import words
@@ -378,7 +379,13 @@ def mission_buy_support(*, user: Any, mission_id: int, version: int | None) -> M
     return mission
 
 
-def _team(option: str, data: Mapping[str, Any], *, weapons: Sequence[str] | None = None) -> dict[str, Any]:
+SECOND_FIRE_TEAM = "Fire team (Support)"
+"""A Fire team granted as Support, named apart from the free one so each figure has one name."""
+
+
+def _team(option: str, data: Mapping[str, Any], *, name: str | None = None) -> dict[str, Any]:
+    """A granted Support team as the set-up keeps it (pp.187-189): profile, armor, the weapons of
+    each figure (:func:`bughunt.engine.support.team_weapons`) and the arms it offers (the Sarge)."""
     profile = dict(data.get("profile") or {})
     special = []
     if data.get("brawl_dice"):
@@ -387,12 +394,18 @@ def _team(option: str, data: Mapping[str, Any], *, weapons: Sequence[str] | None
         special.append("precursor")
     if data.get("objective_at_center"):
         special.append("scientists")
+    figure_weapons = support_rules.team_weapons(data)
+    arms = support_rules.arms_options(data)
     return {
-        "name": option,
+        "name": name or option,
+        "option": option,
         "figures": int(data.get("figures") or 1),
         **{k: int(profile.get(k, 0)) for k in ("reactions", "speed", "combat_skill", "toughness", "savvy")},
         "save": data.get("armor_save"),
-        "weapons": list(weapons if weapons is not None else data.get("weapons") or []),
+        "weapons": list(dict.fromkeys(w for figure in figure_weapons for w in figure)),
+        "figure_weapons": figure_weapons,
+        "arms_options": arms,
+        "arms": arms[0] if arms else None,
         "special": special,
         "owner": "",
     }
@@ -446,7 +459,8 @@ def mission_request_support(
     support["requests"].append(entry)
     if granted:
         if data.get("profile"):
-            mission.setup.setdefault("teams", []).append(_team(option, data))
+            name = SECOND_FIRE_TEAM if option == "Fire team" else option
+            mission.setup.setdefault("teams", []).append(_team(option, data, name=name))
         elif data.get("tactical_activation"):
             mission.setup["intel_report"] = True
         else:
@@ -457,6 +471,53 @@ def mission_request_support(
     return mission
 
 
+def _field_teams(setup: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The combat teams taking the field: the free Fire team (p.187), then the granted Support."""
+    fire_team = next(e for e in bughunt_tables()["bh-support"].entries if e.result == "Fire team")
+    return [_team("Fire team", fire_team.data), *setup.get("teams", [])]
+
+
+def field_figures(mission: Mission) -> list[str]:
+    """Every figure taking the field, named as the tracker names them: the main characters who
+    may go, then each team's figures (``"Fire team 1"`` ...). Support weapons go to one of these."""
+    names = [t.name for t in available_troopers(mission.squad)]
+    for team in _field_teams(mission.setup):
+        names += support_rules.figure_labels(team["name"], int(team["figures"]))
+    return names
+
+
+def extra_choices(mission: Mission) -> list[dict[str, Any]]:
+    """For each granted weapons option (p.188): ``{"option", "choices", "slots", "assigned"}``,
+    the ``"<figure>: <weapon>"`` texts a screen offers, how many figures may carry it, and the
+    current choice (for the loadout form)."""
+    rows = {e.result: e.data for e in bughunt_tables()["bh-support"].entries}
+    figures = field_figures(mission)
+    out = []
+    for extra in mission.setup.get("extras", []):
+        options, slots = support_rules.choices(rows[extra["option"]], figures)
+        current = [f"{o['figure']}: {' + '.join(o['weapons'])}" for o in _outfits(extra)]
+        out.append(
+            {
+                "option": extra["option"],
+                "choices": options,
+                "slots": [current[i] if i < len(current) else "" for i in range(slots)],
+            }
+        )
+    return out
+
+
+def _outfits(extra: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Who carries a granted weapons option: ``[{"figure", "weapons"}]`` (an older set-up kept
+    one text ``"<name>: <weapon>"``)."""
+    assigned = extra.get("assigned")
+    if not assigned:
+        return []
+    if isinstance(assigned, str):
+        figure, _, weapon = assigned.partition(":")
+        return [{"figure": figure.strip(), "weapons": [weapon.strip()]}]
+    return [dict(a) for a in assigned]
+
+
 @transaction.atomic
 def mission_loadout(
     *,
@@ -465,14 +526,22 @@ def mission_loadout(
     version: int | None,
     loadout: Mapping[str, str],
     hand_cannon: str | None = None,
-    extras: Mapping[str, str] | None = None,
+    extras: Mapping[str, str | Sequence[str]] | None = None,
+    arms: Mapping[str, str] | None = None,
 ) -> Mission:
     """Step 6 (p.187): each main character taking the field carries a Combat rifle, Shot gun or
     Boarding sword (``loadout`` maps trooper id to weapon); one may swap the Service pistol for a
-    Hand cannon (``hand_cannon``: trooper id). ``extras`` assigns granted Weapons support or
-    Grenades: ``{"Weapons support": "<figure>: <weapon>"}``.
+    Hand cannon (``hand_cannon``: trooper id).
 
-    Raises :class:`DropshipError` naming the field and the allowed values."""
+    ``extras`` says who carries each granted weapons option (p.188), any figure taking the field
+    (:func:`field_figures`), main character or grunt: ``{"Weapons support": "Fire team 2:
+    Plasma rifle", "Grenades": ["Hicks: Frag grenade", "Fire team 1: Flash grenade"]}`` (up to
+    four figures with grenades, or ``"Sarge 1: Mounted launcher + Frag grenade"``). ``arms``
+    picks a team's arms where the book offers a choice: ``{"Sarge": "Service pistol + Power
+    claw"}``.
+
+    Raises :class:`DropshipError` naming the field (``loadout``, ``hand_cannon``, ``extras``,
+    ``arms``) and the allowed values; nothing is written then."""
     mission = _locked_mission(user, mission_id, version, stage="setup")
     ids = {str(t.pk): t for t in available_troopers(mission.squad)}
     chosen: dict[str, str] = {}
@@ -489,15 +558,33 @@ def mission_loadout(
         raise DropshipError("hand_cannon must name one main character taking the field.", field="hand_cannon")
     mission.setup["loadout"] = chosen
     mission.setup["hand_cannon"] = str(hand_cannon) if hand_cannon not in (None, "") else None
-    for extra in mission.setup.get("extras", []):
-        choice = (extras or {}).get(extra["option"])
-        if choice:
-            weapon = choice.split(":", 1)[-1].strip()
-            if not any(weapon == w for w in extra["weapons"]):
-                raise DropshipError(f"{extra['option']} weapon must be one of: {', '.join(extra['weapons'])}.", field="extras")
-            extra["assigned"] = choice.strip()
+    rows = {e.result: e.data for e in bughunt_tables()["bh-support"].entries}
+    teams = {t["name"]: t for t in mission.setup.get("teams", [])}
+    for name, label in (arms or {}).items():
+        team = teams.get(name)
+        if team is None or not team.get("arms_options"):
+            offered = [t["name"] for t in teams.values() if t.get("arms_options")]
+            raise DropshipError(
+                f"arms: {name!r} has no choice of arms; teams with one: {', '.join(offered) or 'none'}.", field="arms"
+            )
+        team["figure_weapons"] = _engine_call("arms", support_rules.team_weapons, rows[team["option"]], arms=label)
+        team["arms"] = label
+    granted = {e["option"]: e for e in mission.setup.get("extras", [])}
+    unknown = [k for k in (extras or {}) if k not in granted]
+    if unknown:
+        raise DropshipError(
+            f"extras: {', '.join(unknown)} is not a granted Support option; granted: {', '.join(granted) or 'none'}.",
+            field="extras",
+        )
+    figures = field_figures(mission)
+    for option, assignment in (extras or {}).items():
+        made = _engine_call("extras", support_rules.outfit, option, rows[option], assignment, figures)
+        granted[option]["assigned"] = [o.as_dict() for o in made]
     mission.save(update_fields=["setup"])
     names = {k: t.name for k, t in ids.items()}
+    carried = [f"{o['figure']} {' + '.join(o['weapons'])}" for e in mission.setup.get("extras", []) for o in _outfits(e)] + [
+        f"{t['name']} {t['arms']}" for t in teams.values() if t.get("arms")
+    ]
     _log(
         mission.squad,
         "mission: loadout",
@@ -508,6 +595,7 @@ def mission_loadout(
             if mission.setup["hand_cannon"]
             else ""
         )
+        + (f"; Support: {'; '.join(carried)}" if carried else "")
         + ".",
         mission=mission,
     )
@@ -518,25 +606,30 @@ def mission_loadout(
 def tracker_setup(mission: Mission) -> dict[str, Any]:
     """The set-up the mission tracker starts from: the generated mission plus the squad's main
     characters (profile, Trooper armor 5+, weapons from the loadout) and combat teams (the Fire
-    team always, then the granted Support), enemy types met and movie magic cards used."""
+    team always, then the granted Support, each figure with its own weapons), the Support
+    weapons on the figures that carry them (p.188), enemy types met and movie magic cards used."""
     squad = mission.squad
-    tables = bughunt_tables()
-    fire_team = next(e for e in tables["bh-support"].entries if e.result == "Fire team")
     setup = dict(mission.setup)
     loadout = setup.get("loadout", {})
-    extras = [e for e in setup.get("extras", []) if e.get("assigned")]
+    gains: dict[str, list[str]] = {}
+    for extra in setup.get("extras", []):
+        for made in _outfits(extra):
+            gains.setdefault(made["figure"], []).extend(made["weapons"])
     mains = []
     for trooper in available_troopers(squad):
         key = str(trooper.pk)
         sidearm = HAND_CANNON if setup.get("hand_cannon") == key else SERVICE_PISTOL
-        weapons = [sidearm, loadout.get(key, "Combat rifle")]
-        weapons += [
-            e["assigned"].split(":", 1)[1].strip() for e in extras if e["assigned"].split(":", 1)[0].strip() == trooper.name
-        ]
+        weapons = [sidearm, loadout.get(key, "Combat rifle"), *gains.get(trooper.name, [])]
         mains.append(
             {**trooper.profile, "name": trooper.name, "save": 5, "weapons": weapons, "owner": "", "trooper_id": trooper.pk}
         )
-    teams = [_team("Fire team", fire_team.data), *setup.get("teams", [])]
+    teams = []
+    for team in _field_teams(setup):
+        figures = int(team["figures"])
+        per_figure = team.get("figure_weapons") or [list(team.get("weapons") or []) for _ in range(figures)]
+        labels = support_rules.figure_labels(team["name"], figures)
+        per_figure = [[*w, *gains.get(label, [])] for w, label in zip(per_figure, labels, strict=True)]
+        teams.append({**team, "figure_weapons": per_figure, "weapons": list(dict.fromkeys(w for f in per_figure for w in f))})
     setup.update(
         {
             "main_characters": mains,
@@ -554,12 +647,18 @@ def tracker_setup(mission: Mission) -> dict[str, Any]:
 def mission_start(*, user: Any, mission_id: int, version: int | None, guests_can_watch: bool = False) -> Mission:
     """Open the live mission tracker (a room of kind ``bughunt-mission``) for this mission.
 
-    Raises :class:`DropshipError` when the loadout is missing."""
+    Raises :class:`DropshipError` when the loadout is missing or a granted weapons option
+    (Weapons support, Grenades) has nobody to carry it."""
     from live import services as live_services
 
     mission = _locked_mission(user, mission_id, version, stage="setup")
     if not mission.setup.get("loadout"):
         raise DropshipError("Choose the loadout (step 6) before the mission starts.", field="loadout")
+    waiting = [e["option"] for e in mission.setup.get("extras", []) if not _outfits(e)]
+    if waiting:
+        raise DropshipError(
+            f"extras: choose who carries {', '.join(waiting)} (step 6) before the mission starts.", field="extras"
+        )
     room = live_services.room_create(
         user=user,
         kind=TRACKER_KIND,
@@ -827,6 +926,124 @@ def _outcome(mission: Mission) -> dict[str, Any]:
     return dict(tracker.outcome(mission.room.state))
 
 
+def _main_names(report: Mapping[str, Any], key: str) -> list[str]:
+    return [f["name"] for f in report.get(key, []) if f.get("main")]
+
+
+def _mission_outcome(mission: Mission, report: Mapping[str, Any], in_charge: str | None) -> campaign.MissionOutcome:
+    took_field = list(report.get("took_field", []))
+    return campaign.MissionOutcome(
+        # The generated Priority, before drop ship raises (reading at campaign.award_experience, p.204).
+        priority=int(report.get("priority_start", report.get("priority", mission.setup.get("priority", 1)))),
+        # Before the Signals penalty, which the post-battle sequence applies (once) from the
+        # Signals numbers below; a report from before ``objective_points`` has only the total.
+        objectives_completed=int(report.get("objective_points", report.get("objectives_completed", 0))),
+        took_field=tuple(took_field),
+        casualties=tuple(_main_names(report, "casualties")),
+        lost_marines=tuple(_main_names(report, "lost_marines")),
+        evacuated=tuple(_main_names(report, "evacuated")),
+        enemy=report.get("enemy"),
+        signals_initial=int(report.get("signals_initial", 0)),
+        signals_investigated=int(report.get("signals_investigated", 0)),
+        in_charge=in_charge or (took_field[0] if took_field else None),
+    )
+
+
+def _card_free(squad: Squad, report: Mapping[str, Any], card: str) -> None:
+    if card in squad.movie_magic_used or card in report.get("movie_magic_used", []):
+        raise DropshipError(f"The {card} card was already used this campaign.", field=f"{card.lower()}_card")
+
+
+def _escape_changes_something(report: Mapping[str, Any]) -> None:
+    if not _main_names(report, "lost_marines"):
+        raise DropshipError(
+            "The Escape card changes nothing: no main character left by a battlefield edge, so nobody rolls on the"
+            " Lost Marine column (p.181).",
+            field="escape_card",
+        )
+
+
+@transaction.atomic
+def mission_casualties(
+    *,
+    user: Any,
+    mission_id: int,
+    version: int | None,
+    escape_card: bool = False,
+    faces: Mapping[str, int] | None = None,
+    recovery_faces: Mapping[str, int] | None = None,
+    seed: int | None = None,
+) -> Mission:
+    """Post-battle step 1 (p.202) on its own, before the rest: the D100 for each casualty and
+    lost marine (and the Sick Bay D3), logged and kept for :func:`mission_finish`, so the
+    Survived card can be played after these rolls, on one that had an effect (p.181).
+
+    ``escape_card`` plays Escape, which is used after the battle in place of the Lost Marine
+    rolls: refused when no main character left by a battlefield edge (it would change nothing)
+    and spent otherwise. ``faces`` / ``recovery_faces``: the player's own D100 / D3 by name.
+
+    Raises :class:`DropshipError` naming ``mission`` (tracker not over, already rolled),
+    ``escape_card`` or ``faces``; nothing is written then."""
+    mission = _locked_mission(user, mission_id, version, stage="in_play")
+    squad = mission.squad
+    report = _outcome(mission)
+    if (mission.post_battle or {}).get("casualties"):
+        raise DropshipError("The casualties of this mission are already rolled; finish the post-battle.", field="mission")
+    lost = _main_names(report, "lost_marines")
+    if escape_card:
+        _card_free(squad, report, "Escape")
+        _escape_changes_something(report)
+    rolling = [n for n in _main_names(report, "casualties") + lost if not (escape_card and n in lost)]
+    for field, typed in (("faces", faces), ("recovery_faces", recovery_faces)):
+        strays = [n for n in (typed or {}) if n not in rolling]
+        if strays:
+            raise DropshipError(
+                f"{field} names {', '.join(strays)}, who makes no roll here; rolling: {', '.join(rolling) or 'nobody'}.",
+                field=field,
+            )
+    outcome = _mission_outcome(mission, report, None)
+    result = _engine_call(
+        "faces",
+        campaign.casualties,
+        bughunt_tables(),
+        engine_squad(squad),
+        outcome,
+        Dice(seed=seed),
+        faces=faces or None,
+        recovery_faces=recovery_faces or None,
+        escaped=tuple(lost) if escape_card else (),
+    )
+    results = result.data["results"]
+    mission.post_battle = {
+        "casualties": {
+            "escaped": bool(escape_card),
+            "faces": {n: r["roll"] for n, r in results.items() if r.get("roll") is not None},
+            "recovery_faces": {n: r["recovery_face"] for n, r in results.items() if r.get("recovery_face") is not None},
+            "results": results,
+            "text": " ".join(result.lines),
+            "rolls": [r.as_dict() for r in result.rolls],
+        }
+    }
+    mission.save(update_fields=["post_battle"])
+    if escape_card:
+        squad.movie_magic_used = [*squad.movie_magic_used, "Escape"]
+    _log(squad, "post-battle: 1. casualties rolled", " ".join(result.lines), result.rolls, mission=mission, data=results)
+    _bump(squad, "movie_magic_used")
+    return mission
+
+
+def survivable(mission: Mission) -> list[str]:
+    """The main characters the Survived card can save now (p.181): those whose step-1 roll,
+    already made (:func:`mission_casualties`), had an effect to ignore."""
+    rolled = (mission.post_battle or {}).get("casualties") or {}
+    return [n for n, r in rolled.get("results", {}).items() if r.get("outcome") in SURVIVABLE]
+
+
+SURVIVABLE = ("dead", "dead_or_removed", "injury")
+"""Casualty outcomes the Survived card can cancel (p.181); Knocked out and School of hard knocks
+have no ill effect to ignore."""
+
+
 @transaction.atomic
 def mission_finish(
     *,
@@ -848,9 +1065,16 @@ def mission_finish(
     the enemy met, movie magic spent) and run the court martial when no Objective was completed
     and the nine post-battle steps (pp.201-206). Offers from Military Life wait on the squad
     page. Replacements are rolled for every main character who left; unnamed ones are called
-    "Recruit <turn>-<n>". The post-battle movie magic cards (p.181) may be played here, each once
-    per campaign: ``escape_card`` spares lost marines their roll, ``survived_card`` names the
-    character whose injury roll is ignored. Raises :class:`DropshipError` naming the field."""
+    "Recruit <turn>-<n>".
+
+    Step 1 uses the rolls :func:`mission_casualties` made, when it ran; otherwise it rolls here.
+    The post-battle movie magic cards (p.181), each once per campaign, are played at their
+    moment: ``escape_card`` (no Lost Marine rolls) only before those rolls, so here only when
+    step 1 was not rolled yet, and only when a main character left by an edge;
+    ``survived_card`` names a character whose step-1 roll, already made, had an effect to
+    ignore. A card that would change nothing is refused, not spent.
+
+    Raises :class:`DropshipError` naming the field; nothing is written then."""
     mission = _locked_mission(user, mission_id, version, stage="in_play")
     squad = mission.squad
     tables = bughunt_tables()
@@ -867,35 +1091,44 @@ def mission_finish(
         if unknown:
             raise DropshipError(f"{field} names {', '.join(unknown)}, who is not in the squad.", field=field)
 
-    def mains(key: str) -> list[str]:
-        return [f["name"] for f in report.get(key, []) if f.get("main")]
-
-    lost = mains("lost_marines")
-    played_here = list(report.get("movie_magic_mission", []))
-    for card, wanted in (("Escape", escape_card), ("Survived", bool(survived_card))):
-        if wanted and card not in played_here:
-            if card in squad.movie_magic_used or card in report.get("movie_magic_used", []):
-                raise DropshipError(f"The {card} card was already used this campaign.", field=f"{card.lower()}_card")
-            played_here.append(card)
-    if survived_card and survived_card not in mains("casualties") + lost:
-        raise DropshipError("survived_card must name a casualty or lost marine of this mission.", field="survived_card")
+    lost = _main_names(report, "lost_marines")
+    rolled = (mission.post_battle or {}).get("casualties") or None
+    played_here = list(report.get("movie_magic_mission", []))  # an older tracker let Escape/Survived be played there
+    if escape_card:
+        if rolled is not None:
+            raise DropshipError(
+                "escape_card: the Lost Marine rolls are made; Escape is played in their place, before them (p.181).",
+                field="escape_card",
+            )
+        if "Escape" not in played_here:
+            _card_free(squad, report, "Escape")
+            _escape_changes_something(report)
+            played_here.append("Escape")
+    if survived_card:
+        if rolled is None and "Survived" not in played_here:
+            raise DropshipError(
+                "survived_card: Survived is played after the injury rolls (p.181): roll the casualties first.",
+                field="survived_card",
+            )
+        if "Survived" not in played_here:
+            _card_free(squad, report, "Survived")
+            played_here.append("Survived")
+        can = survivable(mission) if rolled is not None else _main_names(report, "casualties") + lost
+        if survived_card not in can:
+            got = (rolled or {}).get("results", {}).get(survived_card)
+            why = (
+                f"{survived_card} rolled {got['result']}, which has no effect to ignore"
+                if got
+                else f"{survived_card} made no injury roll"
+            )
+            raise DropshipError(
+                f"survived_card: the Survived card changes nothing: {why}; it can save {', '.join(can) or 'nobody'}.",
+                field="survived_card",
+            )
     report["movie_magic_mission"] = played_here
     report["movie_magic_used"] = sorted({*report.get("movie_magic_used", []), *played_here})
-    escaped = "Escape" in played_here
-    outcome = campaign.MissionOutcome(
-        priority=int(report.get("priority", mission.setup.get("priority", 1))),
-        # Before the Signals penalty, which the post-battle sequence applies (once) from the
-        # Signals numbers below; a report from before ``objective_points`` has only the total.
-        objectives_completed=int(report.get("objective_points", report.get("objectives_completed", 0))),
-        took_field=tuple(took_field),
-        casualties=tuple(mains("casualties")),
-        lost_marines=tuple(lost),
-        evacuated=tuple(mains("evacuated")),
-        enemy=report.get("enemy"),
-        signals_initial=int(report.get("signals_initial", 0)),
-        signals_investigated=int(report.get("signals_investigated", 0)),
-        in_charge=in_charge or (took_field[0] if took_field else None),
-    )
+    escaped = "Escape" in played_here or bool(rolled and rolled.get("escaped"))
+    outcome = _mission_outcome(mission, report, in_charge)
     state = engine_squad(squad)
     departing = len(retire) + len(outcome.casualties) + len(outcome.lost_marines) + 3
     recruits = [n.strip() for n in replacement_names if n and n.strip()]
@@ -910,6 +1143,8 @@ def mission_finish(
         mvp=mvp,
         escaped=tuple(lost) if escaped else (),
         survived=survived_card or None,
+        casualty_faces=(rolled or {}).get("faces"),
+        recovery_faces=(rolled or {}).get("recovery_faces"),
         advanced_care=tuple(advanced_care),
         retire=tuple(retire),
         replacement_names=tuple(recruits),
@@ -942,13 +1177,31 @@ def mission_finish(
         mission=mission,
         data=report,
     )
+    first = result.steps[1 if result.steps[0][0] == 0 else 0][2]  # step 1 (after any court martial)
     for number, title, step in result.steps:
         squad.turn = mission.turn  # the log keeps the turn the steps belong to
-        _log(squad, f"post-battle: {number}. {title}", step.text or title, step.rolls, mission=mission, data=dict(step.data))
+        again = rolled is not None and step is first  # its dice were logged when they were rolled
+        _log(
+            squad,
+            f"post-battle: {number}. {title}",
+            step.text or title,
+            () if again else step.rolls,
+            mission=mission,
+            data=dict(step.data),
+        )
     squad.turn = result.squad.turn
     mission.outcome = {**report, "objectives_completed": total, "in_charge": outcome.in_charge}
     mission.post_battle = {
-        "steps": [{"number": n, "title": t, "text": r.text, "rolls": [x.as_dict() for x in r.rolls]} for n, t, r in result.steps]
+        **({"casualties": rolled} if rolled is not None else {}),
+        "steps": [
+            {
+                "number": n,
+                "title": t,
+                "text": r.text,
+                "rolls": rolled["rolls"] if rolled is not None and r is first else [x.as_dict() for x in r.rolls],
+            }
+            for n, t, r in result.steps
+        ],
     }
     mission.stage = "done"
     mission.save(update_fields=["outcome", "post_battle", "stage"])

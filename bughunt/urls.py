@@ -17,6 +17,7 @@ urlpatterns = [
     path("missions/<int:mission_id>/", views.mission_detail, name="mission"),
     path("missions/<int:mission_id>/support/", views.mission_support, name="mission_support"),
     path("missions/<int:mission_id>/loadout/", views.mission_loadout, name="mission_loadout"),
+    path("missions/<int:mission_id>/casualties/", views.mission_casualties, name="mission_casualties"),
     path("missions/<int:mission_id>/start/", views.mission_start, name="mission_start"),
     path("missions/<int:mission_id>/finish/", views.mission_finish, name="mission_finish"),
 ]

@@ -212,6 +212,9 @@ def _mission_context(request: HttpRequest, mission: Mission, **extra: Any) -> di
         "support_left": support.get("points", 0) - len(support.get("requests", [])),
         "requested": [r["option"] for r in support.get("requests", [])],
         "loadout_weapons": services.LOADOUT_WEAPONS,
+        "extra_rows": services.extra_choices(mission) if mission.stage == "setup" else [],
+        "casualties": (mission.post_battle or {}).get("casualties") if mission.stage == "in_play" else None,
+        "survivable": services.survivable(mission) if mission.stage == "in_play" else [],
         "log": mission.log.order_by("id"),
         "everyone": [t for t in squad.troopers.all() if t.status == "active"],
         "post_battle_steps": list(tables["bh-post-battle-sequence"].entries),
@@ -283,6 +286,19 @@ def mission_start(request: HttpRequest, mission_id: int) -> HttpResponse:
     mission.refresh_from_db()
     assert mission.room is not None
     return redirect("live:room", room_id=mission.room.pk)
+
+
+@login_required
+@require_POST
+def mission_casualties(request: HttpRequest, mission_id: int) -> HttpResponse:
+    """Post-battle step 1 on its own (p.202): roll for casualties and lost marines, with the
+    Escape card if played, so Survived can follow the rolls (p.181)."""
+
+    def write(mission: Mission) -> Mission:
+        v = validated(inputs.MissionCasualtiesInput, request.POST)
+        return services.mission_casualties(user=request.user, mission_id=mission.pk, **v)
+
+    return _mission_write(request, mission_id, write)
 
 
 @login_required

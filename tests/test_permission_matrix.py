@@ -114,6 +114,7 @@ MATRIX: dict[str, Rule] = {
     "bughunt/missions/<int:mission_id>/": R("squad", "owner"),
     "bughunt/missions/<int:mission_id>/support/": R("squad", "owner"),
     "bughunt/missions/<int:mission_id>/loadout/": R("squad", "owner"),
+    "bughunt/missions/<int:mission_id>/casualties/": R("squad", "owner"),
     "bughunt/missions/<int:mission_id>/start/": R("squad", "owner"),
     "bughunt/missions/<int:mission_id>/finish/": R("squad", "owner"),
     # -- campaigns: read by readers, played by editors, run by the owner ----------------------
@@ -170,6 +171,7 @@ MATRIX: dict[str, Rule] = {
     "api/v1/bughunt/missions/<int:mission_id>/": R("squad", "owner"),
     "api/v1/bughunt/missions/<int:mission_id>/support/": R("squad", "owner"),
     "api/v1/bughunt/missions/<int:mission_id>/loadout/": R("squad", "owner"),
+    "api/v1/bughunt/missions/<int:mission_id>/casualties/": R("squad", "owner"),
     "api/v1/bughunt/missions/<int:mission_id>/start/": R("squad", "owner"),
     "api/v1/bughunt/missions/<int:mission_id>/finish/": R("squad", "owner"),
     "api/v1/campaigns/": R("", "user"),

@@ -677,6 +677,7 @@ def test_movie_magic_cards_once_per_campaign() -> None:
     assert [c["id"] for c in state["contacts"]] == ["c1", "c3"]
     state = act(state, "movie_magic", card="Reinforcements", support="Sarge")
     assert state["units"][-1]["name"] == "Sarge" and state["units"][-1]["reactions"] == 2
+    state = to_quick(state, faces=[1, 1, 6])  # Vasquez and the Fire team act Quick, the Sarge Slow
     state = act(state, "movie_magic", card="Double-Up", figure="f1")
     assert state["units"][0]["figures"][0]["weapons"][-1] == {
         "name": "Incinerator",
@@ -686,10 +687,10 @@ def test_movie_magic_cards_once_per_campaign() -> None:
         "no_malfunction": True,
         "temporary": True,
     }
-    state = act(state, "movie_magic", card="Escape")
+    assert "after the battle" in refused(state, "movie_magic", "card", card="Escape")
     out = tracker.outcome(state)
-    assert out["movie_magic_used"] == ["Barricade", "Remove Contact", "Reinforcements", "Double-Up", "Escape"]
-    assert out["movie_magic_mission"] == ["Remove Contact", "Reinforcements", "Double-Up", "Escape"]
+    assert out["movie_magic_used"] == ["Barricade", "Remove Contact", "Reinforcements", "Double-Up"]
+    assert out["movie_magic_mission"] == ["Remove Contact", "Reinforcements", "Double-Up"]
 
 
 def test_reinforcements_after_reactions_get_their_own_die() -> None:
@@ -709,7 +710,8 @@ def test_the_evac_card_follows_a_failed_roll() -> None:
 
 
 def test_lucky_find_and_you_want_some_too_never_malfunction() -> None:
-    state = act(new(), "movie_magic", card="Lucky Find", figure="f2", weapon="Plasma rifle")
+    state = to_quick(new(), faces=[1, 1])
+    state = act(state, "movie_magic", card="Lucky Find", figure="f2", weapon="Plasma rifle")
     assert state["units"][1]["figures"][0]["weapons"][-1]["no_malfunction"]
     state = act(state, "detect", contact="c1", faces=[5], enemy_face=[48], variant_face=[1], numbers_faces=[2])
     state = act(to_quick(state, [1, 1]), "movie_magic", card="You want some too?", figure="f2")
@@ -842,6 +844,8 @@ def test_a_precursor_explorer_rerolls_one_reaction_die_a_round() -> None:
 def test_scientists_survey_counts_one_objective_once() -> None:
     state = new(combat_teams=[{"name": "Scientific survey team"}])
     refused(state, "survey", "figure", figure="f1")
+    state = act(state, "survey", figure="f2")  # reaches the center in round 1
+    state["round"], state["phase"] = 3, "start"
     state = act(state, "survey", figure="f2")
     assert tracker.outcome(state)["objectives_completed"] == 1
     refused(state, "survey", "type", figure="f3")

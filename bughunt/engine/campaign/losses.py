@@ -72,8 +72,11 @@ def casualties(
 ) -> Result:
     """Step 1 (p.202): D100 on ``bh-casualties`` for each casualty (Casualty column) and each
     trooper who left by a battlefield edge (Lost Marine column). Names in ``escaped`` left by an
-    edge under the Escape movie magic card (p.181) and skip the Lost Marine roll; ``survived``
-    names the one character whose roll's effects the Survived card cancels (p.181).
+    edge under the Escape movie magic card (p.181) and skip the Lost Marine roll; each must be a
+    lost marine. ``survived`` names the one character whose roll's effects the Survived card
+    cancels (p.181): the card is played after the roll, so the roll must have had an effect to
+    ignore (death, crippling or a wound); Knocked out or School of hard knocks is refused, as is
+    a name that rolled nothing.
 
     - Gruesome fate: dead. Death or crippling injury: dead, or ``removed`` for names in
       ``crippled`` (the player tells the story).
@@ -84,8 +87,9 @@ def casualties(
     Also clears last turn's one-turn flags (:func:`clear_one_turn_flags`).
 
     ``faces`` maps a name to their D100 result; ``recovery_faces`` maps a name to the D3 face
-    for the Sick Bay time. ``data``: ``{"results": {name: {"column", "result", "outcome",
-    "sick_bay", "xp"}}}``. Raises :class:`CampaignError` for names that are not troopers or
+    for the Sick Bay time (so rolls made earlier can be replayed). ``data``: ``{"results":
+    {name: {"column", "result", "outcome", "sick_bay", "xp", "roll", "recovery_face"}}}``
+    (``roll``: the D100; ``recovery_face``: the D3 face, ``None`` without one). Raises :class:`CampaignError` for names that are not troopers or
     did not take the field, a trooper who was in Sick Bay or told to miss the mission, an
     unknown enemy, or bad faces.
     """
@@ -96,6 +100,12 @@ def casualties(
             raise CampaignError(f"took_field: {name} is in Sick Bay and cannot go on the mission.")
         if trooper.miss_next_mission:
             raise CampaignError(f"took_field: {name} has to miss this mission (brig or special duties).")
+    strays = [n for n in escaped if n not in outcome.lost_marines]
+    if strays:
+        raise CampaignError(
+            f"escaped: {', '.join(strays)} did not leave by a battlefield edge (lost marines: {', '.join(outcome.lost_marines) or 'none'}).",
+            field="escaped",
+        )
     for name in crippled:
         if name not in outcome.casualties:
             raise CampaignError(f"crippled: {name} is not one of the casualties ({', '.join(outcome.casualties) or 'none'}).")
@@ -126,7 +136,15 @@ def casualties(
             rolls.append(record)
             entry = table.resolve(record, column=column).entry
             kind = str(entry.data["outcome"])
-            detail: dict[str, Any] = {"column": column, "result": entry.result, "outcome": kind, "sick_bay": 0, "xp": 0}
+            detail: dict[str, Any] = {
+                "column": column,
+                "result": entry.result,
+                "outcome": kind,
+                "sick_bay": 0,
+                "xp": 0,
+                "roll": record.total,
+                "recovery_face": None,
+            }
             head = f"{name} ({column}, rolled {record.total}): {entry.result}"
             if name == survived and kind in ("dead", "dead_or_removed", "injury"):
                 detail["outcome"] = "survived"
@@ -151,6 +169,7 @@ def casualties(
                     else:
                         rec = dice.roll(notation, rec_reason)
                     rolls.append(rec)
+                    detail["recovery_face"] = rec.faces[0]
                     turns = int(rec.total or 0)
                     how = f"{notation}: {rec.natural}{base} = {turns}"
                 if razor and column == CASUALTY:
@@ -168,6 +187,10 @@ def casualties(
                 lines.append(f"{head}, no lasting harm.")
             results[name] = detail
             squad = squad.put(trooper)
+    if survived is not None and results.get(survived, {}).get("outcome") != "survived":
+        got = results.get(survived)
+        why = f"rolled {got['result']}, which has no effect to ignore" if got else "made no injury roll"
+        raise CampaignError(f"survived: the Survived card changes nothing: {survived} {why} (p.181).", field="survived")
     if not lines:
         lines.append("No casualties or lost marines to roll for.")
     return Result(squad, tuple(rolls), tuple(lines), data={"results": results})
@@ -202,6 +225,13 @@ def update_completed_missions(squad: Squad, outcome: MissionOutcome) -> Result:
     """Step 2 (p.203): +1 Completed Missions for each active trooper who took the field and is
     not in Sick Bay after step 1 (a wound that lays a trooper up does not count the mission).
     The mission also counts toward the operation and toward the next R&R (p.206).
+
+    Reading (p.203): a casualty sent to Sick Bay by step 1 gets no Completed Mission. Step 2
+    says characters in Sick Bay do not update their tally, and step 1 (which puts wounded
+    casualties there) comes first. The muster-out row "5-7: 9+ if the character was a casualty
+    or a lost marine" does not contradict this: it still meets casualties who came out of step
+    1 without Sick Bay time (Knocked out, School of hard knocks) and every surviving lost
+    marine (the Lost Marine column has no Sick Bay results at all).
 
     ``data``: ``{"counted": [names]}``.
     """

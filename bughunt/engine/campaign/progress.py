@@ -40,6 +40,12 @@ def award_experience(
     Priority was 4+; +1 to the MVP (``mvp`` or ``outcome.mvp``), who must be an active trooper
     who took the field. The dead earn nothing.
 
+    Reading of "Mission Priority was 4+" (p.204): ``outcome.priority`` is the Priority the
+    mission was generated with (p.186), not the one drop ship arrivals raised in play. A drop
+    ship raises Priority "for the remainder of the mission" (p.201), an effect on the table
+    that ends with it; and Evac, which lands a drop ship, is how nearly every mission ends, so
+    counting the raise would make the 4+ reward a 3+ one in practice.
+
     ``data``: ``{"xp": {name: points}}``. Raises :class:`CampaignError` for a bad MVP.
     """
     _validate_outcome(squad, outcome)

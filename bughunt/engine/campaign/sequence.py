@@ -41,6 +41,8 @@ class PostBattleChoices:
     - ``mvp``: MVP (else ``outcome.mvp``). ``crippled``: Death-or-crippling casualties who
       leave crippled rather than dead. ``escaped``: lost marines covered by the Escape card;
       ``survived``: the character the Survived card saves from an injury roll's effects.
+    - ``casualty_faces`` / ``recovery_faces``: step 1's D100 and Sick Bay D3 faces by name,
+      when those rolls were made before (the Survived card is played after them, p.181).
     - ``advanced_care``: troopers to buy advanced care for after step 1 (1 Reputation each,
       skipped with a line when not possible).
     - ``retire``: injured troopers to retire in step 4.
@@ -57,6 +59,8 @@ class PostBattleChoices:
     crippled: tuple[str, ...] = ()
     escaped: tuple[str, ...] = ()
     survived: str | None = None
+    casualty_faces: Mapping[str, int] | None = None
+    recovery_faces: Mapping[str, int] | None = None
     advanced_care: tuple[str, ...] = ()
     retire: tuple[str, ...] = ()
     replacement_names: tuple[str, ...] = ()
@@ -128,7 +132,17 @@ def post_battle(
     squad = keep(
         1,
         titles[1],
-        casualties(tables, squad, outcome, dice, crippled=choices.crippled, escaped=choices.escaped, survived=choices.survived),
+        casualties(
+            tables,
+            squad,
+            outcome,
+            dice,
+            faces=choices.casualty_faces,
+            recovery_faces=choices.recovery_faces,
+            crippled=choices.crippled,
+            escaped=choices.escaped,
+            survived=choices.survived,
+        ),
     )
     for name in choices.advanced_care:
         try_step(1, "Advanced care", advanced_care, tables, squad, name)

@@ -259,7 +259,9 @@ class MissionOutcome:
     """What the mission tracker reports for the post-battle sequence (names are main
     characters).
 
-    - ``priority``: the mission's final Priority.
+    - ``priority``: the mission's Priority Rating as generated (p.186, after Reputation,
+      Vital/Critical and Intel Corps shifts), before any drop ship raised it in play (p.201);
+      see :func:`bughunt.engine.campaign.award_experience` for why.
     - ``objectives_completed``: completed Objectives with Vital counted 2 and Critical 3.
     - ``took_field``: who was on the table; ``casualties``: taken out by the enemy;
       ``lost_marines``: left by a battlefield edge; ``evacuated``: left by drop ship.

@@ -87,10 +87,11 @@ comes next; ``roll_die`` {faces} gives exactly those, ``cancel_roll`` drops the 
   figure?, faces?}, ``activate`` {location, figure, contact?, faces?}, ``investigate_signal``.
 - objectives: ``scout``, ``beacon``, ``pick_up`` {objective, figure}, ``drop_package`` {figure},
   ``hack`` {objective, figure, faces?}, ``set_objective`` {objective, completed}, ``survey``
-  {figure} (Scientific survey team: one Objective, once).
+  {figure, left?} (Scientific survey team: first at the center, then after a whole round there
+  one Objective, once; kept in ``survey_at_center`` {figure, round}).
 - evac: ``request_evac`` {figure, faces?}, ``evacuate`` {figure (or unit)}, ``exit_edge`` {figure}.
 - figures: ``adjust`` {figure, stun?, wounded?, status?}, ``clear_malfunction`` {figure, weapon,
-  faces?}, ``movie_magic`` {card, figure?, weapon?, contact?, support?}.
+  faces?}, ``movie_magic`` {card, figure?, weapon?, ally?, contact?, support?, arms?}.
 - combat (through :mod:`bughunt.engine.combat`): ``shoot`` {figure, weapon, enemy?, band, moved?,
   behind_cover?, rapid_fire?, near? (ids within 2": Area hits and Stun markers applied),
   shatter_near?, grenade?, faces?}, ``brawl`` {figure, enemy, by? (trooper | enemy), second_opponent?,

@@ -296,13 +296,44 @@ def _reroll_reaction(state: dict[str, Any], action: Action, dice: Dice, tables: 
 
 
 def _survey(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
-    """A scientist of a Scientific survey team spent a whole round at the table center (p.188):
-    it counts as one completed Objective, once per mission."""
+    """The Scientific survey team's Objective (p.188): once per mission, a scientist who reaches
+    the table center and spends one entire round there completes one Objective.
+
+    Reading: the whole round is required, as the text says. The first ``survey`` {figure} marks
+    the scientist's arrival at the center in this round; a second ``survey`` by the same
+    scientist, once a whole round has passed there (from the end of the next round on),
+    completes the Objective. The scientist must still be on the table; ``left`` (on) marks that
+    they left the center, which clears the arrival. A refusal changes nothing."""
     fig = _worker(state, action)
     if "scientists" not in fig["special"]:
         raise TrackerError(f"{fig['name']} is not a scientist of a Scientific survey team.", field="figure")
     if any(o["key"] == "survey" for o in state["objectives"]):
         raise TrackerError("The survey counts only once per mission.", field="type")
+    at_center = state.get("survey_at_center")
+    if payload_flag(action, "left"):
+        if not at_center or at_center["figure"] != fig["id"]:
+            raise TrackerError(f"{fig['name']} is not surveying at the table center.", field="figure")
+        state["survey_at_center"] = None
+        return [Event("survey", f"{fig['name']} leaves the table center: the survey must start again.", {"figure": fig["id"]})]
+    rnd = state["round"]
+    if not at_center or at_center["figure"] != fig["id"]:
+        state["survey_at_center"] = {"figure": fig["id"], "round": rnd}
+        return [
+            Event(
+                "survey",
+                f"{fig['name']} reaches the table center in round {rnd}: after one entire round there (the end of round"
+                f" {rnd + 1}), the survey completes one Objective.",
+                {"figure": fig["id"]},
+            )
+        ]
+    whole = rnd > at_center["round"] + 1 or (rnd == at_center["round"] + 1 and state["phase"] == "spawn")
+    if not whole:
+        raise TrackerError(
+            f"{fig['name']} reached the center in round {at_center['round']}: the survey needs one entire round there,"
+            f" so it completes from the end of round {at_center['round'] + 1}.",
+            field="type",
+        )
+    state["survey_at_center"] = None
     state["objectives"].append(
         {
             "id": "survey",
@@ -312,13 +343,15 @@ def _survey(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[s
             "type": "Survey",
             "key": "survey",
             "completed": True,
-            "completed_round": state["round"],
+            "completed_round": rnd,
             "contacted_round": None,
             "package": None,
         }
     )
     return [
         Event(
-            "survey", f"{fig['name']} completes the survey at the table center: one Objective completed.", {"figure": fig["id"]}
+            "survey",
+            f"{fig['name']} spent a whole round at the table center: the survey counts as one completed Objective.",
+            {"figure": fig["id"]},
         )
     ]

@@ -141,6 +141,24 @@ def _save(raw: Mapping[str, Any], default: int | None, key: str) -> int | None:
     return number
 
 
+def _figure_weapons(
+    tables: Mapping[str, RangeTable], raw: Mapping[str, Any], template: Mapping[str, Any], figures: int, key: str
+) -> list[list[str]] | None:
+    """A team's weapons figure by figure (pp.188-189): ``figure_weapons`` in the set-up, else the
+    Support row's own (a Soulless Recon Team: one Carbine, one Sniper Rifle) when the set-up
+    names no ``weapons``; ``None`` when every figure carries the team's weapons."""
+    per_figure = raw.get("figure_weapons")
+    if per_figure is None and "weapons" not in raw:
+        per_figure = template.get("figure_weapons")
+    if per_figure is None:
+        return None
+    if not isinstance(per_figure, list | tuple) or len(per_figure) != figures:
+        raise TrackerError(
+            f"{key}.figure_weapons must list the weapons of each of its {figures} figures.", field=f"{key}.figure_weapons"
+        )
+    return [_weapon_names(tables, w, f"{key}.figure_weapons") for w in per_figure]
+
+
 def initial_state(setup: Mapping[str, Any], tables: Mapping[str, RangeTable]) -> dict[str, Any]:
     """A mission ready for round 1 from ``setup`` (the generated mission, see the brief's shape):
     ``priority`` (1-6) is required and ``main_characters`` (names, or dicts with name, reactions,
@@ -270,6 +288,7 @@ def initial_state(setup: Mapping[str, Any], tables: Mapping[str, RangeTable]) ->
         profile = _profile(raw, base_team, key)
         figures = _setup_int(raw, "figures", 1, 12, default=int(template.get("figures") or 1))
         weapons = _weapon_names(tables, raw.get("weapons", template.get("weapons", [])), f"{key}.weapons")
+        per_figure = _figure_weapons(tables, raw, template, figures, key)
         special = [str(s) for s in raw.get("special", []) or []]
         if (template.get("brawl_dice") or "kerin" in special) and combat.BRAWL_BEST_OF_TWO not in special:
             special.append(combat.BRAWL_BEST_OF_TWO)
@@ -288,6 +307,7 @@ def initial_state(setup: Mapping[str, Any], tables: Mapping[str, RangeTable]) ->
             save=_save(raw, template.get("armor_save"), key),
             weapons=weapons,
             special=special,
+            figure_weapons=per_figure,
         )
 
     # objectives
@@ -358,6 +378,7 @@ def _add_unit(
     save: int | None,
     weapons: Sequence[str],
     special: Sequence[str],
+    figure_weapons: Sequence[Sequence[str]] | None = None,
 ) -> dict[str, Any]:
     uid = f"u{state['next']['unit']}"
     state["next"]["unit"] += 1
@@ -383,7 +404,15 @@ def _add_unit(
         state["next"]["figure"] += 1
         label = name if kind == "character" else f"{name} {number}"
         unit["figures"].append(
-            _new_figure(fid, label, profile, main=kind == "character", save=save, weapons=weapons, special=special)
+            _new_figure(
+                fid,
+                label,
+                profile,
+                main=kind == "character",
+                save=save,
+                weapons=figure_weapons[number - 1] if figure_weapons else weapons,
+                special=special,
+            )
         )
     state["units"].append(unit)
     return unit

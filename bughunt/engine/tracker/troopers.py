@@ -7,9 +7,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from bughunt.engine import combat
+from bughunt.engine import support as support_rules
 from bughunt.engine.tracker.base import (
     EVAC_FROM_ROUND,
     KNOCKOUT_STUN,
+    PHASE_NAMES,
+    POST_BATTLE_CARDS,
     SETUP_CARDS,
     STATUSES,
     _all_figures,
@@ -182,14 +185,43 @@ def _clear_malfunction(state: dict[str, Any], action: Action, dice: Dice, tables
 # -- Movie magic (p.181) -------------------------------------------------------------------------------------
 
 
+ROUND_CARDS: tuple[str, ...] = ("Barricade", "Reinforcements", "Remove Contact")
+"""Played at the beginning or the end of a round (p.181): the round's start or its Spawn phase."""
+ACTING_CARDS: tuple[str, ...] = ("Double-Up", "Lucky Find", "You want some too?")
+"""Played when a character is selected to act (p.181)."""
+
+
+def _may_act_now(state: Mapping[str, Any], unit: Mapping[str, Any]) -> str:
+    """Why ``unit`` cannot be selected to act now, or ``""`` when it can: in the Quick Action phase
+    a Quick unit that has not acted or held; a held unit taking Snap Fire in the Enemy Action
+    phase; in the Slow Action phase a Slow or held unit that has not acted (p.198)."""
+    phase = state["phase"]
+    if unit["acted"]:
+        return f"{unit['name']} has already acted this round"
+    if phase == "quick" and unit["slot"] == "quick" and not unit["held"]:
+        return ""
+    if phase == "enemy" and unit["held"]:
+        return ""
+    if phase == "slow" and (unit["slot"] == "slow" or unit["held"]):
+        return ""
+    return f"{unit['name']} is not the one to act in the {PHASE_NAMES[phase]}"
+
+
 def _movie_magic(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
-    """Play a Movie magic card (p.181), each once per campaign. Where the tracker acts: Evac (after
-    a failed Evac roll: lands at the end of next round, no roll), Remove Contact (``contact``),
-    Reinforcements (``support``: a Support option placed at the center of an edge), Double-Up
-    (``figure`` gains an Incinerator that never malfunctions), Lucky Find (``figure``, ``weapon``:
-    no malfunctions, gone after the mission), You want some too? (``figure`` fires three times
-    this round without malfunction). Barricade is noted; Escape and Survived are post-battle cards
-    recorded for :func:`outcome`; Extra Support belongs to mission set-up and is refused here."""
+    """Play a Movie magic card (p.181), each once per campaign, at the moment the book gives:
+
+    - at the beginning or end of a round (the start of the round or its Spawn phase): Barricade
+      (noted), Reinforcements (``support``: a Support option placed at the center of an edge,
+      its figures armed as pp.188-189 give them; ``arms`` for the Sarge), Remove Contact
+      (``contact``);
+    - when selecting a character to act (``figure``, whose unit may act now and has not):
+      Double-Up (an Incinerator that never malfunctions), Lucky Find (``weapon``, given to the
+      actor or to ``ally``, a figure within 4"; no malfunctions, gone after the mission), You
+      want some too? (three shots this round without malfunction);
+    - after a failed Evac roll: Evac (lands at the end of next round, no roll).
+
+    Extra Support is played in the mission set-up, Escape and Survived after the battle (the
+    post-battle sequence): the tracker refuses them. A refused play changes nothing."""
     cards = _card_names(tables)
     card = _choice(action, "card", cards)
     if card in state["movie_magic_used"]:
@@ -198,11 +230,21 @@ def _movie_magic(state: dict[str, Any], action: Action, dice: Dice, tables: Mapp
         raise TrackerError(
             f"{card} is played while rolling for Support before the mission; use it in the mission set-up.", field="card"
         )
+    if card in POST_BATTLE_CARDS:
+        when = "before the Lost Marine rolls" if card == "Escape" else "after the injury rolls"
+        raise TrackerError(f"{card} is played after the battle, {when}, in the post-battle sequence (p.181).", field="card")
+    if card in ROUND_CARDS and state["phase"] not in ("start", "spawn"):
+        raise TrackerError(
+            f"{card} is played at the beginning or end of a round (p.181); it is now the {PHASE_NAMES[state['phase']]}.",
+            field="card",
+        )
     data = _entry_data(tables, "bh-movie-magic", card)
-    figure_cards = ("Double-Up", "Lucky Find", "You want some too?")
-    if card in figure_cards:
+    if card in ACTING_CARDS:
         unit, fig = _figure(state, action.payload.get("figure"))
         _mine(action, unit)
+        why = _may_act_now(state, unit)
+        if why:
+            raise TrackerError(f"{card} is played when a character is selected to act (p.181): {why}.", field="figure")
     else:
         require_owner(action)
     text = ""
@@ -212,8 +254,6 @@ def _movie_magic(state: dict[str, Any], action: Action, dice: Dice, tables: Mapp
     elif card == "Double-Up":
         fig["weapons"].append(_new_weapon(str(data["weapon"]), no_malfunction=True, temporary=True))
         text = f"Double-Up: {fig['name']} gains an Incinerator that never malfunctions and may fire it or their own weapon each round."
-    elif card == "Escape":
-        text = "Escape: troopers who left by a battlefield edge skip the Lost Marine roll after the battle."
     elif card == "Evac":
         if state["evac"]["status"] != "pending":
             raise TrackerError("The Evac card is played after a failed Evac roll; no call is waiting.", field="card")
@@ -223,12 +263,20 @@ def _movie_magic(state: dict[str, Any], action: Action, dice: Dice, tables: Mapp
         name = _weapon_names(tables, str(action.payload.get("weapon") or ""), "weapon")[0] if action.payload.get("weapon") else ""
         if not name:
             raise TrackerError("weapon is required: a weapon from the Weapons table.", field="weapon")
-        fig["weapons"].append(_new_weapon(name, no_malfunction=True, temporary=True))
-        text = f"Lucky Find: {fig['name']} gets a {name} that never malfunctions (gone after the mission)."
+        holder = fig
+        if action.payload.get("ally") not in (None, "", fig["id"]):
+            _, holder = _figure(state, action.payload.get("ally"), field="ally")
+        holder["weapons"].append(_new_weapon(name, no_malfunction=True, temporary=True))
+        to = "" if holder is fig else f" for {holder['name']}, within {data['range_in']} inches"
+        text = f"Lucky Find: {fig['name']} finds a {name}{to} that never malfunctions (gone after the mission)."
     elif card == "Reinforcements":
         support = {e.result: e.data for e in tables["bh-support"].entries if e.data.get("profile")}
         choice = _choice(action, "support", list(support))
         option = support[choice]
+        try:
+            per_figure = support_rules.team_weapons(option, arms=str(action.payload.get("arms") or "") or None)
+        except support_rules.SupportError as exc:
+            raise TrackerError(exc.message, field="arms") from None
         new = _add_unit(
             state,
             kind="team",
@@ -240,6 +288,7 @@ def _movie_magic(state: dict[str, Any], action: Action, dice: Dice, tables: Mapp
             save=option.get("armor_save"),
             weapons=list(option.get("weapons") or []),
             special=[combat.BRAWL_BEST_OF_TWO] if option.get("brawl_dice") else [],
+            figure_weapons=per_figure,
         )
         text = f"Reinforcements: {new['name']} ({option['figures']} figure(s)) enters at the center of a battlefield edge of your choice, no roll needed."
         if state["phase"] == "start" and state["reaction_dice"]:
@@ -253,8 +302,6 @@ def _movie_magic(state: dict[str, Any], action: Action, dice: Dice, tables: Mapp
         contact = _find(state["contacts"], action.payload.get("contact"), "contact", "Contact marker")
         state["contacts"].remove(contact)
         text = f"Remove Contact: Contact {contact['id']} is taken off the table."
-    elif card == "Survived":
-        text = "Survived: one character may ignore an injury roll after the battle."
     elif card == "You want some too?":
         fig["three_shots_round"] = state["round"]
         text = f"You want some too?: {fig['name']} moves normally, then fires three times with no risk of malfunction this round."
