@@ -714,7 +714,7 @@ def test_lucky_find_and_you_want_some_too_never_malfunction() -> None:
     state = act(state, "movie_magic", card="Lucky Find", figure="f2", weapon="Plasma rifle")
     assert state["units"][1]["figures"][0]["weapons"][-1]["no_malfunction"]
     state = act(state, "detect", contact="c1", faces=[5], enemy_face=[48], variant_face=[1], numbers_faces=[2])
-    state = act(to_quick(state, [1, 1]), "movie_magic", card="You want some too?", figure="f2")
+    state = act(state, "movie_magic", card="You want some too?", figure="f2")
     state = act(state, "shoot", figure="f2", weapon="Combat rifle", enemy="e1", band="cover", faces=[1, 1, 1])
     rifle = state["units"][1]["figures"][0]["weapons"][0]
     assert not rifle["malfunctioned"] and state["units"][1]["figures"][0]["three_shots_round"] is None
