@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
@@ -16,7 +17,7 @@ from live import presence, registry
 from live.engine.tracker import Action, Event, Role, TrackerError
 from live.events import publish_members, publish_room
 from live.models import JoinCode, Membership, Room, RoomAction
-from live.permissions import room_for
+from live.permissions import ROLE_NAMES, room_for
 from live.selectors import MEMBER_TYPES, kind_tables, reducer_tables, room_replayed_state
 from rules import selectors as rule_tables
 from rules import writes
@@ -210,6 +211,46 @@ def room_join(*, user: Any, code: str) -> Membership:
         # A join does not move the room's version (it must not make a write in flight stale):
         # devices hear a ``members`` event and redraw the member list and the Played-by choices.
         transaction.on_commit(lambda: publish_members(found.room_id))
+    return membership
+
+
+# -- members of an app's invite-only room (a campaign's, a Bug Hunt squad's) -----------------
+
+APP_MEMBER_ROLES = {"editor": Role.PLAYER, "reader": Role.VIEWER}
+
+
+def app_member_invite(*, room: Room, username: str, role: str, what: str) -> tuple[Membership, str | None]:
+    """Seat the user called ``username`` in an app's (locked) room as ``editor`` (a player) or
+    ``reader`` (a viewer); inviting a member again changes their role. ``what`` names the app's
+    object in messages ("campaign", "squad"). The app checks that the inviter owns it and logs
+    the change. Returns the membership and the member's former role name (``None`` if new).
+
+    Raises :class:`DropshipError` naming ``role`` (editor or reader) or ``username`` (unknown,
+    or the owner)."""
+    if role not in APP_MEMBER_ROLES:
+        raise DropshipError(f"role must be editor or reader; got {role!r}.", field="role")
+    invited = get_user_model().objects.filter(username=username.strip()).first()
+    if invited is None:
+        raise DropshipError(f"No user called {username.strip()!r}; they need an account first.", field="username")
+    if invited.pk == room.owner_id:
+        raise DropshipError(f"You own this {what} already.", field="username")
+    was = Membership.objects.filter(room=room, user=invited).values_list("role", flat=True).first()
+    membership, _ = Membership.objects.update_or_create(room=room, user=invited, defaults={"role": APP_MEMBER_ROLES[role].value})
+    return membership, (ROLE_NAMES[Role(was)] if was is not None else None)
+
+
+def app_member_remove(*, room: Room, member_id: int, user: Any, role: Role) -> Membership:
+    """Take the membership ``member_id`` (not the owner's) from an app's (locked) room: the
+    owner removes anyone, a member may leave. Returns the deleted membership for the app's log.
+
+    Raises :class:`DropshipError` naming ``member`` for no such member and :class:`NotAllowed`
+    when someone other than the owner removes another member."""
+    membership = Membership.objects.select_related("user").filter(room=room, pk=member_id).exclude(user_id=room.owner_id).first()
+    if membership is None:
+        raise DropshipError("No such member (the owner cannot be removed).", field="member")
+    if role != Role.OWNER and membership.user_id != user.pk:
+        raise NotAllowed("Only the owner can remove other members.")
+    membership.delete()
     return membership
 
 
