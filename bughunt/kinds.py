@@ -18,6 +18,7 @@ MISSION = TrackerKind(
     reducer=tracker_kind.reducer,
     initial_state=tracker_kind.initial_state,
     release=tracker_kind.release,
+    on_record=tracker_kind.on_record,
     template="bughunt/mission.html",
     system=tracker_kind.SYSTEM,
     description="Reaction dice, Contact markers, Spawn Points, Tactical Locations, Objectives and Evac.",

@@ -72,7 +72,7 @@ def _record(room: Room, action: Action, seed: int, events: list[Event], *, befor
     """Keep an applied action: bump and save the room (its new state already set) and append the
     action to the log with its seed, roll records, events and the state before it (for undo)."""
     writes.bump(room, fields=["state"])
-    return RoomAction.objects.create(
+    entry = RoomAction.objects.create(
         room=room,
         version=room.version,
         actor_id=int(action.actor) if action.actor else None,
@@ -84,6 +84,15 @@ def _record(room: Room, action: Action, seed: int, events: list[Event], *, befor
         events=[e.as_dict() for e in events],
         state_before=before,
     )
+    _on_record(room, entry)
+    return entry
+
+
+def _on_record(room: Room, entry: RoomAction) -> None:
+    """Tell the room's kind (its ``on_record``, if any) of an action or undo just logged."""
+    hook = registry.get(room.kind).on_record
+    if hook is not None:
+        hook(room, entry)
 
 
 def _check_version(room: Room, version: int | None) -> None:
@@ -457,6 +466,7 @@ def room_undo(*, user: Any, room_id: int, version: int | None) -> ActResult:
         seed=0,
         events=[{"type": "undo", "text": text, "data": {"undid": last.version}}],
     )
+    _on_record(room, entry)
     transaction.on_commit(lambda: publish_room(room.pk, room.version))
     return ActResult(room=room, entry=entry)
 
