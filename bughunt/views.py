@@ -15,9 +15,10 @@ from django.views.decorators.http import require_GET, require_POST
 
 from bughunt import inputs, member_services, selectors, services
 from bughunt.models import Mission, Squad
-from bughunt.permissions import ROLE_NAMES, squad_for
+from bughunt.permissions import EDITOR, ROLE_NAMES, squad_for
 from live.engine.tracker import Role
-from rules.errors import DropshipError, NotFound
+from live.models import Membership
+from rules.errors import DropshipError, NotAllowed, NotFound
 from rules.inputs import validated
 
 LOG_PAGE = 100  # log lines per page: a long campaign's log stays a quick page
@@ -103,9 +104,13 @@ def squad_detail(request: HttpRequest, squad_id: int) -> HttpResponse:
     return render(request, "bughunt/squad_detail.html", _squad_context(request, squad))
 
 
-def _squad_write(request: HttpRequest, squad_id: int, write: Callable[[Squad], Any]) -> HttpResponse:
+def _squad_write(request: HttpRequest, squad_id: int, write: Callable[[Squad], Any], *, at_least: Role = EDITOR) -> HttpResponse:
+    """Run one squad write: the role ``at_least`` first (a reader learns that they may not, not
+    what was wrong with the form), then the form and the service; a refusal renders the squad
+    page with its message and status."""
     squad = _squad_or_404(request, squad_id)
     try:
+        squad_for(request.user, squad.pk, at_least=at_least)
         result = write(squad)
     except DropshipError as exc:
         squad.refresh_from_db()
@@ -130,7 +135,7 @@ def squad_settings(request: HttpRequest, squad_id: int) -> HttpResponse:
             signals=v.get("signals"),
         )
 
-    return _squad_write(request, squad_id, write)
+    return _squad_write(request, squad_id, write, at_least=Role.OWNER)
 
 
 @login_required
@@ -193,7 +198,7 @@ def member_invite(request: HttpRequest, squad_id: int) -> HttpResponse:
         v = validated(inputs.MemberInviteInput, request.POST)
         return member_services.member_invite(user=request.user, squad_id=squad.pk, **v)
 
-    return _squad_write(request, squad_id, write)
+    return _squad_write(request, squad_id, write, at_least=Role.OWNER)
 
 
 @login_required
@@ -202,6 +207,13 @@ def member_remove(request: HttpRequest, squad_id: int, member_id: int) -> HttpRe
     """Remove a member (the owner) or leave the squad (a member, who then goes to the squad list)."""
     squad = _squad_or_404(request, squad_id)
     try:
+        # who may remove this member is known before the form is read: the owner, or the member leaving
+        _, role = squad_for(request.user, squad.pk)
+        if (
+            role != Role.OWNER
+            and not Membership.objects.filter(room_id=squad.room_id, pk=member_id, user_id=request.user.pk).exists()
+        ):
+            raise NotAllowed("Only the owner can remove other members.")
         v = validated(inputs.MemberRemoveInput, request.POST)
         member_services.member_remove(user=request.user, squad_id=squad.pk, member_id=member_id, **v)
     except DropshipError as exc:
@@ -223,7 +235,7 @@ def marine(request: HttpRequest, squad_id: int) -> HttpResponse:
             user=request.user, squad_id=squad.pk, version=v["version"], trooper_id=v["trooper"], player=v["player"]
         )
 
-    return _squad_write(request, squad_id, write)
+    return _squad_write(request, squad_id, write, at_least=Role.OWNER)
 
 
 @login_required
@@ -284,6 +296,7 @@ def mission_detail(request: HttpRequest, mission_id: int) -> HttpResponse:
 def _mission_write(request: HttpRequest, mission_id: int, write: Callable[[Mission], Any]) -> HttpResponse:
     mission = _mission_or_404(request, mission_id)
     try:
+        squad_for(request.user, mission.squad_id, at_least=EDITOR)  # the role before the form
         write(mission)
     except DropshipError as exc:
         mission.refresh_from_db()
@@ -329,6 +342,7 @@ def mission_loadout(request: HttpRequest, mission_id: int) -> HttpResponse:
 def mission_start(request: HttpRequest, mission_id: int) -> HttpResponse:
     mission = _mission_or_404(request, mission_id)
     try:
+        squad_for(request.user, mission.squad_id, at_least=EDITOR)  # the role before the form
         v = validated(inputs.MissionStartInput, request.POST)
         services.mission_start(user=request.user, mission_id=mission.pk, **v)
     except DropshipError as exc:
