@@ -24,7 +24,7 @@ from live.events import publish_room
 from rules import bounds, writes
 from rules.engine.dice import Dice, RollRecord
 from rules.engine.tables import RangeTable
-from rules.errors import DropshipError, rule_errors
+from rules.errors import DropshipError, NotFound, rule_errors
 
 MIN_MAIN, MAX_MAIN = 3, 5
 TRACKER_KIND = "bughunt-mission"
@@ -61,8 +61,12 @@ def _locked_squad(user: Any, squad_id: int, version: int | None, *, at_least: Ro
     ``version`` (required): raises :class:`NotFound` for an outsider, :class:`NotAllowed` for a
     role too low, :class:`DropshipError` naming ``version`` when none is sent, or
     :class:`StaleVersion` (409, with the current version)."""
-    squad, _ = squad_for(user, squad_id, at_least=at_least, lock=True)
-    writes.check_version(squad, version, message="The squad changed since you loaded it; reload and try again.")
+    squad_for(user, squad_id, at_least=at_least)
+    squad = writes.locked(
+        Squad.objects.filter(pk=squad_id), version, message="The squad changed since you loaded it; reload and try again."
+    )
+    if squad is None:  # gone since squad_for read it
+        raise NotFound("No such squad, or it is not shared with you.", field="squad")
     return squad
 
 

@@ -211,7 +211,7 @@ def member_remove(request: HttpRequest, squad_id: int, member_id: int) -> HttpRe
         _, role = squad_for(request.user, squad.pk)
         if (
             role != Role.OWNER
-            and not Membership.objects.filter(room_id=squad.room_id, pk=member_id, user_id=request.user.pk).exists()
+            and not Membership.objects.filter(room_id=squad.room_id, pk=member_id, user_id=int(request.user.pk or 0)).exists()
         ):
             raise NotAllowed("Only the owner can remove other members.")
         v = validated(inputs.MemberRemoveInput, request.POST)

@@ -184,15 +184,15 @@ def test_the_squad_log_api_filters_the_trackers_lines_by_mission_and_step(squad:
     _act(people["owner"], room, "roll_reactions", faces=[6, 5, 4, 3])
     reader = client_for(people["reader"])
     url = f"/api/v1/bughunt/squads/{squad.pk}/log/"
-    lines = reader.get(url, {"step": "tracker", "mission": 1}).json()
+    lines = reader.get(url, {"step": "tracker", "mission": "1"}).json()
     assert [e["step"] for e in lines["results"]] == ["tracker: roll reactions"]
     assert lines["results"][0]["mission"] == 1 and lines["results"][0]["rolls"][0]["faces"] == [6, 5, 4, 3]
-    assert reader.get(url, {"step": "tracker", "mission": 2}).json()["results"] == []
+    assert reader.get(url, {"step": "tracker", "mission": "2"}).json()["results"] == []
     assert all(e["step"].startswith("co-op") for e in reader.get(url, {"step": "co-op"}).json()["results"])
     assert client_for(people["stranger"]).get(url).status_code == 404
     for die, unit in enumerate(room.state["units"][:3], start=1):  # a long mission's log comes a page at a time
         assert _act(people["owner"], room, "assign_reaction", unit=unit["id"], die=die).status_code == 200
-    page = reader.get(url, {"step": "tracker", "page_size": 2}).json()
+    page = reader.get(url, {"step": "tracker", "page_size": "2"}).json()
     assert len(page["results"]) == 2 and page["next"]
     rest = reader.get(page["next"]).json()
     assert len(rest["results"]) == 2 and rest["next"] is None
