@@ -51,6 +51,7 @@ class TrooperSerializer(serializers.ModelSerializer[Trooper]):
             "player",
             "player_name",
         ]
+        read_only_fields = ["player"]
 
     player_name = serializers.SerializerMethodField()
 
