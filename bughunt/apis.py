@@ -51,8 +51,10 @@ class TrooperSerializer(serializers.ModelSerializer[Trooper]):
             "player",
             "player_name",
         ]
-        read_only_fields = ["player"]
 
+    player = serializers.IntegerField(
+        source="player_id", read_only=True, allow_null=True, help_text="The user id of the member who commands this marine."
+    )
     player_name = serializers.SerializerMethodField()
 
     @extend_schema_field(serializers.CharField(help_text="The member who commands this marine; empty: the owner (referee)."))
