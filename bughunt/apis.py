@@ -9,17 +9,20 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import path
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from bughunt import inputs, selectors, services
+from bughunt import inputs, member_services, selectors, services
 from bughunt.models import LogEntry, Mission, Squad, Trooper
+from bughunt.permissions import ROLE_NAMES, SquadAccess, squad_for
+from live.engine.tracker import Role
+from live.models import Membership
 from rules import bounds
 from rules.bounds import int_field
+from rules.errors import NotAllowed
 from rules.pagination import LogCursorPagination
 from rules.query import query_filters, text_filter
 
@@ -45,7 +48,18 @@ class TrooperSerializer(serializers.ModelSerializer[Trooper]):
             "commendations",
             "assignments",
             "flags",
+            "player",
+            "player_name",
         ]
+
+    player = serializers.IntegerField(
+        source="player_id", read_only=True, allow_null=True, help_text="The user id of the member who commands this marine."
+    )
+    player_name = serializers.SerializerMethodField()
+
+    @extend_schema_field(serializers.CharField(help_text="The member who commands this marine; empty: the owner (referee)."))
+    def get_player_name(self, trooper: Trooper) -> str:
+        return trooper.player.get_username() if trooper.player_id and trooper.player is not None else ""
 
 
 class SquadSerializer(serializers.ModelSerializer[Squad]):
@@ -70,11 +84,38 @@ class SquadSerializer(serializers.ModelSerializer[Squad]):
         ]
 
 
+class SquadMemberSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField(help_text="The membership id (for removing the member).")
+    user = serializers.IntegerField()
+    username = serializers.CharField()
+    role = serializers.CharField(help_text="owner, editor or reader.")
+    marines = serializers.ListField(child=serializers.CharField(), help_text="The main characters they command.")
+
+
 class SquadDetailSerializer(SquadSerializer):
+    """A squad with its roster and members; ``role`` is the reader's own role."""
+
     troopers = TrooperSerializer(many=True, read_only=True)
+    role = serializers.SerializerMethodField()
+    members = serializers.SerializerMethodField()
 
     class Meta(SquadSerializer.Meta):
-        fields = [*SquadSerializer.Meta.fields, "troopers"]
+        fields = [*SquadSerializer.Meta.fields, "role", "members", "troopers"]
+
+    @extend_schema_field(serializers.CharField(help_text="owner, editor or reader."))
+    def get_role(self, squad: Squad) -> str:
+        role = self.context.get("role")
+        return ROLE_NAMES[role] if role is not None else ""
+
+    @extend_schema_field(SquadMemberSerializer(many=True))
+    def get_members(self, squad: Squad) -> list[dict[str, Any]]:
+        return selectors.members(squad)
+
+
+def _detail(request: Request, squad_id: int) -> dict[str, Any]:
+    """The squad as its reader sees it, read fresh after a write."""
+    squad, role = squad_for(request.user, squad_id)
+    return SquadDetailSerializer(squad, context={"role": role}).data
 
 
 class MissionSerializer(serializers.ModelSerializer[Mission]):
@@ -89,21 +130,6 @@ class CampaignLogEntrySerializer(serializers.ModelSerializer[LogEntry]):
     class Meta:
         model = LogEntry
         fields = ["id", "turn", "step", "mission", "text", "rolls", "data", "created"]
-
-
-class SquadAccess(IsAuthenticated):
-    """A signed-in user whose squad or mission is named in the URL (``squad_id``,
-    ``mission_id``), checked before the view validates its input: anyone else gets 404
-    whatever they send."""
-
-    def has_permission(self, request: Any, view: Any) -> bool:
-        if not super().has_permission(request, view):
-            return False
-        if "squad_id" in view.kwargs:
-            selectors.squad_get(user=request.user, squad_id=view.kwargs["squad_id"])
-        if "mission_id" in view.kwargs:
-            selectors.mission_get(user=request.user, mission_id=view.kwargs["mission_id"])
-        return True
 
 
 class SquadListApi(APIView):
@@ -122,7 +148,7 @@ class SquadListApi(APIView):
         data = inputs.SquadCreateInput(data=request.data)
         data.is_valid(raise_exception=True)
         squad = services.squad_create(user=request.user, **data.validated_data)
-        return Response(SquadDetailSerializer(squad).data, status=status.HTTP_201_CREATED)
+        return Response(_detail(request, squad.pk), status=status.HTTP_201_CREATED)
 
 
 class SquadDetailApi(APIView):
@@ -130,7 +156,7 @@ class SquadDetailApi(APIView):
 
     @extend_schema(responses=SquadDetailSerializer)
     def get(self, request: Request, squad_id: int) -> Response:
-        return Response(SquadDetailSerializer(selectors.squad_get(user=request.user, squad_id=squad_id)).data)
+        return Response(_detail(request, squad_id))
 
 
 class SquadLogApi(APIView):
@@ -169,7 +195,7 @@ class AssignmentApi(APIView):
             assignment=v["assignment"],
             faces=v["faces"],
         )
-        return Response(SquadDetailSerializer(squad).data)
+        return Response(_detail(request, squad.pk))
 
 
 class AdvanceApi(APIView):
@@ -183,7 +209,7 @@ class AdvanceApi(APIView):
         squad = services.trooper_advance(
             user=request.user, squad_id=squad_id, version=v["version"], trooper_id=v["trooper"], stat=v["stat"]
         )
-        return Response(SquadDetailSerializer(squad).data)
+        return Response(_detail(request, squad.pk))
 
 
 class OfferApi(APIView):
@@ -197,7 +223,7 @@ class OfferApi(APIView):
         squad = services.offer_answer(
             user=request.user, squad_id=squad_id, version=v["version"], index=v["index"], choice=v["choice"]
         )
-        return Response(SquadDetailSerializer(squad).data)
+        return Response(_detail(request, squad.pk))
 
 
 class MissionCreateApi(APIView):
@@ -285,10 +311,65 @@ class MissionFinishApi(APIView):
         return Response(MissionSerializer(mission).data)
 
 
+class MemberListApi(APIView):
+    """Invite another user as ``editor`` or ``reader`` (again: change their role). Owner only."""
+
+    permission_classes = [SquadAccess]
+    write_role = Role.OWNER
+
+    @extend_schema(request=inputs.MemberInviteInput, responses={201: SquadDetailSerializer})
+    def post(self, request: Request, squad_id: int) -> Response:
+        data = inputs.MemberInviteInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        member_services.member_invite(user=request.user, squad_id=squad_id, **data.validated_data)
+        return Response(_detail(request, squad_id), status=status.HTTP_201_CREATED)
+
+
+class MemberDetailApi(APIView):
+    """Remove a member (the owner removes anyone; a member may leave)."""
+
+    permission_classes = [SquadAccess]
+    write_role = Role.VIEWER
+
+    @extend_schema(request=inputs.MemberRemoveInput, responses={204: None})
+    def delete(self, request: Request, squad_id: int, member_id: int) -> Response:
+        # Who may remove this member is known before the body is read: the owner, or the member
+        # leaving; anyone else is refused before a missing version could be named.
+        squad, role = squad_for(request.user, squad_id)
+        leaving = Membership.objects.filter(room_id=squad.room_id, pk=member_id, user_id=int(request.user.pk or 0)).exists()
+        if role != Role.OWNER and not leaving:
+            raise NotAllowed("Only the owner can remove other members.")
+        data = inputs.MemberRemoveInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        member_services.member_remove(user=request.user, squad_id=squad_id, member_id=member_id, **data.validated_data)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MarineApi(APIView):
+    """Give a main character to an editor to command at the mission tracker (``player``: their
+    username; empty: back to the owner). Owner only."""
+
+    permission_classes = [SquadAccess]
+    write_role = Role.OWNER
+
+    @extend_schema(request=inputs.MarineInput, responses=SquadDetailSerializer)
+    def post(self, request: Request, squad_id: int) -> Response:
+        data = inputs.MarineInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        member_services.marine_give(
+            user=request.user, squad_id=squad_id, version=v["version"], trooper_id=v["trooper"], player=v["player"]
+        )
+        return Response(_detail(request, squad_id))
+
+
 urlpatterns = [
     path("bughunt/squads/", SquadListApi.as_view(), name="api-bughunt-squads"),
     path("bughunt/squads/<int:squad_id>/", SquadDetailApi.as_view(), name="api-bughunt-squad"),
     path("bughunt/squads/<int:squad_id>/log/", SquadLogApi.as_view(), name="api-bughunt-log"),
+    path("bughunt/squads/<int:squad_id>/members/", MemberListApi.as_view(), name="api-bughunt-members"),
+    path("bughunt/squads/<int:squad_id>/members/<int:member_id>/", MemberDetailApi.as_view(), name="api-bughunt-member"),
+    path("bughunt/squads/<int:squad_id>/marines/", MarineApi.as_view(), name="api-bughunt-marines"),
     path("bughunt/squads/<int:squad_id>/assignments/", AssignmentApi.as_view(), name="api-bughunt-assignment"),
     path("bughunt/squads/<int:squad_id>/advance/", AdvanceApi.as_view(), name="api-bughunt-advance"),
     path("bughunt/squads/<int:squad_id>/offers/", OfferApi.as_view(), name="api-bughunt-offer"),

@@ -261,3 +261,25 @@ class SquadCreateInput(serializers.Serializer[Any]):
     difficulty = _difficulty(default="Mess Me Up")
     escalation = serializers.BooleanField(default=False)
     signals = serializers.BooleanField(default=False)
+
+
+class MemberInviteInput(VersionInput):
+    """:func:`bughunt.member_services.member_invite`: owner only."""
+
+    username = serializers.CharField(max_length=150)
+    role = serializers.CharField(
+        max_length=10, help_text="editor (plays, commands the marines given to them) or reader (watches)."
+    )
+
+
+class MemberRemoveInput(VersionInput):
+    """:func:`bughunt.member_services.member_remove`: the owner, or the member leaving."""
+
+
+class MarineInput(VersionInput):
+    """:func:`bughunt.member_services.marine_give`: owner only."""
+
+    trooper = int_field(1, bounds.ID_MAX, help_text="The main character.")
+    player = serializers.CharField(
+        max_length=150, allow_blank=True, default="", help_text="An editor's username; empty: the owner commands them."
+    )

@@ -1,6 +1,8 @@
 """Bug Hunt campaigns: the squad, its main characters, its missions and the campaign log.
 
-The squad keeps the campaign-wide pools (Reputation, Operational Progress, movie magic cards
+A squad owns a live :class:`live.models.Room` (kind ``bughunt-squad``) the way a Five Parsecs
+campaign does: its members are the squad's co-op members (owner, editor = player, reader =
+viewer) and its permission check guards every squad page and API call. The squad keeps the campaign-wide pools (Reputation, Operational Progress, movie magic cards
 used, enemy types met). A mission keeps its generated set-up as JSON, the live room that tracks
 it, and the outcome the post-battle sequence reads. Every roll made for the campaign lands in a
 :class:`LogEntry` with its roll records.
@@ -46,6 +48,9 @@ class Squad(models.Model):
     priority_shift_next = models.SmallIntegerField(
         default=0, help_text="Steps a friend in the Intel Corps lets the next mission's Priority move (p.206)."
     )
+    room = models.OneToOneField(
+        "live.Room", on_delete=models.PROTECT, related_name="bughunt_squad", help_text="The squad's members and their roles."
+    )
     version = models.PositiveIntegerField(default=1)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
@@ -59,6 +64,9 @@ class Squad(models.Model):
 
 class Trooper(models.Model):
     """A main character (p.170): profile, XP, Completed Missions and campaign flags.
+
+    ``player`` is the co-op member given this marine: in the mission tracker only they (and
+    the owner, who referees) act with it (co-op play splits the squad between the players).
 
     ``status`` is ``active`` while on the roster; ``dead``, ``mustered_out``, ``retired`` and
     ``removed`` (court martial or a crippling injury) leave it. ``flags`` keeps the one-turn
@@ -85,6 +93,14 @@ class Trooper(models.Model):
     assignments = models.JSONField(default=list, blank=True)
     flags = models.JSONField(default=dict, blank=True)
     joined_turn = models.PositiveIntegerField(default=1)
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="The squad member who commands this marine at the table; empty: the owner (referee).",
+    )
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

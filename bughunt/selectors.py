@@ -5,11 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from bughunt.models import LogEntry, Mission, Squad
+from bughunt.permissions import ROLE_NAMES, mission_for, squad_for
+from live.engine.tracker import Role
+from live.models import Membership
 from rules.engine.tables import RangeTable
-from rules.errors import DropshipError, NotFound
+from rules.errors import DropshipError
 from rules.selectors import system_tables
 
 
@@ -26,27 +29,43 @@ def bughunt_tables() -> dict[str, RangeTable]:
 
 
 def squad_list(*, user: Any, search: str = "") -> QuerySet[Squad]:
-    """The user's squads, newest activity first; ``search`` matches the squad or regiment name."""
-    squads = Squad.objects.filter(owner=user)
+    """The user's squads and those shared with them, newest activity first; ``search`` matches
+    the squad or regiment name."""
+    squads = Squad.objects.filter(Q(owner=user) | Q(room__members__user=user)).distinct()
     if search:
-        squads = squads.filter(name__icontains=search) | squads.filter(regiment__icontains=search)
+        squads = squads.filter(Q(name__icontains=search) | Q(regiment__icontains=search))
     return squads.order_by("-updated", "-id")
 
 
 def squad_get(*, user: Any, squad_id: int) -> Squad:
-    """The user's squad. Raises :class:`NotFound` for another user's squad or a missing one."""
-    squad = Squad.objects.filter(owner=user, pk=squad_id).first()
-    if squad is None:
-        raise NotFound(f"No squad {squad_id} of yours.", field="squad")
-    return squad
+    """The squad, for its owner or a member. Raises :class:`NotFound` for anyone else or a
+    missing one."""
+    return squad_for(user, squad_id)[0]
 
 
 def mission_get(*, user: Any, mission_id: int) -> Mission:
-    """The user's mission. Raises :class:`NotFound` otherwise."""
-    mission = Mission.objects.select_related("squad", "room").filter(squad__owner=user, pk=mission_id).first()
-    if mission is None:
-        raise NotFound(f"No mission {mission_id} of yours.", field="mission")
-    return mission
+    """The mission, for its squad's owner or a member. Raises :class:`NotFound` otherwise."""
+    return mission_for(user, mission_id)[0]
+
+
+def members(squad: Squad) -> list[dict[str, Any]]:
+    """The squad's members, owner first: ``[{"id": membership id, "user": user id, "username",
+    "role": "owner" | "editor" | "reader", "marines": [names given to them]}]``."""
+    given: dict[int, list[str]] = {}
+    for trooper in squad.troopers.filter(status="active", player__isnull=False):
+        given.setdefault(int(trooper.player_id or 0), []).append(trooper.name)
+    rows = Membership.objects.filter(room_id=squad.room_id).select_related("user").order_by("joined", "id")
+    found = [
+        {
+            "id": m.pk,
+            "user": m.user_id,
+            "username": m.user.get_username(),
+            "role": ROLE_NAMES[Role(m.role)],
+            "marines": given.get(m.user_id, []),
+        }
+        for m in rows
+    ]
+    return sorted(found, key=lambda m: m["role"] != "owner")
 
 
 def current_mission(squad: Squad) -> Mission | None:

@@ -14,11 +14,14 @@ from typing import Any
 
 from django.db import transaction
 
+from bughunt import squad_room
 from bughunt.engine import campaign, characters, missions
 from bughunt.engine import support as support_rules
 from bughunt.models import LogEntry, Mission, Squad, Trooper
+from bughunt.permissions import EDITOR, mission_for, squad_for
 from bughunt.selectors import bughunt_tables
-from live.engine.tracker import words
+from live.engine.tracker import Role, words
+from live.events import publish_room
 from rules import bounds, writes
 from rules.engine.dice import Dice, RollRecord
 from rules.engine.tables import RangeTable
@@ -53,25 +56,32 @@ def _log(
     )
 
 
-def _locked_squad(user: Any, squad_id: int, version: int | None) -> Squad:
-    """The user's squad taken for update and checked against ``version`` (required): raises
-    :class:`NotFound`, :class:`DropshipError` naming ``version`` when none is sent, or
+def _locked_squad(user: Any, squad_id: int, version: int | None, *, at_least: Role = EDITOR) -> Squad:
+    """The squad taken for update for a member with at least the role ``at_least`` (editor:
+    play the campaign; owner: options, members, who commands which marine) and checked against
+    ``version`` (required): raises :class:`NotFound` for an outsider, :class:`NotAllowed` for a
+    role too low, :class:`DropshipError` naming ``version`` when none is sent, or
     :class:`StaleVersion` (409, with the current version)."""
-    rows = Squad.objects.filter(owner=user, pk=squad_id)
-    squad = writes.locked(rows, version, message="The squad changed since you loaded it; reload and try again.")
-    if squad is None:
-        raise NotFound(f"No squad {squad_id} of yours.", field="squad")
+    squad_for(user, squad_id, at_least=at_least)
+    squad = writes.locked(
+        Squad.objects.filter(pk=squad_id), version, message="The squad changed since you loaded it; reload and try again."
+    )
+    if squad is None:  # gone since squad_for read it
+        raise NotFound("No such squad, or it is not shared with you.", field="squad")
     return squad
 
 
 def _bump(squad: Squad, *fields: str) -> None:
     writes.bump(squad, fields=fields)
+    state = {**squad.room.state, "squad": squad.pk, "name": squad.name, "turn": squad.turn}
+    squad.room.state = state
+    writes.bump(squad.room, fields=["state"])  # every device at the squad's table hears of it
+    room_id, room_version = squad.room_id, squad.room.version
+    transaction.on_commit(lambda: publish_room(room_id, room_version))
 
 
 def _locked_mission(user: Any, mission_id: int, version: int | None, *, stage: str | None = None) -> Mission:
-    mission = Mission.objects.filter(squad__owner=user, pk=mission_id).select_related("squad").first()
-    if mission is None:
-        raise NotFound(f"No mission {mission_id} of yours.", field="mission")
+    mission, _ = mission_for(user, mission_id, at_least=EDITOR)
     mission.squad = _locked_squad(user, mission.squad_id, version)
     mission.refresh_from_db()
     if stage is not None and mission.stage != stage:
@@ -173,10 +183,14 @@ def squad_create(
     allowed = [d for d, _ in Squad.DIFFICULTIES]
     if difficulty not in allowed:
         raise DropshipError(f"difficulty must be one of: {', '.join(allowed)}.", field="difficulty")
+    from live.services import room_create
+
     tables = bughunt_tables()
     dice = Dice(seed=seed)
+    room = room_create(user=user, kind=squad_room.KIND, title=name[:120], options={"name": name[:80]}, unlisted=True)
     squad = Squad.objects.create(
         owner=user,
+        room=room,
         name=name[:80],
         main_characters=len(names),
         difficulty=difficulty,
@@ -189,6 +203,8 @@ def squad_create(
     for character in names:
         _roll_character(squad, tables, character[:60], dice, step="creation")
     squad.save()
+    room.state = room.initial_state = squad_room.initial_state({"squad": squad.pk, "name": squad.name})
+    room.save(update_fields=["state", "initial_state"])
     return squad
 
 
@@ -203,9 +219,9 @@ def squad_update(
     escalation: bool | None = None,
     signals: bool | None = None,
 ) -> Squad:
-    """Change the squad's name or campaign options. Raises :class:`StaleVersion` or
-    :class:`DropshipError` naming the field."""
-    squad = _locked_squad(user, squad_id, version)
+    """Change the squad's name or campaign options (owner only). Raises :class:`StaleVersion`,
+    :class:`NotAllowed` for a member or :class:`DropshipError` naming the field."""
+    squad = _locked_squad(user, squad_id, version, at_least=Role.OWNER)
     if name is not None:
         if not name.strip():
             raise DropshipError("name is required: what the squad is called.", field="name")
@@ -621,7 +637,14 @@ def tracker_setup(mission: Mission) -> dict[str, Any]:
         sidearm = HAND_CANNON if setup.get("hand_cannon") == key else SERVICE_PISTOL
         weapons = [sidearm, loadout.get(key, "Combat rifle"), *gains.get(trooper.name, [])]
         mains.append(
-            {**trooper.profile, "name": trooper.name, "save": 5, "weapons": weapons, "owner": "", "trooper_id": trooper.pk}
+            {
+                **trooper.profile,
+                "name": trooper.name,
+                "save": 5,
+                "weapons": weapons,
+                "owner": commander(trooper),
+                "trooper_id": trooper.pk,
+            }
         )
     teams = []
     for team in _field_teams(setup):
@@ -643,9 +666,27 @@ def tracker_setup(mission: Mission) -> dict[str, Any]:
     return setup
 
 
+def commander(trooper: Trooper) -> str:
+    """Who commands ``trooper`` at the mission tracker: the user id (as text) of the squad member
+    given the marine, or ``""`` for the owner, who referees and commands the rest."""
+    return str(trooper.player_id) if trooper.player_id else ""
+
+
+def seat_members(squad: Squad, room: Any) -> None:
+    """Seat the squad's members at a mission's table: editors play (each commands the marines
+    given to them), readers watch. Nobody needs the join code."""
+    from live.models import Membership
+    from live.services import room_share
+
+    members = Membership.objects.filter(room_id=squad.room_id).exclude(user_id=squad.owner_id)
+    room_share(room, {m.user_id: Role.VIEWER.value if m.role == Role.VIEWER.value else Role.PLAYER.value for m in members})
+
+
 @transaction.atomic
 def mission_start(*, user: Any, mission_id: int, version: int | None, guests_can_watch: bool = False) -> Mission:
-    """Open the live mission tracker (a room of kind ``bughunt-mission``) for this mission.
+    """Open the live mission tracker (a room of kind ``bughunt-mission``) for this mission,
+    refereed by the squad's owner; the squad's members take their seats (:func:`seat_members`)
+    and each commands the marines given to them (:func:`commander`).
 
     Raises :class:`DropshipError` when the loadout is missing or a granted weapons option
     (Weapons support, Grenades) has nobody to carry it."""
@@ -660,12 +701,13 @@ def mission_start(*, user: Any, mission_id: int, version: int | None, guests_can
             f"extras: choose who carries {', '.join(waiting)} (step 6) before the mission starts.", field="extras"
         )
     room = live_services.room_create(
-        user=user,
+        user=mission.squad.owner,  # the squad's owner referees, whoever opens the table
         kind=TRACKER_KIND,
         title=f"{mission.squad.name}: mission {mission.number}",
         options={"setup": tracker_setup(mission)},
         guests_can_watch=guests_can_watch,
     )
+    seat_members(mission.squad, room)
     mission.room = room
     mission.stage = "in_play"
     mission.save(update_fields=["room", "stage"])

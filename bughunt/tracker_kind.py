@@ -42,6 +42,14 @@ def release(state: dict[str, Any], player: str) -> list[tuple[str, dict[str, Any
     return tracker.release(state, player)
 
 
+def on_record(room: Any, entry: Any) -> None:
+    """Every action and undo at a squad mission's table also goes into the squad log (see
+    :func:`bughunt.log_services.tracker_logged`)."""
+    from bughunt.log_services import tracker_logged
+
+    tracker_logged(room, entry)
+
+
 def initial_state(options: Mapping[str, Any], *, tables: Mapping[str, RangeTable]) -> dict[str, Any]:
     """The tracker's first state. ``options["setup"]`` is a generated mission (see
     ``bughunt.services.tracker_setup``); otherwise ``priority`` (1-6), ``difficulty`` (one of the

@@ -13,9 +13,12 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from bughunt import inputs, selectors, services
+from bughunt import inputs, member_services, selectors, services
 from bughunt.models import Mission, Squad
-from rules.errors import DropshipError, NotFound
+from bughunt.permissions import EDITOR, ROLE_NAMES, squad_for
+from live.engine.tracker import Role
+from live.models import Membership
+from rules.errors import DropshipError, NotAllowed, NotFound
 from rules.inputs import validated
 
 LOG_PAGE = 100  # log lines per page: a long campaign's log stays a quick page
@@ -66,8 +69,10 @@ def squad_create(request: HttpRequest) -> HttpResponse:
 def _squad_context(request: HttpRequest, squad: Squad, **extra: Any) -> dict[str, Any]:
     from bughunt.engine import campaign
 
-    troopers = list(squad.troopers.all())
+    troopers = list(squad.troopers.select_related("player"))
     active = [t for t in troopers if t.status == "active"]
+    _, role = squad_for(request.user, squad.pk)
+    members = selectors.members(squad)
     mission = selectors.current_mission(squad)
     tables = selectors.bughunt_tables()
     return {
@@ -82,6 +87,11 @@ def _squad_context(request: HttpRequest, squad: Squad, **extra: Any) -> dict[str
         "recent": list(squad.log.order_by("-id")[:8]),
         "movie_magic_left": len(tables["bh-movie-magic"].entries) - len(squad.movie_magic_used),
         "campaign": campaign,
+        "role_name": ROLE_NAMES[role],
+        "is_owner": role == Role.OWNER,
+        "can_edit": role != Role.VIEWER,
+        "members": members,
+        "editors": [m["username"] for m in members if m["role"] == "editor"],
         **extra,
     }
 
@@ -94,9 +104,13 @@ def squad_detail(request: HttpRequest, squad_id: int) -> HttpResponse:
     return render(request, "bughunt/squad_detail.html", _squad_context(request, squad))
 
 
-def _squad_write(request: HttpRequest, squad_id: int, write: Callable[[Squad], Any]) -> HttpResponse:
+def _squad_write(request: HttpRequest, squad_id: int, write: Callable[[Squad], Any], *, at_least: Role = EDITOR) -> HttpResponse:
+    """Run one squad write: the role ``at_least`` first (a reader learns that they may not, not
+    what was wrong with the form), then the form and the service; a refusal renders the squad
+    page with its message and status."""
     squad = _squad_or_404(request, squad_id)
     try:
+        squad_for(request.user, squad.pk, at_least=at_least)
         result = write(squad)
     except DropshipError as exc:
         squad.refresh_from_db()
@@ -121,7 +135,7 @@ def squad_settings(request: HttpRequest, squad_id: int) -> HttpResponse:
             signals=v.get("signals"),
         )
 
-    return _squad_write(request, squad_id, write)
+    return _squad_write(request, squad_id, write, at_least=Role.OWNER)
 
 
 @login_required
@@ -176,16 +190,67 @@ def mission_create(request: HttpRequest, squad_id: int) -> HttpResponse:
 
 
 @login_required
+@require_POST
+def member_invite(request: HttpRequest, squad_id: int) -> HttpResponse:
+    """Invite a user as editor or reader (owner only; again: change their role)."""
+
+    def write(squad: Squad) -> Any:
+        v = validated(inputs.MemberInviteInput, request.POST)
+        return member_services.member_invite(user=request.user, squad_id=squad.pk, **v)
+
+    return _squad_write(request, squad_id, write, at_least=Role.OWNER)
+
+
+@login_required
+@require_POST
+def member_remove(request: HttpRequest, squad_id: int, member_id: int) -> HttpResponse:
+    """Remove a member (the owner) or leave the squad (a member, who then goes to the squad list)."""
+    squad = _squad_or_404(request, squad_id)
+    try:
+        # who may remove this member is known before the form is read: the owner, or the member leaving
+        _, role = squad_for(request.user, squad.pk)
+        if (
+            role != Role.OWNER
+            and not Membership.objects.filter(room_id=squad.room_id, pk=member_id, user_id=int(request.user.pk or 0)).exists()
+        ):
+            raise NotAllowed("Only the owner can remove other members.")
+        v = validated(inputs.MemberRemoveInput, request.POST)
+        member_services.member_remove(user=request.user, squad_id=squad.pk, member_id=member_id, **v)
+    except DropshipError as exc:
+        squad.refresh_from_db()
+        return render(request, "bughunt/squad_detail.html", _squad_context(request, squad, error=exc), status=exc.status)
+    if squad.owner_id != request.user.pk:
+        return redirect("bughunt:squads")
+    return redirect("bughunt:squad", squad_id=squad.pk)
+
+
+@login_required
+@require_POST
+def marine(request: HttpRequest, squad_id: int) -> HttpResponse:
+    """Give a main character to an editor to command at the table, or back to the owner."""
+
+    def write(squad: Squad) -> Any:
+        v = validated(inputs.MarineInput, request.POST)
+        return member_services.marine_give(
+            user=request.user, squad_id=squad.pk, version=v["version"], trooper_id=v["trooper"], player=v["player"]
+        )
+
+    return _squad_write(request, squad_id, write, at_least=Role.OWNER)
+
+
+@login_required
 @require_GET
 def squad_log(request: HttpRequest, squad_id: int) -> HttpResponse:
-    """The campaign log with every roll; filter by step and mission number."""
+    """The campaign log with every roll, the mission tracker's included; filter by step (a
+    group such as ``tracker`` or one step such as ``tracker: shoot``) and mission number."""
     squad = _squad_or_404(request, squad_id)
     step = request.GET.get("step", "").strip()
     raw_mission = request.GET.get("mission", "").strip()
     mission = int(raw_mission) if raw_mission.isdecimal() else None
     entries = selectors.log_list(squad=squad, step=step, mission=mission)
     page = Paginator(entries, LOG_PAGE).get_page(request.GET.get("page"))  # a bad ?page= shows the first or last page
-    steps = sorted({s.split(":")[0] for s in squad.log.values_list("step", flat=True).distinct()})
+    named = set(squad.log.values_list("step", flat=True).distinct())
+    steps = sorted(named | {s.split(":")[0] for s in named})  # "tracker", then "tracker: shoot" ...
     return render(
         request,
         "bughunt/squad_log.html",
@@ -234,6 +299,7 @@ def mission_detail(request: HttpRequest, mission_id: int) -> HttpResponse:
 def _mission_write(request: HttpRequest, mission_id: int, write: Callable[[Mission], Any]) -> HttpResponse:
     mission = _mission_or_404(request, mission_id)
     try:
+        squad_for(request.user, mission.squad_id, at_least=EDITOR)  # the role before the form
         write(mission)
     except DropshipError as exc:
         mission.refresh_from_db()
@@ -279,6 +345,7 @@ def mission_loadout(request: HttpRequest, mission_id: int) -> HttpResponse:
 def mission_start(request: HttpRequest, mission_id: int) -> HttpResponse:
     mission = _mission_or_404(request, mission_id)
     try:
+        squad_for(request.user, mission.squad_id, at_least=EDITOR)  # the role before the form
         v = validated(inputs.MissionStartInput, request.POST)
         services.mission_start(user=request.user, mission_id=mission.pk, **v)
     except DropshipError as exc:

@@ -14,7 +14,6 @@ import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
@@ -32,11 +31,11 @@ from campaigns.tracker_kind import KIND
 from live.engine.tracker import Role
 from live.events import publish_room
 from live.models import Membership
-from live.services import room_create
+from live.services import app_member_invite, app_member_remove, room_create
 from rules import jobs, writes
 from rules.engine import names
 from rules.engine.dice import Dice, RollRecord
-from rules.errors import DropshipError, NotAllowed, rule_errors
+from rules.errors import DropshipError, rule_errors
 from rules.models import RuleTable
 from rules.payloads import check_json
 from rules.selectors import visible_tables
@@ -379,8 +378,6 @@ def slot_set(*, user: Any, campaign_id: int, version: int | None, slot_key: str,
 
 # -- co-op members ---------------------------------------------------------------------------
 
-MEMBER_ROLES = {"editor": Role.PLAYER, "reader": Role.VIEWER}
-
 
 @transaction.atomic
 def member_invite(*, user: Any, campaign_id: int, username: str, role: str) -> Membership:
@@ -390,21 +387,9 @@ def member_invite(*, user: Any, campaign_id: int, username: str, role: str) -> M
     naming the roles or an unknown username.
     """
     campaign, _ = campaign_for(user, campaign_id, at_least=Role.OWNER, lock=True)
-    if role not in MEMBER_ROLES:
-        raise DropshipError(f"role must be editor or reader; got {role!r}.", field="role")
-    invited = get_user_model().objects.filter(username=username.strip()).first()
-    if invited is None:
-        raise DropshipError(f"No user called {username.strip()!r}; they need an account first.", field="username")
-    if invited.pk == campaign.owner_id:
-        raise DropshipError("You own this campaign already.", field="username")
-    was = Membership.objects.filter(room=campaign.room, user=invited).values_list("role", flat=True).first()
-    membership, _ = Membership.objects.update_or_create(
-        room=campaign.room, user=invited, defaults={"role": MEMBER_ROLES[role].value}
-    )
-    if was is None:
-        log(campaign, "member", f"{invited.get_username()} joins as {role}")
-    else:
-        log(campaign, "member", f"{invited.get_username()} is now {role} (was {ROLE_NAMES[Role(was)]})")
+    membership, was = app_member_invite(room=campaign.room, username=username, role=role, what="campaign")
+    name = membership.user.get_username()
+    log(campaign, "member", f"{name} joins as {role}" if was is None else f"{name} is now {role} (was {was})")
     touch(campaign)
     return membership
 
@@ -413,13 +398,8 @@ def member_invite(*, user: Any, campaign_id: int, username: str, role: str) -> M
 def member_remove(*, user: Any, campaign_id: int, member_id: int) -> None:
     """Remove a member (owner only; a member may also leave)."""
     campaign, role = campaign_for(user, campaign_id, at_least=Role.VIEWER, lock=True)
-    membership = Membership.objects.filter(room=campaign.room, pk=member_id).exclude(user_id=campaign.owner_id).first()
-    if membership is None:
-        raise DropshipError("No such member (the owner cannot be removed).", field="member")
-    if role != Role.OWNER and membership.user_id != user.pk:
-        raise NotAllowed("Only the owner can remove other members.")
+    membership = app_member_remove(room=campaign.room, member_id=member_id, user=user, role=role)
     log(campaign, "member", f"{membership.user.get_username()} leaves ({ROLE_NAMES[Role(membership.role)]})")
-    membership.delete()
     touch(campaign)
 
 

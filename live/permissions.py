@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
 
-from django.db.models import OuterRef, Subquery
+from django.db.models import Model, OuterRef, QuerySet, Subquery
+from rest_framework.permissions import SAFE_METHODS, IsAuthenticated
 
 from live.engine.tracker import Role
 from live.models import Membership, Room
@@ -12,6 +14,12 @@ from rules.errors import NotAllowed, NotFound
 from rules.writes import lock as lock_rows
 
 _RANK = {Role.VIEWER: 0, Role.PLAYER: 1, Role.OWNER: 2}
+
+# An app whose object owns a room (a campaign, a Bug Hunt squad) shares it through that room's
+# members, named in the app's own words: owner, editor (a player at the table), reader (a viewer).
+EDITOR = Role.PLAYER
+READER = Role.VIEWER
+ROLE_NAMES = {Role.OWNER: "owner", Role.PLAYER: "editor", Role.VIEWER: "reader"}
 
 
 def role_in(room: Room, user: Any) -> Role | None:
@@ -62,3 +70,45 @@ def _role(room: Room, *, signed_in: bool, user: Any) -> Role | None:
     if room.guests_can_watch:
         return Role.VIEWER
     return None
+
+
+def object_for[M: Model](
+    user: Any, rows: QuerySet[M], pk: int, *, at_least: Role = Role.VIEWER, lock: bool = False, missing: str, field: str
+) -> tuple[M, Role]:
+    """The object ``pk`` of ``rows`` (a model with a ``room``) for ``user`` with at least the role
+    ``at_least`` in its room: how a campaign or a squad is shared with its members.
+
+    Raises :class:`NotFound` with ``missing`` naming ``field`` when the user may not see it (an
+    outsider learns nothing, not even that it exists) and :class:`NotAllowed` when their role is
+    too low. ``lock`` takes the object for update."""
+    room_id = rows.filter(pk=pk).values_list("room_id", flat=True).first()
+    if room_id is None:
+        raise NotFound(missing, field=field)
+    try:
+        _, role = room_for(user, room_id, at_least=at_least)
+    except NotFound:
+        raise NotFound(missing, field=field) from None
+    found = lock_rows(rows) if lock else rows
+    return found.get(pk=pk), role
+
+
+class RoomObjectAccess(IsAuthenticated):
+    """API permission for an app whose objects own a room: a signed-in user who may touch each
+    object named in the URL with the view's role, checked before the view validates anything.
+
+    ``loaders`` maps a URL keyword (``campaign_id``) to the app's ``<object>_for(user, id,
+    at_least=...)``. Reads need a reader; writes need the view's ``write_role`` (editor unless it
+    says owner, or reader for what any member may do). The loaders raise :class:`NotFound` (404)
+    for an outsider and :class:`NotAllowed` (403) for a role too low, so neither learns anything
+    from a validation error. Views without those keywords only need a signed-in user."""
+
+    loaders: ClassVar[Mapping[str, Callable[..., Any]]] = {}
+
+    def has_permission(self, request: Any, view: Any) -> bool:
+        if not super().has_permission(request, view):
+            return False
+        at_least = READER if request.method in SAFE_METHODS else getattr(view, "write_role", EDITOR)
+        for keyword, load in self.loaders.items():
+            if view.kwargs.get(keyword) is not None:
+                load(request.user, view.kwargs[keyword], at_least=at_least)
+        return True

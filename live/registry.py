@@ -81,7 +81,10 @@ class TrackerKind:
     roles are changed on the app's own pages, which log them.
     ``release(state, user_id)`` lists the kind's own actions, as ``(type, payload)`` made by the
     owner, that hand every figure the user (id as text) plays back to the owner: a member who
-    leaves or is removed gets them run, logged and undoable like any other action."""
+    leaves or is removed gets them run, logged and undoable like any other action.
+    ``on_record(room, entry)`` is called, inside the write's transaction, with each action and
+    undo the room logs (a :class:`live.models.RoomAction`): an app keeps its own log of the
+    table with it (a Bug Hunt squad's log holds its missions' rolls)."""
 
     kind: str
     title: str
@@ -96,6 +99,7 @@ class TrackerKind:
     invite_only: bool = False
     takes_user: bool = False
     release: Callable[[dict[str, Any], str], list[tuple[str, dict[str, Any]]]] | None = None
+    on_record: Callable[[Any, Any], None] | None = None
 
 
 _KINDS: dict[str, TrackerKind] = {}

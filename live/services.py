@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
@@ -16,7 +17,7 @@ from live import presence, registry
 from live.engine.tracker import Action, Event, Role, TrackerError
 from live.events import publish_members, publish_room
 from live.models import JoinCode, Membership, Room, RoomAction
-from live.permissions import room_for
+from live.permissions import ROLE_NAMES, room_for
 from live.selectors import MEMBER_TYPES, kind_tables, reducer_tables, room_replayed_state
 from rules import selectors as rule_tables
 from rules import writes
@@ -71,7 +72,7 @@ def _record(room: Room, action: Action, seed: int, events: list[Event], *, befor
     """Keep an applied action: bump and save the room (its new state already set) and append the
     action to the log with its seed, roll records, events and the state before it (for undo)."""
     writes.bump(room, fields=["state"])
-    return RoomAction.objects.create(
+    entry = RoomAction.objects.create(
         room=room,
         version=room.version,
         actor_id=int(action.actor) if action.actor else None,
@@ -83,6 +84,15 @@ def _record(room: Room, action: Action, seed: int, events: list[Event], *, befor
         events=[e.as_dict() for e in events],
         state_before=before,
     )
+    _on_record(room, entry)
+    return entry
+
+
+def _on_record(room: Room, entry: RoomAction) -> None:
+    """Tell the room's kind (its ``on_record``, if any) of an action or undo just logged."""
+    hook = registry.get(room.kind).on_record
+    if hook is not None:
+        hook(room, entry)
 
 
 def _check_version(room: Room, version: int | None) -> None:
@@ -210,6 +220,46 @@ def room_join(*, user: Any, code: str) -> Membership:
         # A join does not move the room's version (it must not make a write in flight stale):
         # devices hear a ``members`` event and redraw the member list and the Played-by choices.
         transaction.on_commit(lambda: publish_members(found.room_id))
+    return membership
+
+
+# -- members of an app's invite-only room (a campaign's, a Bug Hunt squad's) -----------------
+
+APP_MEMBER_ROLES = {"editor": Role.PLAYER, "reader": Role.VIEWER}
+
+
+def app_member_invite(*, room: Room, username: str, role: str, what: str) -> tuple[Membership, str | None]:
+    """Seat the user called ``username`` in an app's (locked) room as ``editor`` (a player) or
+    ``reader`` (a viewer); inviting a member again changes their role. ``what`` names the app's
+    object in messages ("campaign", "squad"). The app checks that the inviter owns it and logs
+    the change. Returns the membership and the member's former role name (``None`` if new).
+
+    Raises :class:`DropshipError` naming ``role`` (editor or reader) or ``username`` (unknown,
+    or the owner)."""
+    if role not in APP_MEMBER_ROLES:
+        raise DropshipError(f"role must be editor or reader; got {role!r}.", field="role")
+    invited = get_user_model().objects.filter(username=username.strip()).first()
+    if invited is None:
+        raise DropshipError(f"No user called {username.strip()!r}; they need an account first.", field="username")
+    if invited.pk == room.owner_id:
+        raise DropshipError(f"You own this {what} already.", field="username")
+    was = Membership.objects.filter(room=room, user=invited).values_list("role", flat=True).first()
+    membership, _ = Membership.objects.update_or_create(room=room, user=invited, defaults={"role": APP_MEMBER_ROLES[role].value})
+    return membership, (ROLE_NAMES[Role(was)] if was is not None else None)
+
+
+def app_member_remove(*, room: Room, member_id: int, user: Any, role: Role) -> Membership:
+    """Take the membership ``member_id`` (not the owner's) from an app's (locked) room: the
+    owner removes anyone, a member may leave. Returns the deleted membership for the app's log.
+
+    Raises :class:`DropshipError` naming ``member`` for no such member and :class:`NotAllowed`
+    when someone other than the owner removes another member."""
+    membership = Membership.objects.select_related("user").filter(room=room, pk=member_id).exclude(user_id=room.owner_id).first()
+    if membership is None:
+        raise DropshipError("No such member (the owner cannot be removed).", field="member")
+    if role != Role.OWNER and membership.user_id != user.pk:
+        raise NotAllowed("Only the owner can remove other members.")
+    membership.delete()
     return membership
 
 
@@ -416,6 +466,7 @@ def room_undo(*, user: Any, room_id: int, version: int | None) -> ActResult:
         seed=0,
         events=[{"type": "undo", "text": text, "data": {"undid": last.version}}],
     )
+    _on_record(room, entry)
     transaction.on_commit(lambda: publish_room(room.pk, room.version))
     return ActResult(room=room, entry=entry)
 

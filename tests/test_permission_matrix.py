@@ -1,5 +1,5 @@
 """The authorization matrix: every URL pattern of the project, read and written (GET, POST,
-PATCH, DELETE) by seven identities: the owner, a campaign co-op editor and reader, a room
+PATCH, DELETE) by seven identities: the owner, a campaign's (and a squad's) co-op editor and reader, a room
 player and viewer, a signed-in outsider and anonymous.
 
 Each pattern names the object it guards and the role each method needs (:data:`MATRIX`). A
@@ -104,19 +104,23 @@ MATRIX: dict[str, Rule] = {
     # -- Bug Hunt: squads and missions are their owner's alone -----------------------------------
     "bughunt/": R("", "user"),
     "bughunt/new/": R("", "user"),
-    "bughunt/<int:squad_id>/": R("squad", "owner"),
-    "bughunt/<int:squad_id>/settings/": R("squad", "owner"),
-    "bughunt/<int:squad_id>/log/": R("squad", "owner"),
-    "bughunt/<int:squad_id>/assignment/": R("squad", "owner"),
-    "bughunt/<int:squad_id>/advance/": R("squad", "owner"),
-    "bughunt/<int:squad_id>/offer/": R("squad", "owner"),
-    "bughunt/<int:squad_id>/missions/new/": R("squad", "owner"),
-    "bughunt/missions/<int:mission_id>/": R("squad", "owner"),
-    "bughunt/missions/<int:mission_id>/support/": R("squad", "owner"),
-    "bughunt/missions/<int:mission_id>/loadout/": R("squad", "owner"),
-    "bughunt/missions/<int:mission_id>/casualties/": R("squad", "owner"),
-    "bughunt/missions/<int:mission_id>/start/": R("squad", "owner"),
-    "bughunt/missions/<int:mission_id>/finish/": R("squad", "owner"),
+    "bughunt/<int:squad_id>/": R("squad", "reader"),
+    "bughunt/<int:squad_id>/settings/": R("squad", "reader", "owner"),
+    "bughunt/<int:squad_id>/log/": R("squad", "reader"),
+    "bughunt/<int:squad_id>/assignment/": R("squad", "reader", "editor"),
+    "bughunt/<int:squad_id>/advance/": R("squad", "reader", "editor"),
+    "bughunt/<int:squad_id>/offer/": R("squad", "reader", "editor"),
+    "bughunt/<int:squad_id>/missions/new/": R("squad", "reader", "editor"),
+    "bughunt/<int:squad_id>/members/": R("squad", "reader", "owner"),
+    # The member named is the squad's editor: the owner removes them, or they leave.
+    "bughunt/<int:squad_id>/members/<int:member_id>/remove/": R("squad", "reader", "editor"),
+    "bughunt/<int:squad_id>/marines/": R("squad", "reader", "owner"),
+    "bughunt/missions/<int:mission_id>/": R("squad", "reader", "editor"),
+    "bughunt/missions/<int:mission_id>/support/": R("squad", "reader", "editor"),
+    "bughunt/missions/<int:mission_id>/loadout/": R("squad", "reader", "editor"),
+    "bughunt/missions/<int:mission_id>/casualties/": R("squad", "reader", "editor"),
+    "bughunt/missions/<int:mission_id>/start/": R("squad", "reader", "editor"),
+    "bughunt/missions/<int:mission_id>/finish/": R("squad", "reader", "editor"),
     # -- campaigns: read by readers, played by editors, run by the owner ----------------------
     "campaigns/": R("", "user"),
     "campaigns/new/": R("", "user"),
@@ -162,18 +166,21 @@ MATRIX: dict[str, Rule] = {
     "api/v1/rooms/<int:room_id>/log/": R("room", "viewer", "player"),
     "api/v1/rooms/<int:room_id>/members/<int:user_id>/": R("room", "owner", "owner", delete="player"),
     "api/v1/bughunt/squads/": R("", "user"),
-    "api/v1/bughunt/squads/<int:squad_id>/": R("squad", "owner"),
-    "api/v1/bughunt/squads/<int:squad_id>/log/": R("squad", "owner"),
-    "api/v1/bughunt/squads/<int:squad_id>/assignments/": R("squad", "owner"),
-    "api/v1/bughunt/squads/<int:squad_id>/advance/": R("squad", "owner"),
-    "api/v1/bughunt/squads/<int:squad_id>/offers/": R("squad", "owner"),
-    "api/v1/bughunt/squads/<int:squad_id>/missions/": R("squad", "owner"),
-    "api/v1/bughunt/missions/<int:mission_id>/": R("squad", "owner"),
-    "api/v1/bughunt/missions/<int:mission_id>/support/": R("squad", "owner"),
-    "api/v1/bughunt/missions/<int:mission_id>/loadout/": R("squad", "owner"),
-    "api/v1/bughunt/missions/<int:mission_id>/casualties/": R("squad", "owner"),
-    "api/v1/bughunt/missions/<int:mission_id>/start/": R("squad", "owner"),
-    "api/v1/bughunt/missions/<int:mission_id>/finish/": R("squad", "owner"),
+    "api/v1/bughunt/squads/<int:squad_id>/": R("squad", "reader", "editor"),
+    "api/v1/bughunt/squads/<int:squad_id>/log/": R("squad", "reader", "editor"),
+    "api/v1/bughunt/squads/<int:squad_id>/assignments/": R("squad", "reader", "editor"),
+    "api/v1/bughunt/squads/<int:squad_id>/advance/": R("squad", "reader", "editor"),
+    "api/v1/bughunt/squads/<int:squad_id>/offers/": R("squad", "reader", "editor"),
+    "api/v1/bughunt/squads/<int:squad_id>/missions/": R("squad", "reader", "editor"),
+    "api/v1/bughunt/squads/<int:squad_id>/members/": R("squad", "reader", "owner"),
+    "api/v1/bughunt/squads/<int:squad_id>/members/<int:member_id>/": R("squad", "reader", "owner", delete="editor"),
+    "api/v1/bughunt/squads/<int:squad_id>/marines/": R("squad", "reader", "owner"),
+    "api/v1/bughunt/missions/<int:mission_id>/": R("squad", "reader", "editor"),
+    "api/v1/bughunt/missions/<int:mission_id>/support/": R("squad", "reader", "editor"),
+    "api/v1/bughunt/missions/<int:mission_id>/loadout/": R("squad", "reader", "editor"),
+    "api/v1/bughunt/missions/<int:mission_id>/casualties/": R("squad", "reader", "editor"),
+    "api/v1/bughunt/missions/<int:mission_id>/start/": R("squad", "reader", "editor"),
+    "api/v1/bughunt/missions/<int:mission_id>/finish/": R("squad", "reader", "editor"),
     "api/v1/campaigns/": R("", "user"),
     "api/v1/campaigns/import/": R("", "user"),
     "api/v1/campaign-jobs/<int:job_id>/": R("campaign_job", "owner"),
@@ -265,7 +272,7 @@ def _role(world: World, guards: str, identity: str) -> str | None:
         return None
     if identity == "owner":
         return "owner"
-    if guards in ("campaign", "battle", "battle_job") and identity in ("editor", "reader"):
+    if guards in ("campaign", "battle", "battle_job", "squad") and identity in ("editor", "reader"):
         return identity
     if guards == "room" and identity in ("player", "viewer"):
         return identity
@@ -282,6 +289,8 @@ def _url(route: str, world: World) -> str:
         "slot": "starting_profiles",
     }
     values["user_id"] = world.users["player"].pk
+    if "bughunt/" in route:
+        values["member_id"] = world.extra["squad_editor_membership"].pk
     if "jobs/" in route:
         values["job_id"] = world.battle_job.pk if "battle" in route else world.campaign_job.pk
     if route.startswith("campaigns/") and "act/" in route:

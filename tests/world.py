@@ -1,5 +1,5 @@
 """One shared table of everything a user can own, and the seven identities that look at it:
-the owner, a campaign co-op editor and reader, a room player and viewer, a signed-in outsider
+the owner, a campaign's (and a Bug Hunt squad's) co-op editor and reader, a room player and viewer, a signed-in outsider
 and anonymous. The permission matrix and the schema fuzzing both walk the URLs over it."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from django.core.management import call_command
 from battles import services as battle_services
 from battles.models import Battle, BattleJob
 from battles.tests.fp_data import PUNKS
+from bughunt import member_services as bughunt_members
 from bughunt import services as bughunt_services
 from bughunt.models import Mission, Squad
 from campaigns import services as campaign_services
@@ -108,6 +109,13 @@ def build_world() -> World:
         user=owner, squad_id=squad.pk, version=squad.version, objective_faces=[1, 1, 4], priority_faces=[2, 5], seed=3
     )
 
+    squad_editor_membership = bughunt_members.member_invite(
+        user=owner, squad_id=squad.pk, version=Squad.objects.get(pk=squad.pk).version, username="editor", role="editor"
+    )
+    bughunt_members.member_invite(
+        user=owner, squad_id=squad.pk, version=Squad.objects.get(pk=squad.pk).version, username="reader", role="reader"
+    )
+
     room = live_services.room_create(user=owner, kind="threat", title="LV-426")
     code = live_services.room_code(room)
     assert code is not None
@@ -133,4 +141,5 @@ def build_world() -> World:
         room=room,
         user_table=user_table,
         system_table=system_table,
+        extra={"squad_editor_membership": squad_editor_membership},
     )

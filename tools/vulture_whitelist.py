@@ -24,6 +24,9 @@ _.get_role  # SerializerMethodField getter
 _.get_world  # SerializerMethodField getter
 _.get_slots  # SerializerMethodField getter
 _.get_members  # SerializerMethodField getter
+_.get_player_name  # SerializerMethodField getter
+_.player_name  # serializer field, in Meta.fields
+_.marines  # serializer field (a squad member's marines), declared for the schema
 _.get_steps  # SerializerMethodField getter
 _.get_code  # SerializerMethodField getter
 _.get_turn_note  # SerializerMethodField getter

@@ -136,5 +136,6 @@ def test_a_squad_plays_three_missions_from_creation_to_the_third_post_battle(pla
     page = client.get(f"/bughunt/missions/{third.pk}/").content.decode()
     assert "Post-battle" in page and "Roll for Military Life" in page
     assert client.get(f"/bughunt/{squad.pk}/").status_code == 200
-    log = client.get(f"/bughunt/{squad.pk}/log/?mission=3").content.decode()
+    # the tracker's lines come first in the mission's log now: read its post-battle steps
+    log = client.get(f"/bughunt/{squad.pk}/log/?mission=3&step=post-battle").content.decode()
     assert "Operational Progress" in log and "D100" in log

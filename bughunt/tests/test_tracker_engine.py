@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from bughunt.engine import tracker
+from bughunt.engine.tracker.command import NotYourMarine
 from live.engine.tracker import Action, NotYours, Role, TrackerError
 from rules.engine.dice import Dice
 from rules.engine.tables import RangeTable
@@ -225,7 +226,7 @@ def test_players_assign_only_their_own_dice() -> None:
     state = act(new(), "roll_reactions", faces=[1, 4])
     state = act(state, "assign_reaction", role=Role.PLAYER, actor="7", unit="u1", die=1)
     assert state["units"][0]["face"] == 1
-    with pytest.raises(NotYours):
+    with pytest.raises(NotYourMarine, match="the referee commands them"):  # a bad request (400), not a role (403)
         tracker.apply(
             state, Action("assign_reaction", {"unit": "u2", "die": 2}, actor="7", role=Role.PLAYER), Dice(seed=1), TABLES
         )
@@ -788,10 +789,11 @@ def test_a_brawl_applies_to_both_and_a_fallen_trooper_drops_the_package() -> Non
 
 
 def test_a_player_brawls_only_with_their_own_figures() -> None:
-    with pytest.raises(NotYours):
+    with pytest.raises(NotYourMarine) as refused_brawl:
         tracker.apply(
             revealed(), Action("brawl", {"figure": "f2", "enemy": "e1"}, actor="7", role=Role.PLAYER), Dice(seed=1), TABLES
         )
+    assert refused_brawl.value.field == "figure"
 
 
 def test_hits_by_hand_and_drop_ship_fire() -> None:

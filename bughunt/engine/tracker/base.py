@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bughunt.engine import contacts as cx
+from bughunt.engine.tracker.command import commands
 from live.engine.tracker import (
     Action,
     NotYours,
@@ -110,9 +111,8 @@ def _find(items: Sequence[dict[str, Any]], key: Any, field: str, what: str) -> d
 
 
 def _mine(action: Action, unit: Mapping[str, Any]) -> None:
-    """Refuse unless the actor is the owner (referee) or plays ``unit``."""
-    if action.role == Role.VIEWER or (action.role == Role.PLAYER and (not unit["owner"] or unit["owner"] != action.actor)):
-        raise NotYours(f"{unit['name']} is not one of your figures.")
+    """Refuse unless the actor is the owner (referee) or plays ``unit`` (:func:`command.commands`)."""
+    commands(action, unit)
 
 
 def _not_viewer(action: Action) -> None:

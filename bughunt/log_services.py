@@ -1,0 +1,57 @@
+"""One squad log: every action taken at a squad mission's tracker, with its rolls, is also a line
+of the squad's campaign log (step ``tracker: <action>``, e.g. ``tracker: shoot``), so the log
+holds every roll of the campaign and filters by mission and step like the set-up and
+post-battle lines. An undo at the table is a line too and marks the line it took back.
+
+Called by the live kernel through the mission kind's ``on_record`` hook, inside the table
+write's transaction: the squad's ``version`` does not move (the table has its own), and a
+refused action writes nothing here either.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bughunt.models import LogEntry, Mission
+
+STEP = "tracker"
+
+
+def _rolls(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every roll record the events carry (``data["roll"]`` or ``data["rolls"]``), in order."""
+    found: list[dict[str, Any]] = []
+    for event in events:
+        data = event.get("data") or {}
+        if isinstance(data.get("roll"), dict):
+            found.append(data["roll"])
+        found.extend(r for r in data.get("rolls") or [] if isinstance(r, dict))
+    return found
+
+
+def tracker_logged(room: Any, entry: Any) -> LogEntry | None:
+    """Copy the table's logged action or undo ``entry`` (a :class:`live.models.RoomAction`) of
+    ``room`` into the squad log of the mission it tracks: the events' words prefixed with the
+    round and who acted, every roll record, and ``data`` with ``room_action``, ``version``,
+    ``round``, ``type`` and ``undone``. An undo marks the line of the action it took back
+    ``undone``. Returns the new line, or ``None`` for a table that is no squad's mission (a
+    standalone one from the rooms page)."""
+    mission = Mission.objects.filter(room_id=room.pk).select_related("squad").first()
+    if mission is None:
+        return None
+    words = " ".join(str(e.get("text") or "") for e in entry.events).strip() or entry.type.replace("_", " ")
+    who = entry.actor.get_username() if entry.actor_id and entry.actor is not None else "the table"
+    turn = room.state.get("round")
+    if entry.type == "undo":
+        undid = (entry.payload or {}).get("undid")
+        for line in LogEntry.objects.filter(mission=mission, step__startswith=f"{STEP}:", data__version=undid):
+            line.data = {**line.data, "undone": True}
+            line.save(update_fields=["data"])
+    return LogEntry.objects.create(
+        squad=mission.squad,
+        mission=mission,
+        turn=mission.turn,
+        step=f"{STEP}: {entry.type.replace('_', ' ')}",
+        text=f"Round {turn} ({who}): {words}" if turn else f"({who}) {words}",
+        rolls=_rolls(entry.events),
+        data={"room_action": entry.pk, "version": entry.version, "round": turn, "type": entry.type, "undone": False},
+    )
