@@ -12,12 +12,13 @@ from rest_framework.test import APIClient
 from bughunt import services
 from bughunt.engine import campaign as c
 from bughunt.engine import tracker
+from bughunt.engine.tracker.command import NotYourMarine
 from bughunt.models import Mission, Squad
 from bughunt.tests.test_campaign_engine import outcome, squad
 from bughunt.tests.test_tracker_engine import SETUP, TABLES, act, next_round, refused, to_quick
 from bughunt.tests.versions import mission_version, squad_version
 from live import services as live_services
-from live.engine.tracker import Action, NotYours, Role
+from live.engine.tracker import Action, Role
 from live.models import Room
 from rules.engine.dice import Dice
 
@@ -104,10 +105,11 @@ def test_lucky_find_may_go_to_an_ally() -> None:
 def test_a_player_plays_acting_cards_only_on_their_own_figures() -> None:
     quick = to_quick(fresh(), faces=[1, 1])
     before = copy.deepcopy(quick)
-    with pytest.raises(NotYours):
+    with pytest.raises(NotYourMarine) as refused_card:  # a 400 naming the figure and who commands it
         tracker.apply(
             quick, Action("movie_magic", {"card": "Double-Up", "figure": "f2"}, actor="8", role=Role.PLAYER), Dice(seed=1), TABLES
         )
+    assert refused_card.value.field == "figure"
     assert quick == before
     state = act(quick, "movie_magic", card="Double-Up", figure="f1", actor="7", role=Role.PLAYER)  # Vasquez is player 7's
     assert state["movie_magic_used"] == ["Double-Up"]
