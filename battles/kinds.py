@@ -2,11 +2,13 @@
 
 ``fiveparsecs-battle``: the Five Parsecs battle tracker (reducer, release and set-up in
 :mod:`battles.fiveparsecs_kind`, engine :mod:`battles.engine.fp_tracker`).
+``fiveparsecs-stealth``: a Stealth mission (pp.117-122; :mod:`battles.stealth_kind`, engine
+:mod:`battles.engine.fp_stealth`).
 """
 
 from __future__ import annotations
 
-from battles import fiveparsecs_kind
+from battles import fiveparsecs_kind, stealth_kind
 from live.registry import OptionField, TrackerKind
 
 FIVEPARSECS_BATTLE = TrackerKind(
@@ -33,4 +35,19 @@ FIVEPARSECS_BATTLE = TrackerKind(
     ),
 )
 
-KINDS: tuple[TrackerKind, ...] = (FIVEPARSECS_BATTLE,)
+STEALTH_MISSION = TrackerKind(
+    kind=stealth_kind.KIND,
+    title="Five Parsecs Stealth mission",
+    app="battles",
+    reducer=stealth_kind.reducer,
+    initial_state=stealth_kind.initial_state,
+    release=stealth_kind.release,
+    template="battles/stealth_battle.html",
+    system=stealth_kind.SYSTEM,
+    description="Stealth rounds, patrols and spotting rolls, Stay Down, Distraction, Lure, the alarm and "
+    "reinforcements, the objective and exfiltration (Compendium pp.117-122).",
+    listed=False,  # opened from a Stealth battle's set-up screen
+    options=(OptionField("setup", "Stealth set-up (JSON)", "text", "", help='The battle set-up plus "stealth".'),),
+)
+
+KINDS: tuple[TrackerKind, ...] = (FIVEPARSECS_BATTLE, STEALTH_MISSION)

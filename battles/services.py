@@ -70,6 +70,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from battles import mission_types
 from battles.engine import fp_combat, fp_enemies, fp_setup, fp_tracker, nominis, odds
 from battles.fiveparsecs_kind import KIND as TRACKER_KIND
 from battles.models import Battle, BattleJob
@@ -784,6 +785,10 @@ def battle_create(
             battle_type=battle_type or None,
         )
     )
+    # A special mission type (p.116) is set up by its own generator (battles.mission_types).
+    special = _special_setup(dice, tables, setup, crew_size=len(figures), ai_type=ai_type)
+    if special is not None:
+        enemy = _swap_category(enemy, special.get("enemy_swaps") or {})
     if core_objectives is not None and setup.mission.objectives and not setup.mission.expanded:
         first = setup.mission.objectives[0]
         record = next((r for r in setup.mission.rolls if r.reason == fp_setup.CORE_OBJECTIVE_REASON), None)
@@ -848,6 +853,12 @@ def battle_create(
     label = title.strip() or f"{force.type or force.category} ({setup.mission.battle_label})"
     card = setup.as_dict()
     card["brief"] = [*card["brief"], *brief]
+    force_data = force.as_dict()
+    if special is not None:
+        card["card"] = [*card["card"], *special.get("card", [])]
+        force_data = _reshape_force(force_data, special.get("enemy_counts"))
+        named = (special.get("objective") or {}).get("name") if isinstance(special.get("objective"), Mapping) else None
+        objective_name = str(named or objective_name)
     battle = Battle.objects.create(
         owner=user,
         campaign=campaign,
@@ -855,7 +866,7 @@ def battle_create(
         title=label[:80],
         setup={
             "battle": card,
-            "enemy": force.as_dict(),
+            "enemy": force_data,
             "crew": figures,
             "options": {**chosen.as_dict(), **flags},
             "hit_numbers": numbers,
@@ -873,6 +884,17 @@ def battle_create(
             "core": [parts[k].as_dict() for _, k in CORE_PARTS if k in parts],
             "psionic_legality": _psionic_legality(campaign),
             **({"rival": {"id": rival.pk, "name": rival.name, "psi_hunter": rival.psi_hunter}} if rival is not None else {}),
+            **(
+                {
+                    "mission_type": {
+                        "type": setup.mission.battle_type,
+                        "kind": mission_types.kind_of(setup.mission.battle_type),
+                        "setup": special,
+                    }
+                }
+                if special is not None
+                else {}
+            ),
         },
     )
     if campaign is not None:
@@ -890,6 +912,43 @@ def battle_create(
             rolls=rolled,
         )
     return battle
+
+
+def _special_setup(
+    dice: Dice, tables: Mapping[str, RangeTable], setup: fp_setup.BattleSetup, *, crew_size: int, ai_type: str | None
+) -> dict[str, Any] | None:
+    """The mission type's own set-up (:mod:`battles.mission_types`) when Mission Selection or the
+    player picked a special type (p.116); ``None`` for a conventional battle."""
+    make = mission_types.generator(setup.mission.battle_type)
+    if make is None:
+        return None
+    return dict(_engine(lambda: make(dice, tables, crew_size=crew_size, ai_type=setup.ai_type or ai_type or None)))
+
+
+def _swap_category(enemy: Mapping[str, Any], swaps: Mapping[str, str]) -> Mapping[str, Any]:
+    """The enemy with its category swapped as the mission type says (Stealth: Roving Threats are
+    Hired Muscle, p.122)."""
+    category = str(enemy.get("category") or "").strip().lower()
+    for old, new in swaps.items():
+        if category == old.lower():
+            return {**enemy, "category": new}
+    return enemy
+
+
+def _reshape_force(force: dict[str, Any], counts: Mapping[str, int] | None) -> dict[str, Any]:
+    """The force's figures remade to ``counts`` by rank (Stealth: crew size +1 with one Lieutenant
+    and one Specialist, p.122), each new figure copying the force's first figure of that rank
+    (else its first basic one). A Unique Individual stays."""
+    if not counts or not force.get("figures"):
+        return force
+    figures = force["figures"]
+    first = next((f for f in figures if f["rank"] == "basic"), figures[0])
+    made: list[dict[str, Any]] = []
+    for rank in ("lieutenant", "specialist", "basic"):
+        like = next((f for f in figures if f["rank"] == rank), first)
+        made += [{**like, "rank": rank} for _ in range(int(counts.get(rank) or 0))]
+    made += [f for f in figures if f["rank"] == "unique"]
+    return {**force, "figures": made}
 
 
 @transaction.atomic
@@ -997,7 +1056,9 @@ def tracker_setup(battle: Battle, tables: Mapping[str, RangeTable]) -> dict[str,
         "deployment_face": d100[0]["total"] if d100 else None,
         "time_limit": (setup["battle"].get("mission") or {}).get("time_limit_round"),
     }
+    special = setup.get("mission_type") or {}
     return {
+        **({str(special["type"]): special["setup"]} if special.get("setup") else {}),
         "planned": planned,
         "crew": [
             {
@@ -1096,7 +1157,8 @@ def battle_track(*, user: Any, battle_id: int, version: int | None) -> Room:
             f"The battle is {battle.get_status_display().lower()}; it cannot be tracked live now.", field="status"
         )
     setup = tracker_setup(battle, fiveparsecs_tables())
-    room = room_create(user=user, kind=TRACKER_KIND, title=battle.title, options={"setup": setup}, unlisted=True)
+    kind = (battle.setup.get("mission_type") or {}).get("kind") or TRACKER_KIND
+    room = room_create(user=user, kind=kind, title=battle.title, options={"setup": setup}, unlisted=True)
     campaign = battle.campaign
     if campaign is not None and campaign.room_id is not None:
         # The campaign's co-op members sit at the same table: editors (and the campaign's owner)
@@ -1173,6 +1235,9 @@ def nominis_initial(
     (p.99) and Critical Hit flag; an elite force's type rules and its figures' Fearless, rank,
     Unique Individual and Psionic powers (pp.22-23, 48-65). Raises :class:`DropshipError`."""
     setup = battle.setup
+    special = (setup.get("mission_type") or {}).get("setup") or {}
+    if special.get("no_minis_allowed") is False:
+        raise DropshipError(f"mode: {special.get('no_minis') or 'this mission type needs miniatures.'}", field="mode")
     flags = setup["options"]
     weapons = setup.get("enemy_weapons", {})
     crew_names = {c["name"] for c in setup["crew"]}
@@ -1563,11 +1628,12 @@ def battle_finish(
             "source": "nominis",
         }
     elif battle.room is not None:
-        made = fp_tracker.outcome(battle.room.state)
+        made = (mission_types.outcome_for(battle.room.kind) or fp_tracker.outcome)(battle.room.state)
         held = made["held_field"] if made["held_field"] is not None else held_field
         if held is None:
             raise DropshipError("held_field is required: the tracker has not settled who holds the field.", field="held_field")
-        result = {**made, "held_field": bool(held), "won": bool(held) if won is None else bool(won), "source": "tracker"}
+        decided = bool(made["won"]) if "won" in made else bool(held)  # a special mission's objective (p.116)
+        result = {**made, "held_field": bool(held), "won": decided if won is None else bool(won), "source": "tracker"}
     else:
         if held_field is None:
             raise DropshipError("held_field is required: did the crew Hold the Field?", field="held_field")

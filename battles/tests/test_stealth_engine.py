@@ -28,7 +28,15 @@ def setup(objective_faces: list[int] | None = None, **changes: Any) -> dict[str,
             {"name": "Bo", "reactions": 1, "speed": 4, "combat_skill": 0, "toughness": 3, "weapons": ["Military rifle"]},
         ],
         "enemies": [
-            {"name": "Guards", "count": 1, "profile": PROFILE, "weapons": ["Scrap pistol"], "panic": "1-2", "specialists": 1, "lieutenants": 1}
+            {
+                "name": "Guards",
+                "count": 1,
+                "profile": PROFILE,
+                "weapons": ["Scrap pistol"],
+                "panic": "1-2",
+                "specialists": 1,
+                "lieutenants": 1,
+            }
         ],
         "options": {"dramatic_combat": True},
         "ai": "tactical",
@@ -211,7 +219,7 @@ def test_exfiltration_on_a_six_once_a_round_and_the_mission_ends_with_the_item_o
     state, _ = act(state, "next_phase")  # Slow
     state, _ = act(state, "objective", figure="c2", step="pick_up")
     assert state["stealth"]["objective"]["carrier"] == "c2"
-    state, events = act(state, "exfiltrate", figure="c2")
+    state, _ = act(state, "exfiltrate", figure="c2")
     assert state["phase"] == "over" and state["stealth"]["finished"]["won"] is True
     made = st.outcome(state)
     assert made["won"] is True and made["held_field"] is False and made["casualties"] == []

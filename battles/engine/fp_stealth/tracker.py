@@ -218,6 +218,8 @@ def _raise_alarm(state: dict[str, Any], action: Action, dice: Dice, cause: str) 
 
 def _targets(state: Mapping[str, Any], action: Action, enemies: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     raw = action.payload.get("targets")
+    if raw in (None, "") and action.payload.get("figure"):  # one target from a form's flat fields
+        raw = [{k: action.payload.get(k) for k in ("figure", "distance", "obscured", "features", "shroud")}]
     if not isinstance(raw, list | tuple) or not raw:
         raise _err(
             "targets is required: the crew figures at risk, [{figure, distance, obscured?, features?, shroud?, enemy?}].",
@@ -309,7 +311,7 @@ def _spot_roll(
 def _spot(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
     """A spotting roll (p.121): ``enemy`` (or ``enemies`` after a Lure), ``scanning`` (-1),
     ``targets`` [{figure, distance (inches, rounded down), obscured (-2), features (-1 each),
-    shroud (-2)}], ``faces`` (2D6), ``predict`` / ``predict_faces`` (the Predict power's second
+    shroud (-2)}] (or one target's keys at the top of the payload, as a form sends them), ``faces`` (2D6), ``predict`` / ``predict_faces`` (the Predict power's second
     roll, the lower counts), ``pick_faces``. Over the distance: spotted, the alarm goes off;
     equal (nobody spotted): suspicious, the enemy steps 1" closer and must roll again, not
     scanning; under every distance: unseen."""
