@@ -44,7 +44,6 @@ MOVE_MODIFIERS: Mapping[str, int] = {"quick": 1, "slow": -1, "enemy": -1}
 #: Spotting modifiers (p.121).
 SCANNING, OBSCURED, FEATURE, SHROUD = -1, -2, -1, -2
 OUTSIDE_VISION_BONUS = 2  # p.122
-TOOL_RANGE = {"distraction": 6, "lure": 8}  # inches, pp.121-122
 EXFILTRATE_FACE = 6  # p.117
 STEPS: Mapping[str, tuple[str, ...]] = {
     "locate_retrieve": ("pick_up",),
@@ -141,10 +140,6 @@ def _need_stealth(state: Mapping[str, Any], what: str) -> None:
 def _actor(action: Action) -> None:
     if action.role == Role.VIEWER:
         raise NotYours("Viewers cannot act at this table.")
-
-
-def _crew_ids(state: Mapping[str, Any], raw: Any, field: str) -> dict[str, Any]:
-    return _crew(state, raw, field=field)
 
 
 def _sync(state: dict[str, Any]) -> None:
