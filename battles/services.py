@@ -49,7 +49,13 @@ Rulings:
   pp.80-86) takes its extra enemies, Specialists and lowered Panic range into the enemy profile;
   ``setup["connection"]`` (also among the warnings) lists the Connection's terms.
 - Won: the no-minis objective achieved; from the tracker or by hand, Holding the Field, unless
-  ``won`` is given.
+  ``won`` is given; a special mission's tracker (:mod:`battles.mission_types`) says ``won`` itself.
+- A special battle type (p.116) that :mod:`battles.mission_types` lists (Stealth) is set up by
+  its generator after Mission Selection (or the player's ``battle_type``): its card lines join
+  the set-up card, ``setup["mission_type"]`` keeps ``{type, kind, setup}``, the enemy category
+  is swapped and the force reshaped as the type says, the live tracker is its kind, and a type
+  whose set-up says ``no_minis_allowed: false`` refuses no-minis play (``mode``). The core
+  objective table is still rolled when mapped, but the type's own objective is the battle's.
 - The live tracker gets the enemy type's profile and rank counts; it makes the elite rank
   upgrades, the toggles and progressive Strength (p.30) itself, so the figures progressive
   Strength added at set-up are taken out of the counts it gets. A Bot crew member is a
