@@ -792,7 +792,9 @@ def battle_create(
         )
     )
     # A special mission type (p.116) is set up by its own generator (battles.mission_types).
-    special = _special_setup(dice, tables, setup, crew_size=len(figures), ai_type=ai_type)
+    # A campaign's crew size (4-6, its option) sets a Stealth force (p.122); standalone, the crew fielded.
+    size = chosen.crew_size if campaign is not None else len(figures)
+    special = _special_setup(dice, tables, setup, crew_size=size, ai_type=ai_type)
     if special is not None:
         enemy = _swap_category(enemy, special.get("enemy_swaps") or {})
     if core_objectives is not None and setup.mission.objectives and not setup.mission.expanded:

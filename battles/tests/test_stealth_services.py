@@ -129,6 +129,8 @@ def test_a_campaign_stealth_mission_fills_record_the_battle(player: Any) -> None
     battle.refresh_from_db()
     done = services.battle_finish(user=player, battle_id=battle.pk, version=battle.version)
     assert done.reported and done.result is not None and done.result["record"]["won"] is True
+    # p.122: the campaign's crew size (4 here) +1, not the two figures fielded.
+    assert len(battle.setup["enemy"]["figures"]) == 5 + (1 if battle.setup["enemy"].get("unique_individual") else 0)
     turn = current_turn(campaign)
     assert turn is not None and turn.facts["battle"]["won"] is True and turn.facts["battle"]["held_field"] is False
 
