@@ -284,3 +284,61 @@ def test_replay_gives_the_same_state() -> None:
         return st.apply(state, action, dice, TABLES)
 
     assert replay(start, log, reducer) == replay(start, log, reducer)
+
+
+def test_distraction_turns_an_enemy_on_six_plus_and_a_natural_one_turns_it_toward_you() -> None:
+    """p.122: Distraction 1D6+Savvy 6+; a natural 1 makes the enemy face the figure and spot."""
+    state = quick()
+    fooled, _ = act(state, "distraction", figure="c1", enemy="e1", faces=[5])  # 5+1
+    assert fooled["stealth"]["distracted"] == ["e1"]
+    missed, events = act(state, "distraction", figure="c1", enemy="e1", faces=[4])
+    assert missed["stealth"]["distracted"] == [] and "not fooled" in events[0].text
+    botched, _ = act(state, "distraction", figure="c1", enemy="e1", faces=[1])
+    assert botched["stealth"]["suspicious"] == {"enemy": "e1", "toward": "c1"}
+    # The distracted enemy stays put at the patrol and only watches.
+    fooled, _ = act(fooled, "act", figure="c1")
+    fooled, _ = act(fooled, "next_phase")
+    after, events = act(fooled, "patrol", pick_faces=[1], faces=[3, 4])
+    assert "looking where it was turned" in events[0].text and after["stealth"]["distracted"] == []
+    assert after["stealth"]["sentry"] != "e1"
+
+
+def test_lure_moves_each_enemy_1d6_and_then_one_roll_spots_for_all() -> None:
+    """p.122: Lure: each enemy within 8" moves 1D6" toward the figure; one spotting roll for all."""
+    state = quick()
+    lured, events = act(state, "lure", figure="c1", enemies="e1 e2", faces=[2, 5])
+    assert "e1" not in events[0].text and '2"' in events[0].text and '5"' in events[0].text
+    seen, events = act(
+        lured,
+        "spot",
+        enemies="e1 e2",
+        faces=[3, 3],
+        targets=[{"enemy": "e1", "figure": "c1", "distance": 9}, {"enemy": "e2", "figure": "c1", "distance": 5}],
+        edge_faces=[12],
+    )
+    assert seen["stealth"]["alarm"] and "spotted by" in seen["stealth"]["alarm_cause"]
+    with pytest.raises(TrackerError) as err:
+        act(lured, "spot", enemies="e1 e2", faces=[3, 3], targets=[{"figure": "c1", "distance": 5}])
+    assert err.value.field == "targets[0].enemy"
+
+
+def test_a_dropped_item_is_picked_up_or_lost_in_hazardous_terrain() -> None:
+    """p.118: a dropped item may be picked up by moving into contact; in hazardous terrain it is destroyed."""
+    state = quick()
+    state, _ = act(state, "objective", figure="c1", step="pick_up")
+    state, _ = act(state, "adjust", figure="c1", status="casualty")
+    taken, _ = act(state, "pick_up", figure="c2")
+    assert taken["stealth"]["objective"]["carrier"] == "c2"
+    lost, _ = act(state, "pick_up", destroyed="on")
+    assert lost["stealth"]["objective"]["failed"] and not st.outcome(lost)["won"]
+
+
+def test_two_figures_at_the_suspicious_distance_are_picked_with_a_d6() -> None:
+    """p.121: two crew figures at the same distance: the enemy moves toward one, picked at random
+    (a D6 read 1-3 / 4-6)."""
+    state = quick()
+    targets = [{"figure": "c1", "distance": 7}, {"figure": "c2", "distance": 7}]
+    first, _ = act(state, "spot", enemy="e1", faces=[4, 3], targets=targets, pick_faces=[3])
+    second, events = act(state, "spot", enemy="e1", faces=[4, 3], targets=targets, pick_faces=[4])
+    assert first["stealth"]["suspicious"]["toward"] == "c1" and second["stealth"]["suspicious"]["toward"] == "c2"
+    assert events[0].data["rolls"][-1]["notation"].endswith("D6")

@@ -14,7 +14,6 @@ from battles.engine import fp_tracker
 from battles.engine.fp_setup import EDGES
 from battles.engine.fp_stealth.generate import MIN_CANDIDATES, OBJECTIVE_KEYS, SOURCE
 from battles.engine.fp_tracker.base import _copy_state, _err, _roll, _rolls
-from battles.engine.fp_tracker.end_round import _pick
 from battles.engine.fp_tracker.flow import _new_round
 from battles.engine.fp_tracker.lookups import _crew, _crew_up, _enemy, _mine, _names, _on_table, _phase, _refresh
 from battles.engine.fp_tracker.reducer import _HANDLERS as _BATTLE_HANDLERS
@@ -122,6 +121,21 @@ def initial_state(setup: Mapping[str, Any], tables: Mapping[str, RangeTable]) ->
 
 
 # -- small helpers -------------------------------------------------------------------------------------------
+
+
+#: Die sizes the dice helpers roll (rules.engine.dice).
+_DIE_SIZES: tuple[int, ...] = (3, 6, 10, 12, 20, 100)
+
+
+def _pick(dice: Dice, faces: list[int], figs: Sequence[dict[str, Any]], reason: str) -> tuple[dict[str, Any], list[RollRecord]]:
+    """A random figure of ``figs``: the smallest die whose size the count divides (a D6 read 1-3 /
+    4-6 for two), else a D100 read in equal bands; ``faces`` holds a typed face."""
+    size = len(figs)
+    if size == 1:
+        return figs[0], []
+    sides = next((s for s in _DIE_SIZES if s % size == 0), 100)
+    record = _roll(dice, f"D{sides}", f"{reason} (D{sides})", [faces.pop(0)] if faces else None)
+    return figs[(int(record.total or 1) - 1) * size // sides], [record]
 
 
 def _s(state: Mapping[str, Any]) -> dict[str, Any]:
