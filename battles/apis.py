@@ -108,7 +108,14 @@ class FpBattleCreateInputSerializer(serializers.Serializer[Any]):
     ai_variations = serializers.BooleanField(default=False)
     ai_type = serializers.CharField(required=False, allow_null=True, allow_blank=True, default=None)
     objective = serializers.CharField(required=False, allow_null=True, allow_blank=True, default=None)
-    battle_type = serializers.CharField(required=False, allow_null=True, allow_blank=True, default=None)
+    battle_type = serializers.CharField(
+        required=False,
+        allow_null=True,
+        allow_blank=True,
+        default=None,
+        help_text="conventional, stealth, street_fight or salvage (p.116); empty: roll Mission Selection. A Stealth "
+        "mission is set up and tracked as one (pp.117-122).",
+    )
     campaign_turn = serializers.IntegerField(required=False, allow_null=True, default=None)
     enemy = serializers.DictField(
         help_text='{"elite": true, "category": ...}, {"core_table": true, ...} (a campaign\'s Core enemy encounter table '

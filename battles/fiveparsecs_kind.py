@@ -50,6 +50,12 @@ def initial_state(options: Mapping[str, Any], *, tables: Mapping[str, RangeTable
     Raises :class:`TrackerError` naming the option (``setup``) or the set-up key at fault."""
     from battles.engine import fp_tracker
 
+    return fp_tracker.initial_state(setup_mapping(options), _loaded(tables))
+
+
+def setup_mapping(options: Mapping[str, Any]) -> dict[str, Any]:
+    """``options["setup"]`` as a mapping (it may come as JSON text). Raises :class:`TrackerError`
+    naming ``setup`` when it is missing or not JSON."""
     setup = options.get("setup")
     if isinstance(setup, str):
         if not setup.strip():
@@ -60,4 +66,4 @@ def initial_state(options: Mapping[str, Any], *, tables: Mapping[str, RangeTable
             raise TrackerError(f"setup must be JSON: {exc.msg} at line {exc.lineno}.", field="setup") from None
     if not isinstance(setup, Mapping):
         raise TrackerError("setup is required: the battle set-up as JSON (crew, enemies, options).", field="setup")
-    return fp_tracker.initial_state(dict(setup), _loaded(tables))
+    return dict(setup)

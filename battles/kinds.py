@@ -5,11 +5,13 @@
 ``fiveparsecs-salvage``: a Salvage job (:mod:`battles.salvage_kind`, engine
 :mod:`battles.engine.fp_salvage`), listed on the rooms page for a standalone job.
 ``fiveparsecs-street-fight``: Street Fights (:mod:`battles.street_kind`, engine :mod:`battles.engine.fp_street`).
+``fiveparsecs-stealth``: a Stealth mission (pp.117-122; :mod:`battles.stealth_kind`, engine
+:mod:`battles.engine.fp_stealth`).
 """
 
 from __future__ import annotations
 
-from battles import fiveparsecs_kind, salvage_kind, street_kind
+from battles import fiveparsecs_kind, salvage_kind, stealth_kind, street_kind
 from live.registry import OptionField, TrackerKind
 
 FIVEPARSECS_BATTLE = TrackerKind(
@@ -82,4 +84,19 @@ STREET_FIGHT = TrackerKind(
     options=(OptionField("setup", "Street Fight set-up (JSON)", "text", "", help="The card fp_street.generate rolls."),),
 )
 
-KINDS: tuple[TrackerKind, ...] = (FIVEPARSECS_BATTLE, SALVAGE_JOB, STREET_FIGHT)
+STEALTH_MISSION = TrackerKind(
+    kind=stealth_kind.KIND,
+    title="Five Parsecs Stealth mission",
+    app="battles",
+    reducer=stealth_kind.reducer,
+    initial_state=stealth_kind.initial_state,
+    release=stealth_kind.release,
+    template="battles/stealth_battle.html",
+    system=stealth_kind.SYSTEM,
+    description="Stealth rounds, patrols and spotting rolls, Stay Down, Distraction, Lure, the alarm and "
+    "reinforcements, the objective and exfiltration (Compendium pp.117-122).",
+    listed=False,  # opened from a Stealth battle's set-up screen
+    options=(OptionField("setup", "Stealth set-up (JSON)", "text", "", help='The battle set-up plus "stealth".'),),
+)
+
+KINDS: tuple[TrackerKind, ...] = (FIVEPARSECS_BATTLE, STEALTH_MISSION, SALVAGE_JOB, STREET_FIGHT)

@@ -1,24 +1,62 @@
-"""Which tracker kind plays each special mission type (Mission Selection, p.116; Compendium
-pp.117-147), keyed by the mission source of :mod:`battles.engine.fp_setup` (``salvage``,
-``street_fight``), and what reads them: the set-up generator of each type and the outcome of
-each kind's finished state (same keys as the standard battle's ``fp_tracker.outcome``, plus
-``won`` and what the chapter pays). Battle types not listed play as a standard
-``fiveparsecs-battle``."""
+"""Special mission types (Compendium p.116): which tracker kind plays a battle of each type and
+which generator sets it up. Mission Selection (``fp_setup``) or the player picks the type (its
+:data:`battles.engine.fp_setup.BATTLE_TYPES` key); a type listed here is then set up by its
+generator, shown as such on the set-up card, tracked by its kind and finished by its outcome.
+A type not listed in :data:`MISSION_TRACKERS` is played as a conventional battle. Street
+fights (pp.123-136) and Salvage jobs (pp.137-147) have their own tracker kinds, opened as rooms of
+their own (a Street fight through ``POST /api/v1/fp-street-fights/``, a Salvage job from the rooms
+page); they are in :data:`MISSION_KINDS` so that a battle whose room is of their kind finishes by
+their ``outcome``, but are not yet set up from a battle (their generators take a typed crew, not
+a campaign battle's set-up).
+
+Each type's kind module (``battles.<type>_kind``) provides:
+
+- ``KIND`` (the tracker kind id) and ``initial_state`` / ``reducer`` / ``release`` (registered
+  in :mod:`battles.kinds`);
+- ``outcome(state) -> dict``: the result in a standard battle's shape (``fp_tracker.outcome``'s
+  keys) plus ``won``;
+- ``mission_setup(dice, tables, *, crew_size, ai_type) -> dict``: the type's set-up, JSON-ready,
+  with ``card`` (lines for the set-up card), ``no_minis`` (whether and why the no-minis rules
+  apply), optional ``enemy_counts`` ({"basic", "specialist", "lieutenant"}: the force is
+  reshaped to these numbers) and ``enemy_swaps`` ({category: category played instead}); the
+  tracker set-up gets it under the type's id. Raises ``rules.engine.errors.RuleError`` naming
+  the field.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from types import ModuleType
 from typing import Any
 
-from battles import salvage_kind, street_kind
-from battles.engine import fp_salvage, fp_street
+from battles import salvage_kind, stealth_kind, street_kind
 
-MISSION_TRACKERS: dict[str, str] = {"salvage": salvage_kind.KIND, "street_fight": street_kind.KIND}
-MISSION_GENERATORS: dict[str, Callable[..., dict[str, Any]]] = {
-    "salvage": fp_salvage.generate,
-    "street_fight": fp_street.generate,
+#: Mission type id (``fp_setup.BATTLE_TYPES`` key) -> tracker kind id.
+MISSION_TRACKERS: dict[str, str] = {
+    "stealth": "fiveparsecs-stealth",
 }
-TRACKER_OUTCOMES: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
-    salvage_kind.KIND: salvage_kind.outcome,
-    street_kind.KIND: street_kind.outcome,
+
+#: Tracker kind id -> its kind module (``mission_setup``, ``outcome``, ``KIND``).
+MISSION_KINDS: dict[str, ModuleType] = {
+    stealth_kind.KIND: stealth_kind,
+    salvage_kind.KIND: salvage_kind,
+    street_kind.KIND: street_kind,
 }
+
+
+def kind_of(mission_type: str | None) -> str | None:
+    """The tracker kind id that plays ``mission_type``, or ``None`` for a conventional battle."""
+    return MISSION_TRACKERS.get(str(mission_type or ""))
+
+
+def generator(mission_type: str | None) -> Callable[..., Mapping[str, Any]] | None:
+    """The set-up generator of ``mission_type``'s kind (``mission_setup``), or ``None``."""
+    kind = kind_of(mission_type)
+    module = MISSION_KINDS.get(kind or "")
+    return None if module is None else module.mission_setup  # type: ignore[no-any-return]
+
+
+def outcome_for(kind: str) -> Callable[[Mapping[str, Any]], dict[str, Any]] | None:
+    """The ``outcome`` of a special mission's tracker kind, or ``None`` for the standard battle."""
+    module = MISSION_KINDS.get(kind)
+    return None if module is None else module.outcome  # type: ignore[no-any-return]

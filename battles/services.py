@@ -49,7 +49,13 @@ Rulings:
   pp.80-86) takes its extra enemies, Specialists and lowered Panic range into the enemy profile;
   ``setup["connection"]`` (also among the warnings) lists the Connection's terms.
 - Won: the no-minis objective achieved; from the tracker or by hand, Holding the Field, unless
-  ``won`` is given.
+  ``won`` is given; a special mission's tracker (:mod:`battles.mission_types`) says ``won`` itself.
+- A special battle type (p.116) that :mod:`battles.mission_types` lists (Stealth) is set up by
+  its generator after Mission Selection (or the player's ``battle_type``): its card lines join
+  the set-up card, ``setup["mission_type"]`` keeps ``{type, kind, setup}``, the enemy category
+  is swapped and the force reshaped as the type says, the live tracker is its kind, and a type
+  whose set-up says ``no_minis_allowed: false`` refuses no-minis play (``mode``). The core
+  objective table is still rolled when mapped, but the type's own objective is the battle's.
 - The live tracker gets the enemy type's profile and rank counts; it makes the elite rank
   upgrades, the toggles and progressive Strength (p.30) itself, so the figures progressive
   Strength added at set-up are taken out of the counts it gets. A Bot crew member is a
@@ -70,9 +76,9 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from battles.engine import fp_combat, fp_enemies, fp_setup, fp_tracker, nominis, odds
+from battles import mission_types, street_kind
+from battles.engine import fp_combat, fp_enemies, fp_setup, fp_street, fp_tracker, nominis, odds
 from battles.fiveparsecs_kind import KIND as TRACKER_KIND
-from battles.mission_types import MISSION_GENERATORS, MISSION_TRACKERS, TRACKER_OUTCOMES
 from battles.models import Battle, BattleJob
 from battles.selectors import battle_for
 from campaigns import services as campaign_services
@@ -813,6 +819,12 @@ def battle_create(
             battle_type=battle_type or None,
         )
     )
+    # A special mission type (p.116) is set up by its own generator (battles.mission_types).
+    # A campaign's crew size (4-6, its option) sets a Stealth force (p.122); standalone, the crew fielded.
+    size = chosen.crew_size if campaign is not None else len(figures)
+    special = _special_setup(dice, tables, setup, crew_size=size, ai_type=ai_type)
+    if special is not None:
+        enemy = _swap_category(enemy, special.get("enemy_swaps") or {})
     if core_objectives is not None and setup.mission.objectives and not setup.mission.expanded:
         first = setup.mission.objectives[0]
         record = next((r for r in setup.mission.rolls if r.reason == fp_setup.CORE_OBJECTIVE_REASON), None)
@@ -881,6 +893,12 @@ def battle_create(
     label = title.strip() or f"{force.type or force.category} ({setup.mission.battle_label})"
     card = setup.as_dict()
     card["brief"] = [*card["brief"], *brief]
+    force_data = force.as_dict()
+    if special is not None:
+        card["card"] = [*card["card"], *special.get("card", [])]
+        force_data = _reshape_force(force_data, special.get("enemy_counts"))
+        named = (special.get("objective") or {}).get("name") if isinstance(special.get("objective"), Mapping) else None
+        objective_name = str(named or objective_name)
     battle = Battle.objects.create(
         owner=user,
         campaign=campaign,
@@ -888,7 +906,7 @@ def battle_create(
         title=label[:80],
         setup={
             "battle": card,
-            "enemy": force.as_dict(),
+            "enemy": force_data,
             "crew": figures,
             "options": {**chosen.as_dict(), **flags},
             "hit_numbers": numbers,
@@ -900,6 +918,7 @@ def battle_create(
             "connection": connection_notes,
             "warnings": [
                 *connection_notes,
+                *_unlinked_mission(setup.mission.battle_type),
                 *_crew_warnings(figures),
                 *[f"No profile for the enemy weapon {w!r}: figures go without it." for w in warnings],
             ],
@@ -908,6 +927,17 @@ def battle_create(
             **({"rival": {"id": rival.pk, "name": rival.name, "psi_hunter": rival.psi_hunter}} if rival is not None else {}),
             **_data_cache(campaign, figures, quest_terms),
             **({"connection_terms": connection_terms} if connection_terms else {}),
+            **(
+                {
+                    "mission_type": {
+                        "type": setup.mission.battle_type,
+                        "kind": mission_types.kind_of(setup.mission.battle_type),
+                        "setup": special,
+                    }
+                }
+                if special is not None
+                else {}
+            ),
         },
     )
     if campaign is not None:
@@ -925,6 +955,57 @@ def battle_create(
             rolls=rolled,
         )
     return battle
+
+
+#: Special mission types with a tracker of their own that a battle does not set up yet, and where to play them.
+UNLINKED_MISSIONS = {
+    "street_fight": "a Street fight (pp.123-136): play it on its own tracker (POST /api/v1/fp-street-fights/)",
+    "salvage": "a Salvage job (pp.137-147): play it on its own tracker (Rooms, Five Parsecs salvage job)",
+}
+
+
+def _unlinked_mission(battle_type: str | None) -> list[str]:
+    """The set-up warning for a battle whose type has its own tracker that is not set up from a
+    battle yet (:data:`UNLINKED_MISSIONS`): it says so, and that this battle is conventional."""
+    where = UNLINKED_MISSIONS.get(str(battle_type or ""))
+    return [f"Mission Selection gave {where}; this battle is set up as a conventional one."] if where else []
+
+
+def _special_setup(
+    dice: Dice, tables: Mapping[str, RangeTable], setup: fp_setup.BattleSetup, *, crew_size: int, ai_type: str | None
+) -> dict[str, Any] | None:
+    """The mission type's own set-up (:mod:`battles.mission_types`) when Mission Selection or the
+    player picked a special type (p.116); ``None`` for a conventional battle."""
+    make = mission_types.generator(setup.mission.battle_type)
+    if make is None:
+        return None
+    return dict(_engine(lambda: make(dice, tables, crew_size=crew_size, ai_type=setup.ai_type or ai_type or None)))
+
+
+def _swap_category(enemy: Mapping[str, Any], swaps: Mapping[str, str]) -> Mapping[str, Any]:
+    """The enemy with its category swapped as the mission type says (Stealth: Roving Threats are
+    Hired Muscle, p.122)."""
+    category = str(enemy.get("category") or "").strip().lower()
+    for old, new in swaps.items():
+        if category == old.lower():
+            return {**enemy, "category": new}
+    return enemy
+
+
+def _reshape_force(force: dict[str, Any], counts: Mapping[str, int] | None) -> dict[str, Any]:
+    """The force's figures remade to ``counts`` by rank (Stealth: crew size +1 with one Lieutenant
+    and one Specialist, p.122), each new figure copying the force's first figure of that rank
+    (else its first basic one). A Unique Individual stays."""
+    if not counts or not force.get("figures"):
+        return force
+    figures = force["figures"]
+    first = next((f for f in figures if f["rank"] == "basic"), figures[0])
+    made: list[dict[str, Any]] = []
+    for rank in ("lieutenant", "specialist", "basic"):
+        like = next((f for f in figures if f["rank"] == rank), first)
+        made += [{**like, "rank": rank} for _ in range(int(counts.get(rank) or 0))]
+    made += [f for f in figures if f["rank"] == "unique"]
+    return {**force, "figures": made}
 
 
 @transaction.atomic
@@ -1032,7 +1113,9 @@ def tracker_setup(battle: Battle, tables: Mapping[str, RangeTable]) -> dict[str,
         "deployment_face": d100[0]["total"] if d100 else None,
         "time_limit": (setup["battle"].get("mission") or {}).get("time_limit_round"),
     }
+    special = setup.get("mission_type") or {}
     return {
+        **({str(special["type"]): special["setup"]} if special.get("setup") else {}),
         "planned": planned,
         **({"data_cache": setup["data_cache"]} if setup.get("data_cache") else {}),
         **({"connection_terms": setup["connection_terms"]} if setup.get("connection_terms") else {}),
@@ -1133,7 +1216,8 @@ def battle_track(*, user: Any, battle_id: int, version: int | None) -> Room:
             f"The battle is {battle.get_status_display().lower()}; it cannot be tracked live now.", field="status"
         )
     setup = tracker_setup(battle, fiveparsecs_tables())
-    room = room_create(user=user, kind=TRACKER_KIND, title=battle.title, options={"setup": setup}, unlisted=True)
+    kind = (battle.setup.get("mission_type") or {}).get("kind") or TRACKER_KIND
+    room = room_create(user=user, kind=kind, title=battle.title, options={"setup": setup}, unlisted=True)
     campaign = battle.campaign
     if campaign is not None and campaign.room_id is not None:
         # The campaign's co-op members sit at the same table: editors (and the campaign's owner)
@@ -1174,7 +1258,7 @@ def street_fight_open(
     ``toughness``, ``captain``); the other arguments are those of ``generate``. Raises
     :class:`DropshipError` naming the field at fault."""
     card = _engine(
-        lambda: MISSION_GENERATORS["street_fight"](
+        lambda: fp_street.generate(
             dice or Dice(),
             fiveparsecs_tables(),
             crew=list(crew),
@@ -1189,7 +1273,7 @@ def street_fight_open(
     )
     return room_create(
         user=user,
-        kind=MISSION_TRACKERS["street_fight"],
+        kind=street_kind.KIND,
         title=title[:120] or "Street fight",
         options={"setup": card},
         unlisted=True,
@@ -1255,6 +1339,9 @@ def nominis_initial(
     (p.99) and Critical Hit flag; an elite force's type rules and its figures' Fearless, rank,
     Unique Individual and Psionic powers (pp.22-23, 48-65). Raises :class:`DropshipError`."""
     setup = battle.setup
+    special = (setup.get("mission_type") or {}).get("setup") or {}
+    if special.get("no_minis_allowed") is False:
+        raise DropshipError(f"mode: {special.get('no_minis') or 'this mission type needs miniatures.'}", field="mode")
     flags = setup["options"]
     weapons = setup.get("enemy_weapons", {})
     crew_names = {c["name"] for c in setup["crew"]}
@@ -1614,7 +1701,7 @@ def battle_finish(
 ) -> Battle:
     """Finish the battle and keep its result: from the no-minis state (it must be over), else
     from the tracker room's state (``fp_tracker.outcome``, or the outcome its kind has in
-    ``battles.mission_types.TRACKER_OUTCOMES``; ``held_field`` fills in an undecided field),
+    ``battles.mission_types.outcome_for``; ``held_field`` fills in an undecided field),
     else from the arguments (a battle played at the table: ``held_field`` required,
     ``casualties`` crew names). ``won`` overrides what the result says (see the Rulings).
 
@@ -1646,16 +1733,12 @@ def battle_finish(
             "source": "nominis",
         }
     elif battle.room is not None:
-        made = TRACKER_OUTCOMES.get(battle.room.kind, fp_tracker.outcome)(battle.room.state)
+        made = (mission_types.outcome_for(battle.room.kind) or fp_tracker.outcome)(battle.room.state)
         held = made["held_field"] if made["held_field"] is not None else held_field
         if held is None:
             raise DropshipError("held_field is required: the tracker has not settled who holds the field.", field="held_field")
-        # A tracker that says whether it was won decides it: a Salvage job (every Point of
-        # Interest, p.146), a Quest data cache battle (its score, p.79); else Holding the Field.
-        decided = made.get("won")
-        if won is None:
-            won = bool(held) if decided is None else bool(decided)
-        result = {**made, "held_field": bool(held), "won": bool(won), "source": "tracker"}
+        decided = bool(made["won"]) if "won" in made else bool(held)  # a special mission's objective (p.116)
+        result = {**made, "held_field": bool(held), "won": decided if won is None else bool(won), "source": "tracker"}
     else:
         if held_field is None:
             raise DropshipError("held_field is required: did the crew Hold the Field?", field="held_field")

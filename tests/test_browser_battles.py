@@ -74,6 +74,7 @@ def test_a_campaign_battle_is_set_up_on_the_laptop_and_tracked_live_on_a_phone(p
         expect(laptop.get_by_test_id("campaign")).to_have_value(str(campaign.pk))
         form = laptop.get_by_test_id("setup-form")
         form.get_by_label("Title").fill("Dock Brawl")
+        form.get_by_label("Battle type").select_option("conventional")  # not a Stealth mission (p.116)
         form.get_by_label("Terrain theme").select_option("industrial")
         form.get_by_label("Elite enemy, rolled (p.48)").check()
         form.get_by_label("Category").select_option("Criminal Elements")
@@ -206,6 +207,7 @@ def test_a_battle_is_played_without_miniatures_assisted_then_automatic_with_undo
         expect(laptop.get_by_test_id("campaign")).to_have_value("")
         form = laptop.get_by_test_id("setup-form")
         form.get_by_label("Title").fill("Pocket Fight")
+        form.get_by_label("Battle type").select_option("conventional")
         crew = (("Ria", "Military rifle", (2, 5, 1, 4, 0)), ("Bo", "Hand gun", (1, 4, 0, 3, 0)))
         for n, (name, weapon, stats) in enumerate(crew, start=1):
             form.get_by_label(f"Crew member {n} name").fill(name)

@@ -101,6 +101,7 @@ def build_world() -> World:
         enemy=PUNKS,
         hit_numbers={"open": 5, "cover": 6},
         dice=Dice(seed=4),
+        battle_type="conventional",
     )
     battle_job = battle_services.odds_start(user=owner, battle_id=battle.pk, runs=10)
 

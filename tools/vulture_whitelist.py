@@ -75,5 +75,3 @@ _.hull_damage  # campaigns: ship hull damage as an engine rule; the services wri
 _.hull_repair  # campaigns: paid hull repair (core p.60, Money is Tight p.32) has no service yet
 
 # Mission types (issue 20): the stealth branch adds the campaign plumbing that reads these:
-_.MISSION_TRACKERS  # battles.mission_types: the tracker kind of each special mission type
-_.MISSION_GENERATORS  # battles.mission_types: the set-up generator of each special mission type

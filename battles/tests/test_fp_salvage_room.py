@@ -13,7 +13,7 @@ from battles import salvage_kind
 from battles import services as battle_services
 from battles.engine import fp_salvage
 from battles.kinds import KINDS
-from battles.mission_types import MISSION_GENERATORS, MISSION_TRACKERS
+from battles.mission_types import MISSION_KINDS, outcome_for
 from battles.tests.fp_data import CREW, PUNKS
 from campaigns.selectors import fiveparsecs_tables
 from live import services
@@ -59,9 +59,9 @@ def act(user: Any, room: Room, type_: str, **payload: Any) -> services.ActResult
     return services.room_act(user=user, room_id=room.pk, type=type_, payload=payload, version=room.version, seed=3)
 
 
-def test_the_mission_types_map_salvage_to_this_kind_and_its_generator() -> None:
-    assert MISSION_TRACKERS["salvage"] == "fiveparsecs-salvage"
-    assert MISSION_GENERATORS["salvage"] is fp_salvage.generate
+def test_a_battle_in_a_salvage_room_finishes_by_its_outcome() -> None:
+    assert MISSION_KINDS[salvage_kind.KIND] is salvage_kind and salvage_kind.KIND == "fiveparsecs-salvage"
+    assert outcome_for(salvage_kind.KIND) is salvage_kind.outcome
 
 
 def test_the_rooms_page_options_roll_a_set_up(room: Room) -> None:

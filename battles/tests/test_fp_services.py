@@ -454,7 +454,7 @@ def test_an_elite_battle_pays_its_rewards_into_the_campaign(player: Any) -> None
     done = services.battle_finish(user=player, battle_id=alone.pk, version=alone.version, held_field=True)
     assert res(done)["elite_rewards"]["bounty_credits"] == (alone.setup["enemy"]["bounty_credits"] or 0)
     # Played without miniatures, the kills come from the battle itself.
-    fought = standalone(player, enemy=ELITE, dice=Dice(seed=5))
+    fought = standalone(player, enemy=ELITE, dice=Dice(seed=5), battle_type="conventional")
     fought = services.nominis_start(user=player, battle_id=fought.pk, version=fought.version, mode="automatic")
     fought = services.nominis_auto(user=player, battle_id=fought.pk, version=fought.version, dice=Dice(seed=2))
     done = services.battle_finish(user=player, battle_id=fought.pk, version=fought.version)

@@ -10,9 +10,8 @@ import pytest
 from django.test import Client
 
 from battles import services, street_kind
-from battles.engine import fp_street
 from battles.kinds import KINDS
-from battles.mission_types import MISSION_GENERATORS, MISSION_TRACKERS
+from battles.mission_types import MISSION_KINDS, outcome_for
 from live import services as live
 from live.models import Room
 from live.registry import register_kinds
@@ -57,9 +56,9 @@ def act(user: Any, room: Room, type_: str, **payload: Any) -> live.ActResult:
     return live.room_act(user=user, room_id=room.pk, type=type_, payload=payload, version=room.version, seed=3)
 
 
-def test_the_mission_type_maps_to_this_kind_and_generator() -> None:
-    assert MISSION_TRACKERS["street_fight"] == street_kind.KIND == "fiveparsecs-street-fight"
-    assert MISSION_GENERATORS["street_fight"] is fp_street.generate
+def test_a_battle_in_a_street_fight_room_finishes_by_its_outcome() -> None:
+    assert MISSION_KINDS[street_kind.KIND] is street_kind and street_kind.KIND == "fiveparsecs-street-fight"
+    assert outcome_for(street_kind.KIND) is street_kind.outcome
 
 
 def test_the_service_rolls_the_set_up_and_opens_a_room_of_the_kind(room: Room) -> None:

@@ -124,7 +124,9 @@ def test_undoing_the_record_fills_it_again_and_an_override_is_logged(player: Any
 def test_finishing_at_the_step_records_it_and_says_what_comes_next(player: Any) -> None:
     campaign = make_campaign(player, dramatic_combat=True)
     play_to_record(player, campaign)
-    battle = services.battle_create(user=player, campaign_id=campaign.pk, enemy=ELITE, dice=Dice(seed=5))
+    battle = services.battle_create(
+        user=player, campaign_id=campaign.pk, enemy=ELITE, dice=Dice(seed=5), battle_type="conventional"
+    )
     battle = services.nominis_start(user=player, battle_id=battle.pk, version=battle.version, mode="automatic")
     battle = services.nominis_auto(user=player, battle_id=battle.pk, version=battle.version, dice=Dice(seed=2))
     done = services.battle_finish(user=player, battle_id=battle.pk, version=battle.version)

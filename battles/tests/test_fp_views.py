@@ -22,6 +22,7 @@ STANDALONE: dict[str, str] = {
     "title": "Warehouse job",
     "campaign": "",
     "mission_source": "opportunity",
+    "battle_type": "conventional",
     "theme": "industrial",
     "enemy_kind": "custom",
     "enemy_name": "Dock Toughs",
