@@ -1,0 +1,329 @@
+"""One Five Parsecs game played as a user would (issue 19, "Done when"): a campaign whose crew has
+worn armour, an injured Psionic, a Bot with an upgrade, a loan and a Quest plays five turns. Turn 1
+goes through the screens (the turn step form and the battle set-up form); the others through the
+REST API. Each turn's battle is set up from the turn, played on the live tracker (room actions) or
+without miniatures, finished, and its "Record the battle" step shows what the battle decided and
+is confirmed. Then each campaign fact is checked where it shows in a battle: armour and the Bot
+upgrade as Saving Throws (Compendium p.26), the Injured leg as a lower Speed (p.101), the Psionic's
+powers on its figure (pp.17-20), the Quest's terms in the Quest battle (pp.79-80) and the loan's
+interest turn by turn (p.154).
+
+Every die is seeded: the API and form writes that take no seed roll dice drawn from a counter
+(the operating system's seed source is replaced for the test)."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from battles.models import Battle
+from campaigns.engine import quests
+from campaigns.models import Campaign, Character
+from campaigns.selectors import fiveparsecs_tables
+from rules.engine import dice as dice_module
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fiveparsecs_tables")]
+
+PROFILE = {"reactions": 1, "speed": 4, "combat_skill": 0, "toughness": 3, "savvy": 0}
+OPTIONS = {"crew_size": 4, "loans": True, "psionics": "crew", "dramatic_combat": True, "detailed_injuries": True}
+#: A standard enemy typed from the player's core rulebook (our own numbers).
+ENEMY = {"name": "Enforcers", "numbers": 1, "panic": "1-2", "speed": 4, "combat_skill": 1, "toughness": 4}
+ENEMY |= {"weapons": "Hand gun", "base_numbers": 3}
+DEBT = 20  # at most the low-interest limit: 1 credit of interest a turn for this loan (p.154)
+#: Turn number -> (mission, how the battle is played).
+PLAN = {1: ("opportunity", "tracker"), 2: ("quest", "tracker"), 3: ("patron", "nominis"), 4: ("quest", "tracker")}
+PLAN[5] = ("opportunity", "nominis")
+
+
+def ok(response: Any, code: int = 200) -> Any:
+    assert response.status_code == code, response.content.decode()[:3000]
+    return response.json()
+
+
+@dataclass
+class Game:
+    """What the five turns left behind for the checks."""
+
+    campaign_id: int
+    crew: dict[str, int]
+    battles: dict[int, Battle] = field(default_factory=dict)
+    figures: dict[int, dict[str, dict[str, Any]]] = field(default_factory=dict)  # turn -> name -> figure
+    records: dict[int, dict[str, Any]] = field(default_factory=dict)  # turn -> the step's battle guide
+    record_texts: dict[int, str] = field(default_factory=dict)
+    balances: list[int] = field(default_factory=list)  # the loan balance after each turn
+    quest_steps: dict[int, dict[str, Any]] = field(default_factory=dict)  # turn -> quest_step at set-up
+
+
+class Player:
+    """One user at the API (and, for the screens, a logged-in browser client)."""
+
+    def __init__(self, user: Any) -> None:
+        self.api = APIClient()
+        self.api.force_authenticate(user)
+        self.browser = Client()
+        self.browser.force_login(user)
+        self.base = ""
+
+    def version(self) -> int:
+        return int(ok(self.api.get(self.base))["version"])
+
+    def post(self, url: str, body: dict[str, Any], code: int = 200) -> Any:
+        return ok(self.api.post(url, {"version": self.version(), **body}, format="json"), code)
+
+    def step(self) -> dict[str, Any] | None:
+        current = self.api.get(f"{self.base}turns/current/")
+        if current.status_code == 404:  # the turn is over
+            return None
+        return ok(current)["step"]  # type: ignore[no-any-return]
+
+
+def answer(spec_key: str, name: str, kind: str, choices: list[str], mission: str) -> Any:
+    """A player's answer to a required step input, read from the step's listed inputs."""
+    if name == "mission":
+        assert mission in choices
+        return mission
+    if name == "travel":
+        return "no"  # the crew stays on its first world: the loan's days there stay simple
+    if name == "core_upkeep":
+        return 0
+    if kind == "choice":
+        return "no" if "no" in choices else choices[0]
+    return 0 if kind in ("int", "count") else "Done."
+
+
+def set_up(user: Any) -> tuple[Player, Game]:
+    """The campaign and its crew through the API: Ria wears Combat armor (5+), Seer is a Psionic
+    with an Injured leg, Unit is a Bot (6+ built in) with Improved armor casing; the ship's debt
+    is the loan; a Quest is taken up."""
+    me = Player(user)
+    made = ok(me.api.post("/api/v1/campaigns/", {"name": "Five turns", "options": OPTIONS}, format="json"), 201)
+    assert made["loan"]["origin"]  # the loan's terms were rolled at set-up (p.152)
+    me.base = f"/api/v1/campaigns/{made['id']}/"
+    crew = {}
+    for name, extra in (
+        ("Ria", {"captain": True}),
+        ("Seer", {"psionic": True}),
+        ("Unit", {"species": "bot", "kind": "bot"}),
+    ):
+        crew[name] = me.post(f"{me.base}characters/", {"name": name, "profile": PROFILE, **extra}, 201)["id"]
+        me.post(f"{me.base}characters/{crew[name]}/equip/", {"item": "Hand gun"})
+    me.post(f"{me.base}characters/{crew['Ria']}/creation-results/", {"credits_results": 3, "credits_faces": [6, 6, 6]})
+    me.post(f"{me.base}characters/{crew['Ria']}/protection/", {"name": "Combat armor", "kind": "armor", "saving_throw": 5})
+    seer = me.post(f"{me.base}characters/{crew['Seer']}/injury/", {"injury": "Injured leg"})
+    assert seer["status"] == "active" and seer["sheet"]["injuries"] == ["Injured leg"] and seer["sheet"]["powers"]
+    me.post(f"{me.base}characters/{crew['Unit']}/bot-save/", {"bot_save": 6})
+    me.post(f"{me.base}characters/{crew['Unit']}/bot-upgrade/", {"upgrade": "Improved armor casing"})
+    body = {"version": me.version(), "name": "Drift", "hull": 30, "max_hull": 30, "debt": DEBT}
+    ok(me.api.put(f"{me.base}ship/", body, format="json"))
+    detail = me.post(f"{me.base}quest/", {"name": "The lost relay"})
+    assert detail["quest"] == "The lost relay" and detail["loan"]["balance"] == DEBT
+    return me, Game(campaign_id=made["id"], crew=crew)
+
+
+def resolve_step(me: Player, step: dict[str, Any], mission: str, *, screens: bool) -> None:
+    """Resolve the step to play with its required inputs: by the turn page's form, or the API."""
+    key = step["spec"]["key"]
+    inputs = {
+        f["name"]: answer(key, f["name"], f["kind"], f["choices"], mission) for f in step["input_fields"] if f["required"]
+    }
+    mode = "roll" if step["rollable"] else "manual"
+    if screens:
+        form = {"version": me.version(), "page": "turn", "mode": mode, "text": "Done at the table."}
+        form |= {f"input_{name}": str(value) for name, value in inputs.items()}
+        sent = me.browser.post(reverse("campaigns:act", args=[me.base.split("/")[-2], "step"]), form)
+        assert sent.status_code == 302, sent.content.decode()[:3000]
+        return
+    body = {"mode": mode, "inputs": inputs, "text": "Done at the table."}
+    me.post(f"{me.base}turns/current/step/", body)
+
+
+def set_up_battle(me: Player, game: Game, number: int, *, screens: bool) -> Battle:
+    """The turn's battle set up from the turn (its battle type decides the mission)."""
+    if screens:
+        form = {"campaign": str(game.campaign_id), "title": f"Turn {number} fight", "enemy_kind": "custom"}
+        form |= {"enemy_name": ENEMY["name"], "base_numbers": "3", "enemy_numbers": "1", "enemy_panic": "1-2"}
+        form |= {"enemy_speed": "4", "enemy_combat_skill": "1", "enemy_toughness": "4", "enemy_weapons": "Hand gun"}
+        sent = me.browser.post(reverse("battles:create"), form)
+        assert sent.status_code == 302, sent.content.decode()[:3000]
+        return Battle.objects.get(pk=int(sent["Location"].rstrip("/").split("/")[-1]))
+    body = {"campaign_id": game.campaign_id, "title": f"Turn {number} fight", "enemy": ENEMY, "seed": number}
+    made = ok(me.api.post("/api/v1/fp-battles/", body, format="json"), 201)
+    return Battle.objects.get(pk=made["id"])
+
+
+def play_on_tracker(me: Player, battle: Battle) -> dict[str, Any]:
+    """A short battle on the live tracker through the room actions API; the state at the start."""
+    opened = ok(me.api.post(f"/api/v1/fp-battles/{battle.pk}/track/", {"version": battle.version}, format="json"))
+    room = f"/api/v1/rooms/{opened['room']}/"
+    first = ok(me.api.get(room))
+    version = first["version"]
+
+    def act(type_: str, **payload: Any) -> dict[str, Any]:
+        nonlocal version
+        done = ok(me.api.post(f"{room}actions/", {"type": type_, "payload": payload, "version": version}, format="json"))
+        version = done["version"]
+        return done["state"]  # type: ignore[no-any-return]
+
+    act("seize", dice="2D6", target=10, faces="1, 1")  # the core rulebook's roll, typed by the player
+    act("next_phase")
+    fielded = len(first["state"]["crew"])
+    act("roll_reactions", faces=", ".join(str(n) for n in range(1, fielded + 1)))
+    for n in range(1, fielded + 1):
+        act("assign_reaction", figure=f"c{n}", die=n)
+    act("next_phase")
+    armed = [n for n, f in enumerate(first["state"]["crew"], start=1) if f["weapons"]]
+    act("resolve", attacker=f"c{armed[0]}", target="e1", range=6, faces="6, 6")  # a hit, and Damage 6 fells e1
+    end = act("end_battle", held_field="on")
+    assert end["enemies"][0]["status"] == "casualty"
+    return first["state"]  # type: ignore[no-any-return]
+
+
+def play_without_minis(me: Player, battle: Battle, seed: int) -> dict[str, Any]:
+    """The battle played automatically without miniatures; the state at its start."""
+    url = f"/api/v1/fp-battles/{battle.pk}/"
+    started = ok(me.api.post(f"{url}nominis/", {"version": battle.version, "mode": "automatic"}, format="json"))
+    start_state = started["nominis"]["state"]
+    played = ok(me.api.post(f"{url}nominis/auto/", {"version": started["version"], "seed": seed}, format="json"))
+    assert played["nominis"]["state"]["finished"]
+    return start_state  # type: ignore[no-any-return]
+
+
+def play_turn(me: Player, game: Game, number: int) -> None:
+    mission, how = PLAN[number]
+    screens = number == 1
+    me.post(f"{me.base}turns/", {}, 201)
+    battle: Battle | None = None
+    for _ in range(80):
+        step = me.step()
+        if step is None:
+            break
+        key = step["spec"]["key"]
+        if key == "battle.setup":
+            game.quest_steps[number] = dict(Campaign.objects.get(pk=game.campaign_id).quest_step)
+            battle = set_up_battle(me, game, number, screens=screens)
+            start = play_on_tracker(me, battle) if how == "tracker" else play_without_minis(me, battle, number)
+            game.figures[number] = {f["name"]: f for f in start["crew"]}
+            battle.refresh_from_db()
+            done = ok(me.api.post(f"/api/v1/fp-battles/{battle.pk}/finish/", {"version": battle.version}, format="json"))
+            assert done["status"] == "finished" and "when the turn gets there" in done["turn_note"]
+            game.battles[number] = Battle.objects.get(pk=battle.pk)
+        if key == "battle.record":
+            assert battle is not None and step["battle"] is not None
+            game.records[number] = step
+            if screens:
+                page = me.browser.get(reverse("campaigns:turn", args=[game.campaign_id])).content.decode()
+                assert 'data-testid="battle-record"' in page and step["battle"]["words"] in page
+            done = me.post(f"{me.base}turns/current/step/", {"mode": "roll"})
+            game.record_texts[number] = done["resolved"]["text"]
+            continue
+        resolve_step(me, step, mission, screens=screens)
+    else:
+        pytest.fail(f"turn {number} did not finish")
+    game.balances.append(int(Campaign.objects.get(pk=game.campaign_id).loan["balance"]))
+
+
+def test_five_turns_with_every_campaign_fact_in_the_battles(player: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    seeds = itertools.count(1000)
+    monkeypatch.setattr(dice_module, "secrets", SimpleNamespace(randbits=lambda _bits: next(seeds)))
+    me, game = set_up(player)
+    for number in range(1, 6):
+        play_turn(me, game, number)
+    check_the_turns(game)
+    check_armour(game)
+    check_injured_psionic(game)
+    check_bot_upgrade(game)
+    check_quest(game)
+    check_loan(game)
+
+
+def check_the_turns(game: Game) -> None:
+    """Five turns, five battles set up from the turns, finished and recorded."""
+    campaign = Campaign.objects.get(pk=game.campaign_id)
+    assert campaign.turn == 5 and campaign.turns.filter(finished=True).count() == 5
+    assert sorted(game.battles) == [1, 2, 3, 4, 5]
+    for number, battle in game.battles.items():
+        battle.refresh_from_db()
+        assert battle.status == "finished" and battle.result is not None and battle.reported
+        assert battle.turn_number == number and battle.campaign_id == game.campaign_id
+        assert battle.result["source"] == PLAN[number][1]
+        assert battle.setup["battle"]["mission"]["source"] == PLAN[number][0]
+        record = game.records[number]
+        assert record["battle"]["id"] == battle.pk and record["battle"]["title"] == battle.title
+        decided = {f["name"]: f["decided"] for f in record["input_fields"] if f["decided"] is not None}
+        assert decided["won"] == ("yes" if battle.result["won"] else "no")
+        assert decided["held_field"] == ("yes" if battle.result["held_field"] else "no")
+        assert not any(f["required"] for f in record["input_fields"])  # the battle answered them
+        assert f"From the battle {battle.title}." in game.record_texts[number]
+        facts = campaign.turns.get(number=number).facts
+        assert facts["battle_source"]["id"] == battle.pk and facts["battle"]["won"] is battle.result["won"]
+        assert facts["battle"]["held_field"] is battle.result["held_field"]
+
+
+def check_armour(game: Game) -> None:
+    """Ria's Combat armor is her Saving Throw in every battle she fights (p.26)."""
+    fought = [number for number, figures in game.figures.items() if "Ria" in figures]
+    assert 1 in fought and 2 in fought  # the tracker battles of turns 1 and 2
+    for number in fought:
+        ria = game.figures[number]["Ria"]
+        assert ria["save"] == 5 and ria.get("save_kind", "armor") == "armor"
+    ria_set_up = next(f for f in game.battles[1].setup["crew"] if f["name"] == "Ria")
+    assert ria_set_up["save_from"] == ["Combat armor (Armor 5+)"]
+
+
+def check_injured_psionic(game: Game) -> None:
+    """Seer fights with Speed 3" (Injured leg, p.101) and brings the powers rolled for it."""
+    powers = set(Character.objects.get(pk=game.crew["Seer"]).sheet["powers"])
+    assert len(powers) == 2
+    fought = [number for number, figures in game.figures.items() if "Seer" in figures]
+    assert 1 in fought and 2 in fought
+    for number in fought:
+        figures = game.figures[number]
+        seer = figures["Seer"]
+        assert seer["speed"] == PROFILE["speed"] - 1
+        if PLAN[number][1] == "tracker":
+            assert set(seer["powers"]) == powers and seer["psionic"]
+            assert all("powers" not in figures[name] for name in figures if name != "Seer")
+    flags = {f["name"]: f["psionic"] for f in game.battles[1].setup["crew"]}
+    assert flags == {"Ria": False, "Seer": True, "Unit": False}
+
+
+def check_bot_upgrade(game: Game) -> None:
+    """Unit's Improved armor casing makes its built-in 6+ save a 5+ (p.26)."""
+    for figures in game.figures.values():
+        if "Unit" in figures:
+            assert figures["Unit"]["save"] == 5
+    unit = next(f for f in game.battles[1].setup["crew"] if f["name"] == "Unit")
+    assert unit["save_from"] == ["Improved armor casing (built-in Armor 5+, p.26)"]
+
+
+def check_quest(game: Game) -> None:
+    """The Quest battles (turns 2 and 4) carry the Quest's terms; the other battles do not."""
+    tables = fiveparsecs_tables()
+    for number in (2, 4):
+        enemy = game.battles[number].setup["enemy"]
+        terms = quests.battle_terms(game.quest_steps[number], tables)
+        assert terms.lines, game.quest_steps[number]
+        assert all(any(line in said for said in enemy["lines"]) for line in terms.lines)
+        if terms.panic:
+            assert enemy["panic"] != ENEMY["panic"]
+    for number in (3, 5):
+        terms = quests.battle_terms(game.quest_steps[number], tables)
+        enemy = game.battles[number].setup["enemy"]
+        assert enemy["panic"] == ENEMY["panic"]
+        assert not any(line in said for line in terms.lines for said in enemy["lines"])
+
+
+def check_loan(game: Game) -> None:
+    """The loan's interest (1 credit a turn while 30 or less is owed, p.154) each turn."""
+    assert game.balances == [DEBT + 1, DEBT + 2, DEBT + 3, DEBT + 4, DEBT + 5]
+    campaign = Campaign.objects.get(pk=game.campaign_id)
+    assert campaign.ship.debt == DEBT + 5
+    upkeep = [t.steps.get(key="world.upkeep").text for t in campaign.turns.order_by("number")]
+    assert all("loan interest +1 credits owed" in text for text in upkeep)
