@@ -23,7 +23,6 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from battles.models import Battle
 from campaigns.engine import quests
 from campaigns.models import Campaign, Character
 from campaigns.selectors import fiveparsecs_tables
@@ -53,7 +52,7 @@ class Game:
 
     campaign_id: int
     crew: dict[str, int]
-    battles: dict[int, Battle] = field(default_factory=dict)
+    battles: dict[int, dict[str, Any]] = field(default_factory=dict)  # turn -> the battle as the API reads it
     figures: dict[int, dict[str, dict[str, Any]]] = field(default_factory=dict)  # turn -> name -> figure
     records: dict[int, dict[str, Any]] = field(default_factory=dict)  # turn -> the step's battle guide
     record_texts: dict[int, str] = field(default_factory=dict)
@@ -70,6 +69,7 @@ class Player:
         self.browser = Client()
         self.browser.force_login(user)
         self.base = ""
+        self.seen = 0  # the campaign version the last turn read gave
 
     def version(self) -> int:
         return int(ok(self.api.get(self.base))["version"])
@@ -77,11 +77,16 @@ class Player:
     def post(self, url: str, body: dict[str, Any], code: int = 200) -> Any:
         return ok(self.api.post(url, {"version": self.version(), **body}, format="json"), code)
 
+    def battle(self, battle_id: int) -> dict[str, Any]:
+        return ok(self.api.get(f"/api/v1/fp-battles/{battle_id}/"))  # type: ignore[no-any-return]
+
     def step(self) -> dict[str, Any] | None:
         current = self.api.get(f"{self.base}turns/current/")
         if current.status_code == 404:  # the turn is over
             return None
-        return ok(current)["step"]  # type: ignore[no-any-return]
+        state = ok(current)
+        self.seen = state["version"]
+        return state["step"]  # type: ignore[no-any-return]
 
 
 def answer(spec_key: str, name: str, kind: str, choices: list[str], mission: str) -> Any:
@@ -130,21 +135,19 @@ def set_up(user: Any) -> tuple[Player, Game]:
 def resolve_step(me: Player, step: dict[str, Any], mission: str, *, screens: bool) -> None:
     """Resolve the step to play with its required inputs: by the turn page's form, or the API."""
     key = step["spec"]["key"]
-    inputs = {
-        f["name"]: answer(key, f["name"], f["kind"], f["choices"], mission) for f in step["input_fields"] if f["required"]
-    }
+    inputs = {f["name"]: answer(key, f["name"], f["kind"], f["choices"], mission) for f in step["input_fields"] if f["required"]}
     mode = "roll" if step["rollable"] else "manual"
     if screens:
-        form = {"version": me.version(), "page": "turn", "mode": mode, "text": "Done at the table."}
+        form = {"version": me.seen, "page": "turn", "mode": mode, "text": "Done at the table."}
         form |= {f"input_{name}": str(value) for name, value in inputs.items()}
         sent = me.browser.post(reverse("campaigns:act", args=[me.base.split("/")[-2], "step"]), form)
         assert sent.status_code == 302, sent.content.decode()[:3000]
         return
-    body = {"mode": mode, "inputs": inputs, "text": "Done at the table."}
-    me.post(f"{me.base}turns/current/step/", body)
+    body = {"version": me.seen, "mode": mode, "inputs": inputs, "text": "Done at the table."}
+    ok(me.api.post(f"{me.base}turns/current/step/", body, format="json"))
 
 
-def set_up_battle(me: Player, game: Game, number: int, *, screens: bool) -> Battle:
+def set_up_battle(me: Player, game: Game, number: int, *, screens: bool) -> dict[str, Any]:
     """The turn's battle set up from the turn (its battle type decides the mission)."""
     if screens:
         form = {"campaign": str(game.campaign_id), "title": f"Turn {number} fight", "enemy_kind": "custom"}
@@ -152,15 +155,14 @@ def set_up_battle(me: Player, game: Game, number: int, *, screens: bool) -> Batt
         form |= {"enemy_speed": "4", "enemy_combat_skill": "1", "enemy_toughness": "4", "enemy_weapons": "Hand gun"}
         sent = me.browser.post(reverse("battles:create"), form)
         assert sent.status_code == 302, sent.content.decode()[:3000]
-        return Battle.objects.get(pk=int(sent["Location"].rstrip("/").split("/")[-1]))
+        return me.battle(int(sent["Location"].rstrip("/").split("/")[-1]))
     body = {"campaign_id": game.campaign_id, "title": f"Turn {number} fight", "enemy": ENEMY, "seed": number}
-    made = ok(me.api.post("/api/v1/fp-battles/", body, format="json"), 201)
-    return Battle.objects.get(pk=made["id"])
+    return ok(me.api.post("/api/v1/fp-battles/", body, format="json"), 201)  # type: ignore[no-any-return]
 
 
-def play_on_tracker(me: Player, battle: Battle) -> dict[str, Any]:
+def play_on_tracker(me: Player, battle: dict[str, Any]) -> dict[str, Any]:
     """A short battle on the live tracker through the room actions API; the state at the start."""
-    opened = ok(me.api.post(f"/api/v1/fp-battles/{battle.pk}/track/", {"version": battle.version}, format="json"))
+    opened = ok(me.api.post(f"/api/v1/fp-battles/{battle['id']}/track/", {"version": battle["version"]}, format="json"))
     room = f"/api/v1/rooms/{opened['room']}/"
     first = ok(me.api.get(room))
     version = first["version"]
@@ -185,10 +187,10 @@ def play_on_tracker(me: Player, battle: Battle) -> dict[str, Any]:
     return first["state"]  # type: ignore[no-any-return]
 
 
-def play_without_minis(me: Player, battle: Battle, seed: int) -> dict[str, Any]:
+def play_without_minis(me: Player, battle: dict[str, Any], seed: int) -> dict[str, Any]:
     """The battle played automatically without miniatures; the state at its start."""
-    url = f"/api/v1/fp-battles/{battle.pk}/"
-    started = ok(me.api.post(f"{url}nominis/", {"version": battle.version, "mode": "automatic"}, format="json"))
+    url = f"/api/v1/fp-battles/{battle['id']}/"
+    started = ok(me.api.post(f"{url}nominis/", {"version": battle["version"], "mode": "automatic"}, format="json"))
     start_state = started["nominis"]["state"]
     played = ok(me.api.post(f"{url}nominis/auto/", {"version": started["version"], "seed": seed}, format="json"))
     assert played["nominis"]["state"]["finished"]
@@ -199,34 +201,37 @@ def play_turn(me: Player, game: Game, number: int) -> None:
     mission, how = PLAN[number]
     screens = number == 1
     me.post(f"{me.base}turns/", {}, 201)
-    battle: Battle | None = None
+    battle: dict[str, Any] | None = None
     for _ in range(80):
         step = me.step()
         if step is None:
             break
         key = step["spec"]["key"]
         if key == "battle.setup":
-            game.quest_steps[number] = dict(Campaign.objects.get(pk=game.campaign_id).quest_step)
+            game.quest_steps[number] = ok(me.api.get(me.base))["quest_step"]
             battle = set_up_battle(me, game, number, screens=screens)
             start = play_on_tracker(me, battle) if how == "tracker" else play_without_minis(me, battle, number)
             game.figures[number] = {f["name"]: f for f in start["crew"]}
-            battle.refresh_from_db()
-            done = ok(me.api.post(f"/api/v1/fp-battles/{battle.pk}/finish/", {"version": battle.version}, format="json"))
+            version = me.battle(battle["id"])["version"]
+            done = ok(me.api.post(f"/api/v1/fp-battles/{battle['id']}/finish/", {"version": version}, format="json"))
             assert done["status"] == "finished" and "when the turn gets there" in done["turn_note"]
-            game.battles[number] = Battle.objects.get(pk=battle.pk)
+            step = me.step()  # read again: the campaign's version for the next write
+            assert step is not None and step["spec"]["key"] == "battle.setup"
         if key == "battle.record":
             assert battle is not None and step["battle"] is not None
             game.records[number] = step
             if screens:
                 page = me.browser.get(reverse("campaigns:turn", args=[game.campaign_id])).content.decode()
                 assert 'data-testid="battle-record"' in page and step["battle"]["words"] in page
-            done = me.post(f"{me.base}turns/current/step/", {"mode": "roll"})
+            done = ok(me.api.post(f"{me.base}turns/current/step/", {"version": me.seen, "mode": "roll"}, format="json"))
             game.record_texts[number] = done["resolved"]["text"]
             continue
         resolve_step(me, step, mission, screens=screens)
     else:
         pytest.fail(f"turn {number} did not finish")
-    game.balances.append(int(Campaign.objects.get(pk=game.campaign_id).loan["balance"]))
+    assert battle is not None
+    game.battles[number] = me.battle(battle["id"])  # finished and recorded
+    game.balances.append(int(ok(me.api.get(me.base))["loan"]["balance"]))
 
 
 def test_five_turns_with_every_campaign_fact_in_the_battles(player: Any, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -249,21 +254,20 @@ def check_the_turns(game: Game) -> None:
     assert campaign.turn == 5 and campaign.turns.filter(finished=True).count() == 5
     assert sorted(game.battles) == [1, 2, 3, 4, 5]
     for number, battle in game.battles.items():
-        battle.refresh_from_db()
-        assert battle.status == "finished" and battle.result is not None and battle.reported
-        assert battle.turn_number == number and battle.campaign_id == game.campaign_id
-        assert battle.result["source"] == PLAN[number][1]
-        assert battle.setup["battle"]["mission"]["source"] == PLAN[number][0]
+        assert battle["status"] == "finished" and battle["result"] is not None and battle["reported"]
+        assert battle["turn_number"] == number and battle["campaign"] == game.campaign_id
+        assert battle["result"]["source"] == PLAN[number][1]
+        assert battle["setup"]["battle"]["mission"]["source"] == PLAN[number][0]
         record = game.records[number]
-        assert record["battle"]["id"] == battle.pk and record["battle"]["title"] == battle.title
+        assert record["battle"]["id"] == battle["id"] and record["battle"]["title"] == battle["title"]
         decided = {f["name"]: f["decided"] for f in record["input_fields"] if f["decided"] is not None}
-        assert decided["won"] == ("yes" if battle.result["won"] else "no")
-        assert decided["held_field"] == ("yes" if battle.result["held_field"] else "no")
+        assert decided["won"] == ("yes" if battle["result"]["won"] else "no")
+        assert decided["held_field"] == ("yes" if battle["result"]["held_field"] else "no")
         assert not any(f["required"] for f in record["input_fields"])  # the battle answered them
-        assert f"From the battle {battle.title}." in game.record_texts[number]
+        assert f"From the battle {battle['title']}." in game.record_texts[number]
         facts = campaign.turns.get(number=number).facts
-        assert facts["battle_source"]["id"] == battle.pk and facts["battle"]["won"] is battle.result["won"]
-        assert facts["battle"]["held_field"] is battle.result["held_field"]
+        assert facts["battle_source"]["id"] == battle["id"] and facts["battle"]["won"] is battle["result"]["won"]
+        assert facts["battle"]["held_field"] is battle["result"]["held_field"]
 
 
 def check_armour(game: Game) -> None:
@@ -273,7 +277,7 @@ def check_armour(game: Game) -> None:
     for number in fought:
         ria = game.figures[number]["Ria"]
         assert ria["save"] == 5 and ria.get("save_kind", "armor") == "armor"
-    ria_set_up = next(f for f in game.battles[1].setup["crew"] if f["name"] == "Ria")
+    ria_set_up = next(f for f in game.battles[1]["setup"]["crew"] if f["name"] == "Ria")
     assert ria_set_up["save_from"] == ["Combat armor (Armor 5+)"]
 
 
@@ -290,7 +294,7 @@ def check_injured_psionic(game: Game) -> None:
         if PLAN[number][1] == "tracker":
             assert set(seer["powers"]) == powers and seer["psionic"]
             assert all("powers" not in figures[name] for name in figures if name != "Seer")
-    flags = {f["name"]: f["psionic"] for f in game.battles[1].setup["crew"]}
+    flags = {f["name"]: f["psionic"] for f in game.battles[1]["setup"]["crew"]}
     assert flags == {"Ria": False, "Seer": True, "Unit": False}
 
 
@@ -299,7 +303,7 @@ def check_bot_upgrade(game: Game) -> None:
     for figures in game.figures.values():
         if "Unit" in figures:
             assert figures["Unit"]["save"] == 5
-    unit = next(f for f in game.battles[1].setup["crew"] if f["name"] == "Unit")
+    unit = next(f for f in game.battles[1]["setup"]["crew"] if f["name"] == "Unit")
     assert unit["save_from"] == ["Improved armor casing (built-in Armor 5+, p.26)"]
 
 
@@ -307,7 +311,7 @@ def check_quest(game: Game) -> None:
     """The Quest battles (turns 2 and 4) carry the Quest's terms; the other battles do not."""
     tables = fiveparsecs_tables()
     for number in (2, 4):
-        enemy = game.battles[number].setup["enemy"]
+        enemy = game.battles[number]["setup"]["enemy"]
         terms = quests.battle_terms(game.quest_steps[number], tables)
         assert terms.lines, game.quest_steps[number]
         assert all(any(line in said for said in enemy["lines"]) for line in terms.lines)
@@ -315,7 +319,7 @@ def check_quest(game: Game) -> None:
             assert enemy["panic"] != ENEMY["panic"]
     for number in (3, 5):
         terms = quests.battle_terms(game.quest_steps[number], tables)
-        enemy = game.battles[number].setup["enemy"]
+        enemy = game.battles[number]["setup"]["enemy"]
         assert enemy["panic"] == ENEMY["panic"]
         assert not any(line in said for line in terms.lines for said in enemy["lines"])
 
