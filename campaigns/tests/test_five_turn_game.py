@@ -23,10 +23,12 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
+from campaigns import services, turn_services
 from campaigns.engine import quests
 from campaigns.models import Campaign, Character
 from campaigns.selectors import fiveparsecs_tables
 from rules.engine import dice as dice_module
+from rules.engine.dice import Dice
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fiveparsecs_tables")]
 
@@ -331,3 +333,49 @@ def check_loan(game: Game) -> None:
     assert campaign.ship.debt == DEBT + 5
     upkeep = [t.steps.get(key="world.upkeep").text for t in campaign.turns.order_by("number")]
     assert all("loan interest +1 credits owed" in text for text in upkeep)
+
+
+# -- two faults the game met, each on its own ----------------------------------------------------
+
+
+def advance_to(player: Any, campaign_id: int, key: str) -> None:
+    """Resolve the turn's steps by hand up to the step ``key``."""
+    for _ in range(60):
+        campaign = Campaign.objects.get(pk=campaign_id)
+        turn = campaign.turns.get(finished=False)
+        if turn.plan[turn.position]["key"] == key:
+            return
+        turn_services.step_resolve(user=player, campaign_id=campaign_id, version=campaign.version, mode="manual", text="Done.")
+    pytest.fail(f"the turn never reached {key}")
+
+
+def test_a_core_upkeep_of_zero_sent_as_a_json_number_is_taken(player: Any) -> None:
+    # An int input the step lists was read as "not typed" when it was 0 (core p.76 upkeep can be 0).
+    me = Player(player)
+    campaign = services.campaign_create(user=player, name="Thrift", options={"crew_size": 4}, dice=Dice(seed=1))
+    Character.objects.create(campaign=campaign, name="Ria", is_captain=True)
+    me.base = f"/api/v1/campaigns/{campaign.pk}/"
+    me.post(f"{me.base}turns/", {}, 201)
+    advance_to(player, campaign.pk, "world.upkeep")
+    done = me.post(f"{me.base}turns/current/step/", {"mode": "roll", "inputs": {"core_upkeep": 0}})
+    assert done["resolved"]["key"] == "world.upkeep" and done["resolved"]["text"].startswith("Upkeep 0 credits for 1 crew")
+
+
+def test_a_battle_confirmed_at_record_the_battle_is_reported_until_the_step_is_undone(player: Any) -> None:
+    me = Player(player)
+    campaign = services.campaign_create(user=player, name="Drift", options={"crew_size": 4, "dramatic_combat": True})
+    Character.objects.create(campaign=campaign, name="Ria", is_captain=True, sheet={"equipment": ["Hand gun"]})
+    me.base = f"/api/v1/campaigns/{campaign.pk}/"
+    me.post(f"{me.base}turns/", {}, 201)
+    body = {"campaign_id": campaign.pk, "enemy": ENEMY, "seed": 3}
+    made = ok(me.api.post("/api/v1/fp-battles/", body, format="json"), 201)
+    url = f"/api/v1/fp-battles/{made['id']}/finish/"
+    ok(me.api.post(url, {"version": made["version"], "held_field": True}, format="json"))
+    advance_to(player, campaign.pk, "battle.record")
+    assert me.battle(made["id"])["reported"] is False
+    me.post(f"{me.base}turns/current/step/", {"mode": "roll"})
+    assert me.battle(made["id"])["reported"] is True  # its result went to the step
+    me.post(f"{me.base}turns/current/undo/", {})
+    assert me.battle(made["id"])["reported"] is False
+    step = me.step()
+    assert step is not None and step["battle"]["id"] == made["id"]  # offered again
