@@ -153,7 +153,7 @@ def set_up_battle(me: Player, game: Game, number: int, *, screens: bool) -> dict
     """The turn's battle set up from the turn (its battle type decides the mission)."""
     if screens:
         form = {"campaign": str(game.campaign_id), "title": f"Turn {number} fight", "enemy_kind": "custom"}
-        form |= {"enemy_name": ENEMY["name"], "base_numbers": "3", "enemy_numbers": "1", "enemy_panic": "1-2"}
+        form |= {"enemy_name": str(ENEMY["name"]), "base_numbers": "3", "enemy_numbers": "1", "enemy_panic": "1-2"}
         form |= {"enemy_speed": "4", "enemy_combat_skill": "1", "enemy_toughness": "4", "enemy_weapons": "Hand gun"}
         sent = me.browser.post(reverse("battles:create"), form)
         assert sent.status_code == 302, sent.content.decode()[:3000]
