@@ -41,6 +41,9 @@ DEBT = 20  # at most the low-interest limit: 1 credit of interest a turn for thi
 #: Turn number -> (mission, how the battle is played).
 PLAN = {1: ("opportunity", "tracker"), 2: ("quest", "tracker"), 3: ("patron", "nominis"), 4: ("quest", "tracker")}
 PLAN[5] = ("opportunity", "nominis")
+#: The player's own dice for each turn's Quest progress (D6 + Rumors, then D100, p.78): Enemy
+#: massing (85: +1 enemy in Quest battles) and Enemy more determined (99: Panic range 1 lower).
+QUEST_FACES = {1: [1, 85], 2: [1, 99], 3: [1, 85], 4: [1, 99], 5: [1, 85]}
 
 
 def ok(response: Any, code: int = 200) -> Any:
@@ -134,14 +137,21 @@ def set_up(user: Any) -> tuple[Player, Game]:
     return me, Game(campaign_id=made["id"], crew=crew)
 
 
-def resolve_step(me: Player, step: dict[str, Any], mission: str, *, screens: bool) -> None:
+def resolve_step(me: Player, step: dict[str, Any], number: int, *, screens: bool) -> None:
     """Resolve the step to play with its required inputs: by the turn page's form, or the API."""
     key = step["spec"]["key"]
-    inputs = {f["name"]: answer(key, f["name"], f["kind"], f["choices"], mission) for f in step["input_fields"] if f["required"]}
+    mission = PLAN[number][0]
+    inputs: dict[str, Any] = {
+        f["name"]: answer(key, f["name"], f["kind"], f["choices"], mission) for f in step["input_fields"] if f["required"]
+    }
+    if key == "post.quest":
+        inputs["faces"] = QUEST_FACES[number]
     mode = "roll" if step["rollable"] else "manual"
     if screens:
         form = {"version": me.seen, "page": "turn", "mode": mode, "text": "Done at the table."}
-        form |= {f"input_{name}": str(value) for name, value in inputs.items()}
+        form |= {
+            f"input_{name}": [str(v) for v in value] if isinstance(value, list) else str(value) for name, value in inputs.items()
+        }
         sent = me.browser.post(reverse("campaigns:act", args=[me.base.split("/")[-2], "step"]), form)
         assert sent.status_code == 302, sent.content.decode()[:3000]
         return
@@ -163,7 +173,9 @@ def set_up_battle(me: Player, game: Game, number: int, *, screens: bool) -> dict
 
 
 def play_on_tracker(me: Player, battle: dict[str, Any]) -> dict[str, Any]:
-    """A short battle on the live tracker through the room actions API; the state at the start."""
+    """A short battle on the live tracker through the room actions API: Seize the Initiative,
+    Reactions (the Psionic first: it wards Ria with Barrier), a shot, the end; the state at the
+    start."""
     opened = ok(me.api.post(f"/api/v1/fp-battles/{battle['id']}/track/", {"version": battle["version"]}, format="json"))
     room = f"/api/v1/rooms/{opened['room']}/"
     first = ok(me.api.get(room))
@@ -177,13 +189,18 @@ def play_on_tracker(me: Player, battle: dict[str, Any]) -> dict[str, Any]:
 
     act("seize", dice="2D6", target=10, faces="1, 1")  # the core rulebook's roll, typed by the player
     act("next_phase")
-    fielded = len(first["state"]["crew"])
-    act("roll_reactions", faces=", ".join(str(n) for n in range(1, fielded + 1)))
-    for n in range(1, fielded + 1):
-        act("assign_reaction", figure=f"c{n}", die=n)
+    crew = first["state"]["crew"]
+    seer = next((f for f in crew if f.get("powers")), None)
+    order = ([seer] if seer else []) + [f for f in crew if f is not seer]  # the Psionic takes the 1: Quick Actions
+    act("roll_reactions", faces=", ".join(str(n) for n in range(1, len(order) + 1)))
+    for die, figure in enumerate(order, start=1):
+        act("assign_reaction", figure=figure["id"], die=die)
     act("next_phase")
-    armed = [n for n, f in enumerate(first["state"]["crew"], start=1) if f["weapons"]]
-    act("resolve", attacker=f"c{armed[0]}", target="e1", range=6, faces="6, 6")  # a hit, and Damage 6 fells e1
+    if seer is not None and "Barrier" in seer["powers"]:
+        ria = next(f for f in crew if f["name"] == "Ria")
+        warded = act("psionic", figure=seer["id"], power="Barrier", target=ria["id"], distance=3, faces="3, 4")
+        assert warded["psionics"]["uses"] == 1  # Projection 7 reaches Ria 3" away (p.20)
+    act("resolve", attacker=order[0]["id"], target="e1", range=6, faces="6, 6")  # a hit, and Damage 6 fells e1
     end = act("end_battle", held_field="on")
     assert end["enemies"][0]["status"] == "casualty"
     return first["state"]  # type: ignore[no-any-return]
@@ -200,7 +217,7 @@ def play_without_minis(me: Player, battle: dict[str, Any], seed: int) -> dict[st
 
 
 def play_turn(me: Player, game: Game, number: int) -> None:
-    mission, how = PLAN[number]
+    how = PLAN[number][1]
     screens = number == 1
     me.post(f"{me.base}turns/", {}, 201)
     battle: dict[str, Any] | None = None
@@ -228,7 +245,7 @@ def play_turn(me: Player, game: Game, number: int) -> None:
             done = ok(me.api.post(f"{me.base}turns/current/step/", {"version": me.seen, "mode": "roll"}, format="json"))
             game.record_texts[number] = done["resolved"]["text"]
             continue
-        resolve_step(me, step, mission, screens=screens)
+        resolve_step(me, step, number, screens=screens)
     else:
         pytest.fail(f"turn {number} did not finish")
     assert battle is not None
@@ -295,6 +312,10 @@ def check_injured_psionic(game: Game) -> None:
         assert seer["speed"] == PROFILE["speed"] - 1
         if PLAN[number][1] == "tracker":
             assert set(seer["powers"]) == powers and seer["psionic"]
+            # Its Barrier on the tracker is a power used: the battle and the turn's record count it (p.20).
+            assert game.battles[number]["result"]["psionic_uses"] == int("Barrier" in powers)
+            facts = Campaign.objects.get(pk=game.campaign_id).turns.get(number=number).facts
+            assert facts["battle"]["psionic_uses"] == int("Barrier" in powers)
             assert all("powers" not in figures[name] for name in figures if name != "Seer")
     flags = {f["name"]: f["psionic"] for f in game.battles[1]["setup"]["crew"]}
     assert flags == {"Ria": False, "Seer": True, "Unit": False}
@@ -312,6 +333,7 @@ def check_bot_upgrade(game: Game) -> None:
 def check_quest(game: Game) -> None:
     """The Quest battles (turns 2 and 4) carry the Quest's terms; the other battles do not."""
     tables = fiveparsecs_tables()
+    assert game.quest_steps[2]["numbers"] == 1 and game.quest_steps[4]["panic"] == -1
     for number in (2, 4):
         enemy = game.battles[number]["setup"]["enemy"]
         terms = quests.battle_terms(game.quest_steps[number], tables)
