@@ -5,11 +5,14 @@ REST API. Each turn's battle is set up from the turn, played on the live tracker
 without miniatures, finished, and its "Record the battle" step shows what the battle decided and
 is confirmed. Then each campaign fact is checked where it shows in a battle: armour and the Bot
 upgrade as Saving Throws (Compendium p.26), the Injured leg as a lower Speed (p.101), the Psionic's
-powers on its figure (pp.17-20), the Quest's terms in the Quest battle (pp.79-80) and the loan's
-interest turn by turn (p.154).
+powers on its figure and a Barrier it projects on the tracker, counted by the turn's record
+(pp.17-20), the Quest's terms in the Quest battles (pp.79-80) and the loan's interest turn by
+turn (p.154). The loan changes no battle here: its battle, "Fight it out" (p.156), comes only
+with a seizure, which a 20-credit debt never reaches.
 
-Every die is seeded: the API and form writes that take no seed roll dice drawn from a counter
-(the operating system's seed source is replaced for the test)."""
+Every die is seeded or typed: the API and form writes that take no seed roll dice drawn from a
+counter (the operating system's seed source is replaced for the test); the Quest progress dice
+and the tracker's dice are typed as a player would."""
 
 from __future__ import annotations
 
@@ -94,7 +97,7 @@ class Player:
         return state["step"]  # type: ignore[no-any-return]
 
 
-def answer(spec_key: str, name: str, kind: str, choices: list[str], mission: str) -> Any:
+def answer(name: str, kind: str, choices: list[str], mission: str) -> Any:
     """A player's answer to a required step input, read from the step's listed inputs."""
     if name == "mission":
         assert mission in choices
@@ -142,7 +145,7 @@ def resolve_step(me: Player, step: dict[str, Any], number: int, *, screens: bool
     key = step["spec"]["key"]
     mission = PLAN[number][0]
     inputs: dict[str, Any] = {
-        f["name"]: answer(key, f["name"], f["kind"], f["choices"], mission) for f in step["input_fields"] if f["required"]
+        f["name"]: answer(f["name"], f["kind"], f["choices"], mission) for f in step["input_fields"] if f["required"]
     }
     if key == "post.quest":
         inputs["faces"] = QUEST_FACES[number]
