@@ -161,7 +161,8 @@ def _crew_fielded(view: CampaignView, inputs: Mapping[str, Any]) -> int:
 def _upkeep_cost(campaign: Campaign, view: CampaignView, inputs: Mapping[str, Any]) -> tuple[int | None, int]:
     """(upkeep in credits or None while the core figure is not given, crew counted) (p.32 or core p.76)."""
     crew = len([c for c in view.crew if c.status in ("active", "sick_bay")])
-    raw = str(inputs.get("core_upkeep") or "").strip()
+    typed = inputs.get("core_upkeep")
+    raw = "" if typed is None else str(typed).strip()  # a JSON 0 is a typed upkeep of 0 credits
     core = int(raw) if raw.removeprefix("-").isdecimal() else None
     if raw and (core is None or not 0 <= core <= bounds.MONEY):
         raise DropshipError(f"core_upkeep {bounds.range_message(0, bounds.MONEY)}; got {raw!r}.", field="core_upkeep")
@@ -770,6 +771,8 @@ def step_resolve(
             f"credits: the crew has {campaign.credits} credits, not enough for this step; record what you did by hand.",
             field="credits",
         )
+    if record is not None:  # the battle's result went to this step (read through the reverse relation)
+        campaign.battles.filter(pk=record.battle_id).update(reported=True)
     first_log = log(campaign, "step", f"{spec.title}: {result.text}", rolls=result.rolls, changes=result.changes, step=spec.key)
     words = apply_changes(campaign, result.changes)
     if words:
@@ -818,6 +821,9 @@ def _undo_step(campaign: Campaign) -> Turn | None:
         log(campaign, "undo", f"Undid the start of campaign turn {latest.number}.")
         touch(campaign)
         return None
+    source = (latest.facts.get(BATTLE_SOURCE) or {}).get("id") if last.key == "battle.record" else None
+    if source:  # the battle's result is no longer recorded: the step may take it again
+        campaign.battles.filter(pk=int(source)).update(reported=False)
     documents.restore(campaign, last.snapshot, latest)
     campaign.log.filter(id__gte=last.log_from).update(undone=True)
     latest.steps.filter(index__gte=last.index).delete()
