@@ -1,0 +1,159 @@
+"""A crew Psionic's powers in no-minis play (Compendium pp.17-20 read through pp.66-70): the
+Psionic Action in the Initiative Actions step, the Projection at 6", Strain, Shock, Rejuvenate and
+Psionic Scare, the count of uses, assisted choices and the automatic policy. Dice are typed or
+seeded."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from battles.engine import nominis as nm
+from battles.engine.nominis import psionics
+from battles.tests.test_nominis import TABLES, at_actions, battle, crew_fig, fig, foe, text
+from rules.engine.dice import Dice
+
+
+def psy_battle(powers: Any = None, **extra: Any) -> dict[str, Any]:
+    """Ada (captain) and Psy (the crew's Psionic, Hand gun) against a blade and a rifle, at the
+    Initiative Actions step of round 1 with Psy eligible."""
+    psy = crew_fig("Psy", "Hand gun", psionic=True, powers=powers or {"Shock": False, "Rejuvenate": False}, **extra)
+    crew = [crew_fig("Ada", "Military rifle", captain=True), psy]
+    start = battle(crew, [foe("E1", "Blade"), foe("E2", "Colony rifle")], enemy_panic="1-3")
+    return at_actions(start, "Ada", "Psy")
+
+
+def act(state: dict[str, Any], **payload: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    return nm.apply(state, {"type": "psionic_action", "actor": "Psy", **payload}, Dice(seed=1), TABLES)
+
+
+def refused(state: dict[str, Any], **payload: Any) -> str:
+    with pytest.raises(nm.NoMinisError) as err:
+        act(state, **payload)
+    return str(err.value.field)
+
+
+def test_the_psionic_keeps_its_powers_in_the_no_minis_state() -> None:  # p.17
+    st = psy_battle({"Shock": True}, swift=True, shrels=1, focus=True)
+    psy = fig(st, "Psy")
+    assert psy["powers"] == {"Shock": True} and psy["swift"] and psy["shrels"] == 1 and psy["focus"]
+    plain = battle()
+    assert "powers" not in plain["crew"][0] and nm.outcome(plain)["psionic_uses"] == 0
+
+
+def test_shock_in_reach_stuns_the_enemy_counts_a_use_and_keeps_the_initiative_action() -> None:  # p.18, p.19, p.70
+    st, events = act(psy_battle(), power="Shock", target="E1", faces=[3, 4])
+    assert fig(st, "E1")["stun"] == 1 and nm.outcome(st)["psionic_uses"] == 1
+    assert psionics.PSIONIC_DISTANCE_IN == 6 and '(6", no-minis): 2D6 7 = 7"' in text(events)  # pp.67, 69
+    assert events[0]["rolls"][0]["reason"] == "Psy: Projection for Shock" and events[0]["rolls"][0]["entered"]
+    assert not fig(st, "Psy")["acted"]  # a bonus action: its Initiative Action is still to come
+    st, _ = nm.apply(
+        st, {"type": "initiative_action", "actor": "Psy", "action": "Take Cover", "faces": [6, 6]}, Dice(seed=1), TABLES
+    )
+    assert fig(st, "Psy")["taking_cover"]
+
+
+def test_once_per_round_and_only_before_the_initiative_action() -> None:  # p.19
+    st, _ = act(psy_battle(), power="Shock", target="E1", faces=[3, 4])
+    assert refused(st, power="Shock", target="E2", faces=[3, 4]) == "actor"
+    acted = psy_battle()
+    fig(acted, "Psy")["acted"] = True
+    assert refused(acted, power="Shock", target="E1") == "actor"
+
+
+def test_refusals_name_the_field_and_change_nothing() -> None:  # p.17, p.18, p.66
+    st = psy_battle()
+    before = repr(st)
+    with pytest.raises(nm.NoMinisError) as err:
+        nm.apply(st, {"type": "psionic_action", "actor": "Ada", "power": "Shock", "target": "E1"}, Dice(seed=1), TABLES)
+    assert err.value.field == "actor"  # not a Psionic
+    assert refused(st, power="Predict", target="E1") == "power"  # not one of its powers
+    assert refused(st, power="Shock") == "target"  # Shock needs an enemy
+    assert refused(st, power="Shock", target="Nobody") == "target"
+    assert refused(st, power="Rejuvenate", target="Ada") == "target"  # no Stun marker to remove
+    bot = psy_battle()
+    bot["enemies"][0]["bot"] = True
+    assert refused(bot, power="Shock", target="E1") == "target"  # robotic (p.18)
+    grab = psy_battle({"Grab": False})
+    assert refused(grab, power="Grab", target="E1") == "power"  # needs positions (ruling, p.66)
+    not_eligible = psy_battle()
+    fig(not_eligible, "Psy")["eligible"] = False
+    assert refused(not_eligible, power="Shock", target="E1") == "actor"  # does not activate (p.67)
+    assert refused(st, power="Shock", target="E1", faces=[3]) == "faces"
+    assert repr(st) == before
+
+
+def test_a_short_projection_strains_and_the_strain_die_is_logged(  # p.20
+) -> None:
+    st, events = act(psy_battle(), power="Shock", target="E1", faces=[1, 2], strain_faces=[4])
+    assert fig(st, "E1")["stun"] == 1 and fig(st, "Psy")["stun"] == 1  # 4-5: Stunned, the power works
+    reasons = [r["reason"] for e in events for r in e["rolls"]]
+    assert reasons == ["Psy: Projection for Shock", "Psy: Strain for Shock"]
+    st, events = act(psy_battle(), power="Shock", target="E1", faces=[1, 2], strain_faces=[6])
+    assert fig(st, "E1")["stun"] == 0 and fig(st, "Psy")["stun"] == 1 and "Shock fails" in text(events)
+    st, events = act(psy_battle(), power="Shock", target="E1", faces=[1, 2], strain=False)
+    assert fig(st, "E1")["stun"] == 0 and fig(st, "Psy")["stun"] == 0 and nm.outcome(st)["psionic_uses"] == 1
+
+
+def test_a_swift_psionic_strains_on_the_swift_column_and_a_shrel_takes_the_stun() -> None:  # p.20, p.27
+    st, _ = act(psy_battle(swift=True), power="Shock", target="E1", faces=[1, 2], strain_faces=[4])
+    assert fig(st, "Psy")["stun"] == 0 and fig(st, "E1")["stun"] == 1
+    st, events = act(psy_battle(shrels=1), power="Shock", target="E1", faces=[1, 2], strain_faces=[6])
+    assert fig(st, "Psy")["stun"] == 0 and fig(st, "Psy")["shrel_spent"] and fig(st, "E1")["stun"] == 1
+    assert "Warding Shrel" in text(events)
+
+
+def test_an_enhanced_power_rolls_three_dice_and_a_focus_adds_an_inch() -> None:  # p.20, p.27
+    assert refused(psy_battle({"Shock": True}), power="Shock", target="E1", faces=[1, 2]) == "faces"
+    st, events = act(psy_battle({"Shock": True}), power="Shock", target="E1", faces=[1, 2, 1])
+    assert "3D6 4" in text(events) and [r["reason"] for r in events[0]["rolls"]][1] == "Psy: Strain for Shock"  # short: Strains
+    st, events = act(psy_battle(focus=True), power="Shock", target="E1", faces=[2, 3])
+    assert '+1" Psionic Focus = 6"' in text(events) and fig(st, "E1")["stun"] == 1 and len(events[0]["rolls"]) == 1
+
+
+def test_rejuvenate_on_itself_works_without_a_roll() -> None:  # p.19
+    st = psy_battle()
+    fig(st, "Psy")["stun"] = 1
+    st, events = act(st, power="Rejuvenate")
+    assert fig(st, "Psy")["stun"] == 0 and events[0]["rolls"] == [] and "works at once" in text(events)
+
+
+def test_psionic_scare_makes_the_enemy_check_morale() -> None:  # p.18
+    st = psy_battle({"Psionic Scare": False})
+    fled, events = act(st, power="Psionic Scare", target="E2", faces=[3, 4], effect_faces=[2])
+    assert fig(fled, "E2")["status"] == "fled" and any(
+        r["reason"] == "Psionic Scare: Morale for E2" for e in events for r in e["rolls"]
+    )
+    held, _ = act(st, power="Psionic Scare", target="E2", faces=[3, 4], effect_faces=[5])
+    assert fig(held, "E2")["status"] == "active"
+    fig(st, "E2")["fearless"] = True
+    immune, events = act(st, power="Psionic Scare", target="E2", faces=[3, 4])
+    assert fig(immune, "E2")["status"] == "active" and "immune" in text(events)
+
+
+def test_assisted_choices_offer_the_power_and_the_policy_uses_it() -> None:  # p.19
+    st = psy_battle()
+    offered = [c for c in nm.choices(st, TABLES) if c["type"] == "psionic_action"]
+    assert {(c["power"], c["target"]) for c in offered} == {("Shock", "E1"), ("Shock", "E2")}
+    auto = nm.auto_action(st, TABLES)
+    assert auto["type"] == "initiative_action"  # Ada (captain) comes first in crew order
+    fig(st, "Ada")["acted"] = True
+    auto = nm.auto_action(st, TABLES)
+    assert auto == {**auto, "type": "psionic_action", "actor": "Psy", "power": "Shock", "target": "E1"}  # the Blade (p.70)
+    fig(st, "Ada")["stun"] = 1
+    assert nm.auto_action(st, TABLES)["power"] == "Rejuvenate"
+
+
+def test_automatic_play_uses_powers_and_counts_them_seeded() -> None:  # p.19, p.20
+    crew = [
+        crew_fig("Ada", "Military rifle", captain=True, reactions=6),
+        crew_fig("Psy", "Hand gun", reactions=6, psionic=True, powers={"Shock": False}),
+    ]
+    start = battle(crew, [foe("E1", "Blade"), foe("E2", "Blade"), foe("E3", "Colony rifle")])
+    end, events = nm.play_automatic(start, Dice(seed=5), TABLES)
+    uses = [e for e in events if e["kind"] == "psionic" and "projects" in e["text"]]
+    assert uses and nm.outcome(end)["psionic_uses"] == len(uses)
+    assert all(e["rolls"][0]["reason"] == "Psy: Projection for Shock" for e in uses)
+    again, _ = nm.play_automatic(start, Dice(seed=5), TABLES)
+    assert again == end
