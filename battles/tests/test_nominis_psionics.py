@@ -157,3 +157,27 @@ def test_automatic_play_uses_powers_and_counts_them_seeded() -> None:  # p.19, p
     assert all(e["rolls"][0]["reason"] == "Psy: Projection for Shock" for e in uses)
     again, _ = nm.play_automatic(start, Dice(seed=5), TABLES)
     assert again == end
+
+
+def test_barrier_wards_each_ranged_hit_on_a_4_plus_until_the_end_of_the_next_round() -> None:  # p.18
+    from battles.engine.nominis.combat import _shoot
+
+    st, events = act(psy_battle({"Barrier": False}), power="Barrier", target="Ada", faces=[3, 4])
+    assert fig(st, "Ada")["barrier_until"] == 2 and "end of round 2" in text(events)
+    ada, rifle = fig(st, "Ada"), fig(st, "E2")
+    wards = []
+    for seed in range(12):
+        shot: list[dict[str, Any]] = []
+        _shoot(st, Dice(seed=seed), rifle, ada, rifle["weapons"][0], range_in=12, cover=False, moved=False,
+               natural_six=False, why="test", events=shot, tables=TABLES, apply_result=False)  # fmt: skip
+        wards += [r for e in shot for r in e["rolls"] if r["reason"].startswith("Barrier for Ada")]
+    assert wards  # a hit on Ada rolls the Barrier die
+    st["round"] = 3  # the Barrier has lapsed
+    for seed in range(12):
+        shot = []
+        _shoot(st, Dice(seed=seed), rifle, ada, rifle["weapons"][0], range_in=12, cover=False, moved=False,
+               natural_six=False, why="test", events=shot, tables=TABLES, apply_result=False)  # fmt: skip
+        assert not [r for e in shot for r in e["rolls"] if r["reason"].startswith("Barrier")]
+    policy = psy_battle({"Barrier": False})
+    fig(policy, "Ada")["acted"] = True
+    assert nm.auto_action(policy, TABLES)["target"] == "Psy"  # the policy shields the Psionic first

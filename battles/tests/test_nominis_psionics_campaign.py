@@ -44,6 +44,8 @@ def test_powers_used_in_automatic_play_reach_the_result(player: Any) -> None:  #
     battle = started(player, "automatic")
     battle = services.nominis_auto(user=player, battle_id=battle.pk, version=battle.version, dice=Dice(seed=11))
     assert battle.nominis is not None
-    used = sum(1 for e in battle.nominis["events"] if e["kind"] == "psionic" and "projects" in e["text"])
+    used = sum(
+        1 for e in battle.nominis["events"] if e["kind"] == "psionic" and ("projects" in e["text"] or "on itself" in e["text"])
+    )
     battle = services.battle_finish(user=player, battle_id=battle.pk, version=battle.version)
     assert battle.result is not None and battle.result["psionic_uses"] == used and used > 0

@@ -19,9 +19,11 @@ Reading and rulings:
   ``strain``, on unless turned off): the Strain die is read on the psionic-strain table and added.
   A power on the Psionic itself works without a roll (p.19).
 - Powers played: Shock (an enemy takes a Stun marker: it cannot start a Brawl this round, p.70,
-  and the marker is cleared at the round's end), Rejuvenate (a crew figure loses a Stun marker)
-  and Psionic Scare (one Morale D6 for an enemy against the Panic range now; Fearless figures and
-  a force made Fearless are immune). Ruling: Barrier, Grab, Lift, Shroud, Enrage, Predict and Guide
+  and the marker is cleared at the round's end), Rejuvenate (a crew figure loses a Stun marker),
+  Psionic Scare (one Morale D6 for an enemy against the Panic range now; Fearless figures and
+  a force made Fearless are immune) and Barrier (on a crew figure, itself when no target is
+  given: to the end of the following round each ranged hit on it is negated on a D6 4+, rolled by
+  the shot resolver, ``barrier_until``). Ruling: Grab, Lift, Shroud, Enrage, Predict and Guide
   place, move or time things by position, which the no-minis space does not have (p.66), and are
   refused (field ``power``).
 - Robotic targets (Bots, Soulless, cybernetic enemies) cannot take Shock or Psionic Scare (p.18).
@@ -30,8 +32,9 @@ Reading and rulings:
   unusual" world may send (p.21) are not played without miniatures.
 - Automatic policy (:func:`auto_power`): as its Initiative Action comes, the Psionic uses the
   first of: Rejuvenate on a Stunned crew figure; Psionic Scare on an enemy that can flee (the
-  first such, not the Eliminate target); Shock on the first un-Stunned enemy carrying a Melee
-  weapon (so it cannot Brawl this round). It always Strains when short.
+  first such, not the Eliminate target); Barrier on itself, else on the first crew figure, when
+  that figure has none in force; Shock on the first un-Stunned enemy carrying a Melee weapon
+  (so it cannot Brawl this round). It always Strains when short.
 """
 
 from __future__ import annotations
@@ -64,9 +67,11 @@ from rules.engine.tables import TableError
 PSIONIC_ACTION = "psionic_action"
 #: The distance a power is projected at in no-minis play (ruling above, pp.66-69), inches.
 PSIONIC_DISTANCE_IN = 6
-SHOCK, REJUVENATE, SCARE = "Shock", "Rejuvenate", "Psionic Scare"
+SHOCK, REJUVENATE, SCARE, BARRIER = "Shock", "Rejuvenate", "Psionic Scare", "Barrier"
 #: The powers that mean something without positions (ruling above).
-PLAYED = (SHOCK, REJUVENATE, SCARE)
+PLAYED = (SHOCK, REJUVENATE, SCARE, BARRIER)
+#: Powers taken by a crew figure (blank target: the Psionic itself).
+_ON_CREW = (REJUVENATE, BARRIER)
 
 
 def powers_of(figure: Mapping[str, Any]) -> dict[str, bool]:
@@ -92,11 +97,11 @@ def can_use(st: Mapping[str, Any], crew: Mapping[str, Any]) -> bool:
 
 
 def _target(st: State, crew: dict[str, Any], power: str, raw: Any) -> dict[str, Any]:
-    if power == REJUVENATE:
+    if power in _ON_CREW:
         target = crew if raw in (None, "", "self") else _crew(st, raw, "target")
         if target["status"] != "active":
             raise NoMinisError(f"target: {target['name']} is not on the battlefield.", field="target")
-        if not target["stun"]:
+        if power == REJUVENATE and not target["stun"]:
             raise NoMinisError(f"target: {target['name']} has no Stun marker for Rejuvenate to remove (p.18).", field="target")
         return target
     if raw in (None, ""):
@@ -212,6 +217,9 @@ def _effect(
             return f"{who} shrugs off the Stun marker (its type's rule)."
         target["stun"] += 1
         return f"{who} takes a Stun marker: it cannot start a Brawl this round (p.18, p.70)."
+    if name == BARRIER:
+        target["barrier_until"] = st["round"] + 1
+        return f"{who}: Barrier until the end of round {st['round'] + 1}: each ranged hit on it is negated on a D6 4+ (p.18)."
     if name == REJUVENATE:
         target["stun"] = max(0, target["stun"] - 1)
         return f"{who} loses a Stun marker ({target['stun']} left, p.18)."
@@ -245,6 +253,9 @@ def auto_power(st: Mapping[str, Any], crew: Mapping[str, Any]) -> dict[str, Any]
         scared = [e for e in foes if not (st["mission"] == "eliminate" and e.get("target"))]
         if scared:
             pick = (SCARE, scared[0]["name"])
+    guarded = [c for c in _active_crew(st) if (c.get("barrier_until") or 0) < st["round"]]
+    if pick is None and BARRIER in known and guarded:
+        pick = (BARRIER, crew["name"] if crew in guarded else guarded[0]["name"])
     if pick is None and SHOCK in known:
         brawlers = [e for e in _active_enemies(st) if not _robotic(e) and not e["stun"] and _melee_weapon(e) is not None]
         if brawlers:
@@ -272,6 +283,8 @@ def choices_for(st: Mapping[str, Any], crew: Mapping[str, Any]) -> list[dict[str
             continue
         if power == REJUVENATE:
             targets = [c["name"] for c in _active_crew(st) if c["stun"]]
+        elif power == BARRIER:
+            targets = [c["name"] for c in _active_crew(st)]
         else:
             targets = [e["name"] for e in _active_enemies(st) if not _robotic(e)]
         out += [
