@@ -181,3 +181,15 @@ def test_barrier_wards_each_ranged_hit_on_a_4_plus_until_the_end_of_the_next_rou
     policy = psy_battle({"Barrier": False})
     fig(policy, "Ada")["acted"] = True
     assert nm.auto_action(policy, TABLES)["target"] == "Psy"  # the policy shields the Psionic first
+
+
+def test_guide_gives_an_ally_one_shot_at_once_that_is_not_its_fire_this_round() -> None:  # p.18, p.71
+    st = psy_battle({"Guide": False})
+    assert refused(st, power="Guide", target="Ada") == "enemy"  # Guide names the enemy shot at
+    assert refused(st, power="Guide", target="Ada", enemy="Nobody") == "enemy"
+    offered = {(c["target"], c["enemy"]) for c in nm.choices(st, TABLES) if c["type"] == "psionic_action"}
+    assert ("Ada", "E2") in offered and ("Psy", "E1") in offered
+    after, events = act(st, power="Guide", target="Ada", enemy="E2", faces=[3, 4])
+    shot = next(e for e in events if e["kind"] == "shot")
+    assert shot["text"].startswith('Ada fires Military rifle at E2 (24", in Cover): Guide: one Shot')
+    assert not fig(after, "Ada")["fired"] and nm.outcome(after)["psionic_uses"] == 1

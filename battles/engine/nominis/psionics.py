@@ -23,7 +23,10 @@ Reading and rulings:
   Psionic Scare (one Morale D6 for an enemy against the Panic range now; Fearless figures and
   a force made Fearless are immune) and Barrier (on a crew figure, itself when no target is
   given: to the end of the following round each ranged hit on it is negated on a D6 4+, rolled by
-  the shot resolver, ``barrier_until``). Ruling: Grab, Lift, Shroud, Enrage, Predict and Guide
+  the shot resolver, ``barrier_until``) and Guide (a crew figure, payload ``enemy``: it takes one
+  Shot with its longest non-Area gun at once, resolved as the Fleeting shot is, p.71: at the
+  weapon's maximum range, the target in Cover, no reply; it does not count as the figure's fire
+  this round). Ruling: Grab, Lift, Shroud, Enrage and Predict
   place, move or time things by position, which the no-minis space does not have (p.66), and are
   refused (field ``power``).
 - Robotic targets (Bots, Soulless, cybernetic enemies) cannot take Shock or Psionic Scare (p.18).
@@ -34,7 +37,8 @@ Reading and rulings:
   first of: Rejuvenate on a Stunned crew figure; Psionic Scare on an enemy that can flee (the
   first such, not the Eliminate target); Barrier on itself, else on the first crew figure, when
   that figure has none in force; Shock on the first un-Stunned enemy carrying a Melee weapon
-  (so it cannot Brawl this round). It always Strains when short.
+  (so it cannot Brawl this round); Guide for the first crew figure with a non-Area gun at the
+  first enemy. It always Strains when short.
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ from typing import Any
 
 from battles.engine.fp_tracker.psionics import STRAIN_TABLE, _robotic, strain_toll
 from battles.engine.nominis import elite
+from battles.engine.nominis.combat import _cover_for, _shoot
 from battles.engine.nominis.state import (
     Event,
     NoMinisError,
@@ -59,7 +64,7 @@ from battles.engine.nominis.state import (
     _roll,
     _table,
 )
-from battles.engine.nominis.weapons import _melee_weapon
+from battles.engine.nominis.weapons import _best_gun, _melee_weapon
 from rules.engine.dice import Dice
 from rules.engine.tables import TableError
 
@@ -67,11 +72,11 @@ from rules.engine.tables import TableError
 PSIONIC_ACTION = "psionic_action"
 #: The distance a power is projected at in no-minis play (ruling above, pp.66-69), inches.
 PSIONIC_DISTANCE_IN = 6
-SHOCK, REJUVENATE, SCARE, BARRIER = "Shock", "Rejuvenate", "Psionic Scare", "Barrier"
+SHOCK, REJUVENATE, SCARE, BARRIER, GUIDE = "Shock", "Rejuvenate", "Psionic Scare", "Barrier", "Guide"
 #: The powers that mean something without positions (ruling above).
-PLAYED = (SHOCK, REJUVENATE, SCARE, BARRIER)
+PLAYED = (SHOCK, REJUVENATE, SCARE, BARRIER, GUIDE)
 #: Powers taken by a crew figure (blank target: the Psionic itself).
-_ON_CREW = (REJUVENATE, BARRIER)
+_ON_CREW = (REJUVENATE, BARRIER, GUIDE)
 
 
 def powers_of(figure: Mapping[str, Any]) -> dict[str, bool]:
@@ -139,12 +144,34 @@ def _check(st: State, action: Mapping[str, Any]) -> tuple[dict[str, Any], str, b
             f"power: {name} needs positions on a table; without miniatures only {', '.join(PLAYED)} are played (ruling, p.66).",
             field="power",
         )
-    return crew, name, known[name], _target(st, crew, name, action.get("target"))
+    target = _target(st, crew, name, action.get("target"))
+    if name == GUIDE:
+        _guided(st, target, action)
+    return crew, name, known[name], target
+
+
+def _can_guide(ally: Mapping[str, Any]) -> bool:
+    """Whether ``ally`` carries a gun Guide may use (not Area, p.18)."""
+    gun = _best_gun(ally)
+    return gun is not None and "area" not in gun["traits"]
+
+
+def _guided(st: State, ally: Mapping[str, Any], action: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Guide's ``(gun, enemy)``: the ally's longest non-Area gun and the enemy (payload ``enemy``)
+    it takes its Shot at (p.18). Raises :class:`NoMinisError` naming ``target`` or ``enemy``."""
+    gun = _best_gun(ally)
+    if gun is None or not _can_guide(ally):
+        raise NoMinisError(f"target: {ally['name']} carries no non-Area gun for Guide's Shot (p.18).", field="target")
+    enemy = _enemy(st, action.get("enemy"), "enemy")
+    if enemy["status"] != "active":
+        raise NoMinisError(f"enemy: {enemy['name']} is not on the battlefield.", field="enemy")
+    return gun, enemy
 
 
 def psionic_action(st: State, action: Mapping[str, Any], dice: Dice, tables: Tables, events: list[Event]) -> None:
     """A crew Psionic Action (pp.19-20). Payload: ``actor`` (the Psionic), ``power``, ``target``
-    (an enemy for Shock and Psionic Scare; a crew figure, blank for itself, for Rejuvenate),
+    (an enemy for Shock and Psionic Scare; a crew figure, blank for itself, for Rejuvenate,
+    Barrier and Guide), ``enemy`` (Guide's target enemy),
     ``faces`` (the Projection dice typed: 2, or 3 for an enhanced power), ``strain`` (Strain when
     short; default on), ``strain_faces`` ([d6]), ``effect_faces`` ([d6]: the Scare's Morale die).
     Raises :class:`NoMinisError` naming the field; nothing changes then."""
@@ -220,6 +247,13 @@ def _effect(
     if name == BARRIER:
         target["barrier_until"] = st["round"] + 1
         return f"{who}: Barrier until the end of round {st['round'] + 1}: each ranged hit on it is negated on a D6 4+ (p.18)."
+    if name == GUIDE:
+        gun, enemy = _guided(st, target, action)
+        one = gun if gun["shots"] <= 1 else {**gun, "shots": 1}
+        why = "Guide: one Shot at maximum range, target in Cover, no reply, its own fire still to come (p.18, p.71)"
+        _shoot(st, dice, target, enemy, one, range_in=gun["range"], cover=_cover_for(st, target, True), moved=False,
+               natural_six=bool(target["taking_cover"]), why=why, events=events, tables=tables)  # fmt: skip
+        return f"{who} took Guide's Shot at {enemy['name']}."
     if name == REJUVENATE:
         target["stun"] = max(0, target["stun"] - 1)
         return f"{who} loses a Stun marker ({target['stun']} left, p.18)."
@@ -260,9 +294,18 @@ def auto_power(st: Mapping[str, Any], crew: Mapping[str, Any]) -> dict[str, Any]
         brawlers = [e for e in _active_enemies(st) if not _robotic(e) and not e["stun"] and _melee_weapon(e) is not None]
         if brawlers:
             pick = (SHOCK, brawlers[0]["name"])
-    if pick is None:
-        return None
-    power, target = pick
+    shooters = [c["name"] for c in _active_crew(st) if _can_guide(c)]
+    if pick is None and GUIDE in known and shooters:
+        enemy = _active_enemies(st)[0]["name"]
+        return {
+            **_auto(crew, GUIDE, shooters[0]),
+            "enemy": enemy,
+            "label": f"{crew['name']}: Guide {shooters[0]} to shoot {enemy}",
+        }
+    return None if pick is None else _auto(crew, *pick)
+
+
+def _auto(crew: Mapping[str, Any], power: str, target: str) -> dict[str, Any]:
     return {
         "type": PSIONIC_ACTION,
         "actor": crew["name"],
@@ -285,6 +328,14 @@ def choices_for(st: Mapping[str, Any], crew: Mapping[str, Any]) -> list[dict[str
             targets = [c["name"] for c in _active_crew(st) if c["stun"]]
         elif power == BARRIER:
             targets = [c["name"] for c in _active_crew(st)]
+        elif power == GUIDE:
+            shooters = [c["name"] for c in _active_crew(st) if _can_guide(c)]
+            out += [
+                {"type": PSIONIC_ACTION, "actor": crew["name"], "power": power, "target": t, "enemy": e["name"],
+                 "label": f"{crew['name']}: Guide {t} to shoot {e['name']}"}
+                for t in shooters for e in _active_enemies(st)
+            ]  # fmt: skip
+            continue
         else:
             targets = [e["name"] for e in _active_enemies(st) if not _robotic(e)]
         out += [
