@@ -49,3 +49,25 @@ def test_powers_used_in_automatic_play_reach_the_result(player: Any) -> None:  #
     )
     battle = services.battle_finish(user=player, battle_id=battle.pk, version=battle.version)
     assert battle.result is not None and battle.result["psionic_uses"] == used and used > 0
+
+
+def test_assisted_play_refuses_a_power_it_lacks_then_uses_shock_with_typed_dice(player: Any) -> None:  # p.19, p.20
+    battle = started(player, "assisted")
+
+    def act(**action: Any) -> Battle:
+        now = Battle.objects.get(pk=battle.pk)
+        return services.nominis_act(user=player, battle_id=now.pk, version=now.version, action=action, dice=Dice(seed=2))
+
+    act(type="roll_initiative")
+    act(type="assign_initiative")
+    enemy = Battle.objects.get(pk=battle.pk).nominis["state"]["enemies"][0]["name"]  # type: ignore[index]
+    with pytest.raises(DropshipError) as err:
+        act(type="psionic_action", actor="Ria", power="Grab", target=enemy)
+    assert err.value.field == "action.power"
+    with pytest.raises(DropshipError) as err:
+        act(type="psionic_action", actor="Bo", power="Shock", target=enemy)
+    assert err.value.field == "action.actor"
+    done = act(type="psionic_action", actor="Ria", power="Shock", target=enemy, faces=[5, 6])
+    assert done.nominis is not None and done.nominis["state"]["psionic_uses"] == 1
+    projection = done.nominis["events"][-2]["rolls"][0]
+    assert projection["entered"] and projection["faces"] == [5, 6] and projection["reason"] == "Ria: Projection for Shock"
