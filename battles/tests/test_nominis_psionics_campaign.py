@@ -71,3 +71,26 @@ def test_assisted_play_refuses_a_power_it_lacks_then_uses_shock_with_typed_dice(
     assert done.nominis is not None and done.nominis["state"]["psionic_uses"] == 1
     projection = done.nominis["events"][-2]["rolls"][0]
     assert projection["entered"] and projection["faces"] == [5, 6] and projection["reason"] == "Ria: Projection for Shock"
+
+
+def test_the_screen_offers_the_power_and_posting_it_uses_it(player: Any) -> None:  # p.19
+    import json
+
+    from django.test import Client
+    from django.urls import reverse
+
+    battle = started(player, "assisted")
+    client = Client()
+    client.force_login(player)
+    for action in ({"type": "roll_initiative"}, {"type": "assign_initiative"}):
+        services.nominis_act(user=player, battle_id=battle.pk, version=Battle.objects.get(pk=battle.pk).version, action=action)
+    screen = client.get(reverse("battles:nominis", args=[battle.pk])).content.decode()
+    assert "Ria: Shock on " in screen
+    stored = Battle.objects.get(pk=battle.pk)
+    enemy = stored.nominis["state"]["enemies"][0]["name"]  # type: ignore[index]
+    choice = {"type": "psionic_action", "actor": "Ria", "power": "Shock", "target": enemy}
+    client.post(
+        reverse("battles:act", args=[battle.pk, "nominis_act"]), {"version": stored.version, "action": json.dumps(choice)}
+    )
+    after = Battle.objects.get(pk=battle.pk).nominis
+    assert after is not None and after["state"]["psionic_uses"] == 1
