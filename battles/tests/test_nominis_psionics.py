@@ -8,6 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st_
 
 from battles.engine import nominis as nm
 from battles.engine.nominis import psionics
@@ -193,3 +195,29 @@ def test_guide_gives_an_ally_one_shot_at_once_that_is_not_its_fire_this_round() 
     shot = next(e for e in events if e["kind"] == "shot")
     assert shot["text"].startswith('Ada fires Military rifle at E2 (24", in Cover): Guide: one Shot')
     assert not fig(after, "Ada")["fired"] and nm.outcome(after)["psionic_uses"] == 1
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st_.integers(min_value=0, max_value=10_000))
+def test_property_uses_match_the_log_and_replay_gives_the_same_state(seed: int) -> None:  # p.19, p.20
+    crew = [
+        crew_fig("Ada", "Military rifle", captain=True, reactions=4),
+        crew_fig("Psy", "Hand gun", reactions=5, psionic=True, powers={p: False for p in psionics.PLAYED}),
+    ]
+    start = battle(crew, [foe("E1", "Blade"), foe("E2", "Colony rifle"), foe("E3", "Colony rifle")], enemy_panic="1-2")
+    state, log, events = start, [], []
+    for step in range(400):
+        if state["finished"]:
+            break
+        action = {k: v for k, v in nm.auto_action(state, TABLES).items() if k != "label"}
+        state, made = nm.apply(state, action, Dice(seed=seed + step), TABLES)
+        log.append((action, seed + step))
+        events += made
+        psy = fig(state, "Psy")
+        assert psy.get("psionic_round", 0) <= state["round"] and psy["stun"] >= 0
+    uses = [e for e in events if e["kind"] == "psionic" and ("projects" in e["text"] or "on itself" in e["text"])]
+    assert nm.outcome(state)["psionic_uses"] == len(uses)
+    again = start
+    for action, s in log:
+        again, _ = nm.apply(again, action, Dice(seed=s), TABLES)
+    assert again == state
