@@ -187,16 +187,8 @@ def _psionic_strain(state: dict[str, Any], action: Action, dice: Dice, tables: M
     reach = int(pending["reach"]) + rolled.value
     texts = [f'{fig["name"]} Strains: D6 {rolled.value}, range {reach}" for {pending["distance"]}". {rolled.entry.result}.']
     rolls: list[RollRecord] = [rolled.record]
-    fails = bool(rolled.entry.data.get("power_fails"))
-    if rolled.entry.data.get("stunned"):
-        if fig.get("shrels") == 1 and not fig.get("shrel_spent"):
-            fig["shrel_spent"] = True
-            fails = False
-            texts.append("The Warding Shrel takes the Strain and shuts down for the rest of the battle (p.27).")
-        else:
-            fig["stun"] += 1
-            if fig.get("shrels") == 2:
-                texts.append("Two Warding Shrels cancel each other (p.27).")
+    fails, notes = strain_toll(fig, rolled.entry.data)
+    texts.extend(notes)
     if fails or reach < int(pending["distance"]):
         texts.append(f"{name} fails.")
         return [Event("psionic", " ".join(texts), _rolls(*rolls))]
@@ -205,6 +197,21 @@ def _psionic_strain(state: dict[str, Any], action: Action, dice: Dice, tables: M
     faces = payload_ints(action, "effect_faces")
     done, used = _effect(state, fig, target, name, entry, dice, faces, tables, pull=bool(pending.get("pull")))
     return [Event("psionic", " ".join([*texts, *done]), _rolls(*rolls, *used))]
+
+
+def strain_toll(fig: dict[str, Any], data: Mapping[str, Any]) -> tuple[bool, list[str]]:
+    """What the Strain die's psionic-strain row ``data`` (``stunned``, ``power_fails``) does to
+    the Psionic ``fig`` (pp.20, 27): a Stun marker (``fig["stun"]`` + 1), unless its single
+    Warding Shrel takes it (the effect avoided, ``shrel_spent`` set); two Shrels cancel each
+    other. Shared by the tracker and no-minis play. Returns ``(power fails, lines to log)``."""
+    fails = bool(data.get("power_fails"))
+    if not data.get("stunned"):
+        return fails, []
+    if fig.get("shrels") == 1 and not fig.get("shrel_spent"):
+        fig["shrel_spent"] = True
+        return False, ["The Warding Shrel takes the Strain and shuts down for the rest of the battle (p.27)."]
+    fig["stun"] += 1
+    return fails, ["Two Warding Shrels cancel each other (p.27)."] if fig.get("shrels") == 2 else []
 
 
 def _effect(

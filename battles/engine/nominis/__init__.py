@@ -122,13 +122,17 @@ State (JSON-ready ``dict``)::
      "objective": {...mission progress...}, "flags": {...this round...}, "initiative_dice": [d6, ...],
      "firefight": {"selected": [names], "resolved": [names]}, "pending": None | {"kind": ..., ...},
      "enemy_casualties_round": 0, "finished": False, "end_reason": "",
-     "psi_hunters"?: True}  # a Psi-hunter Rival's enemies: +1 to hit or Brawl a crew "psionic" (p.21)
+     "psi_hunters"?: True,  # a Psi-hunter Rival's enemies: +1 to hit or Brawl a crew "psionic" (p.21)
+     "psionic_uses"?: 0}  # powers a crew Psionic ("powers", "psionic_round", "barrier_until") projected
 
 Actions (``{"type": ...}``)
 ---------------------------
 - ``roll_flow_event`` {value?: entered D100}; ``roll_initiative`` {faces?: [d6, ...]};
   ``assign_initiative`` {assignments: {name: face}}
 - ``initiative_action`` {actor, action, location?, ally?, weapon?, bonus?, faces?: [d6, d6]}
+- ``psionic_action`` {actor, power, target?, faces?, strain?, strain_faces?, effect_faces?}: a crew
+  Psionic's power in the Initiative Actions step, once per round, before its Initiative Action
+  (pp.17-20; powers projected at 6", see :mod:`.psionics`); counted in ``psionic_uses``
 - ``end_initiative``; ``engage`` {enemy}; ``end_round``; ``retreat`` {names: [...], reason?: words logged
   as why they leave}; ``set_stance`` {stance} (any step: how readily automatic play withdraws)
 - ``decide`` answers the pending question: fleeting_shot {target | None}, find_shortcut {location | None},
@@ -143,7 +147,7 @@ Modules (this package re-exports the public names, so ``nominis.X`` works as bef
   its numbers; ``combat``: shooting, Brawls, figures leaving, round start and end checks;
   ``flow``: Battle flow events (p.71); ``initiative``: Initiative and its actions (pp.67-68);
   ``elite``: elite enemy type rules and enemy Psionic powers (pp.22-23, 48-65);
-  ``firefight``: the Firefight (pp.69-70); ``end_round``: Morale and Retreat (p.72);
+  ``psionics``: a crew Psionic's powers (pp.17-20); ``firefight``: the Firefight (pp.69-70); ``end_round``: Morale and Retreat (p.72);
   ``policy``: :func:`choices` and :func:`auto_action`; ``reducer``: :func:`apply`,
   :func:`play_automatic`, :func:`outcome`.
 

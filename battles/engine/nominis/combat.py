@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from battles.engine import fp_combat
@@ -201,7 +202,7 @@ def _shoot(
     result = fp_combat.resolve_shot(
         dice,
         shooter=_fighter(shooter, natural_six=natural_six, bonus=bonus, psi_hunter=_psi_hunter(st, shooter)),
-        target=_fighter(target, save=save),
+        target=_warded(st, target, _fighter(target, save=save)),
         weapon=_w(used, strip=_HIT_TRAITS if natural_six else frozenset()),
         numbers=NATURAL_SIX if natural_six else _numbers(st),
         range_in=range_in,
@@ -225,6 +226,19 @@ def _shoot(
     if apply_result:
         _apply_shot(st, dice, tables, shooter, target, result, events)
     return result
+
+
+#: A crew Psionic's Barrier on a figure (p.18): each ranged hit is negated on a D6 4+.
+BARRIER_WARD = fp_combat.Ward(name="Barrier", target=4)
+
+
+def _warded(st: State, target: Mapping[str, Any], fighter: fp_combat.Fighter) -> fp_combat.Fighter:
+    """``fighter`` with the Barrier ward while ``target``'s Barrier lasts (``barrier_until``, the
+    round it ends with, p.18); unchanged otherwise."""
+    until = target.get("barrier_until")
+    if until is None or until < st["round"]:
+        return fighter
+    return replace(fighter, ward=BARRIER_WARD)
 
 
 def _apply_shot(

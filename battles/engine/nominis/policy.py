@@ -7,6 +7,7 @@ from typing import Any
 
 from battles.engine.nominis.flow import _free_known
 from battles.engine.nominis.initiative import _action_problem, suggested_assignment
+from battles.engine.nominis.psionics import auto_power, choices_for
 from battles.engine.nominis.state import (
     ACTIONS,
     CHARGE,
@@ -95,6 +96,7 @@ def choices(state: Mapping[str, Any], tables: Tables) -> list[dict[str, Any]]:
         for crew in _active_crew(st):
             if not crew["eligible"] or crew["acted"]:
                 continue
+            out += choices_for(st, crew)
             for name in ACTIONS:
                 for extra in _action_params(st, crew, name):
                     action = {"type": "initiative_action", "actor": crew["name"], "action": name, **extra}
@@ -160,7 +162,7 @@ def auto_action(state: Mapping[str, Any], tables: Tables) -> dict[str, Any]:
     a known Location the mission needs (the carrier to the delivery point, the escort to the
     objective); Scout for a suspected objective Location (from round 2); Optimal Shot if it has a gun
     (fired at the weapon's full range); Charge if it has only Brawling weapons and is not Stunned;
-    otherwise Take Cover. It always Brawls after a successful Charge, never uses Support or Keep
+    otherwise Take Cover; a crew Psionic first uses a power when it helps (:func:`.psionics.auto_power`). It always Brawls after a successful Charge, never uses Support or Keep
     Distance, always fires when able except that a figure with a Melee weapon holds fire at an enemy
     closing to Brawl (so it keeps its Melee bonus, p.69), closes to Brawl instead only with a Melee
     weapon when out-ranged, and resolves enemies in the drawn order. Battle flow choices: the Fleeting shot goes
@@ -218,7 +220,7 @@ def auto_action(state: Mapping[str, Any], tables: Tables) -> dict[str, Any]:
     if phase == "actions":
         for crew in _active_crew(st):
             if crew["eligible"] and not crew["acted"]:
-                return _auto_initiative(st, crew, tables)
+                return auto_power(st, crew) or _auto_initiative(st, crew, tables)
         return {"type": "end_initiative", "label": "On to the Firefight"}
     if phase == "firefight":
         fight = st["firefight"]

@@ -11,6 +11,7 @@ from battles.engine.nominis.firefight import _after_engagement, _engage, _resolv
 from battles.engine.nominis.flow import _flow, _free_known
 from battles.engine.nominis.initiative import _assign, _charge_decide, _initiative_action, _optimal_decide, _roll_initiative
 from battles.engine.nominis.policy import auto_action
+from battles.engine.nominis.psionics import PSIONIC_ACTION, psionic_action
 from battles.engine.nominis.state import (
     MISSIONS,
     STANCES,
@@ -135,7 +136,7 @@ _EXPECTED: dict[str, tuple[str, ...]] = {
     "flow": ("roll_flow_event",),
     "initiative": ("roll_initiative",),
     "assign": ("assign_initiative",),
-    "actions": ("initiative_action", "end_initiative"),
+    "actions": ("initiative_action", PSIONIC_ACTION, "end_initiative"),
     "firefight": ("engage",),
     "end": ("end_round",),
     "retreat": ("retreat",),
@@ -184,6 +185,8 @@ def _apply_mut(st: State, action: Mapping[str, Any], dice: Dice, tables: Tables)
         _assign(st, action, events)
     elif kind == "initiative_action":
         _initiative_action(st, action, dice, tables, events)
+    elif kind == PSIONIC_ACTION:
+        psionic_action(st, action, dice, tables, events)
     elif kind == "end_initiative":
         _select_enemies(st, dice, tables, events)
         _after_engagement(st, events)
@@ -237,8 +240,8 @@ def play_automatic(state: Mapping[str, Any], dice: Dice, tables: Tables, *, limi
 
 def outcome(state: Mapping[str, Any]) -> dict[str, Any]:
     """The battle's result: ``{"finished", "held_field", "crew_casualties", "crew_injured",
-    "enemies_killed", "enemies_fled", "rounds", "retreated", "exited", "objective": {mission,
-    achieved, failed, detail}}``. ``held_field``: the crew still had figures on the field when the
+    "enemies_killed", "enemies_fled", "rounds", "retreated", "exited", "psionic_uses", "objective":
+    {mission, achieved, failed, detail}}``; ``psionic_uses``: powers the crew's Psionic projected (p.20). ``held_field``: the crew still had figures on the field when the
     last enemy went."""
     st: State = state  # type: ignore[assignment]
     casualties = [c["name"] for c in st["crew"] if c["status"] == "casualty"]
@@ -253,6 +256,7 @@ def outcome(state: Mapping[str, Any]) -> dict[str, Any]:
         "rounds": int(st["round"]),
         "retreated": [c["name"] for c in st["crew"] if c["status"] == "retreated"],
         "exited": [c["name"] for c in st["crew"] if c["status"] == "exited"],
+        "psionic_uses": int(st.get("psionic_uses") or 0),
         "objective": {
             "mission": MISSIONS[st["mission"]],
             "achieved": bool(objective["achieved"]),

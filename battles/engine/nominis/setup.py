@@ -150,7 +150,21 @@ def _crew_figure(raw: Mapping[str, Any], index: int) -> dict[str, Any]:
         }
     )
     if raw.get("psionic"):
-        figure["psionic"] = True  # Psi-hunters add +1 to hit it (p.21); its powers are not played here
+        figure["psionic"] = True  # Psi-hunters add +1 to hit it (p.21)
+        powers = raw.get("powers") or {}
+        if powers:  # its powers, played by :mod:`battles.engine.nominis.psionics` (pp.17-20)
+            if isinstance(powers, Mapping):
+                figure["powers"] = {str(k): bool(v) for k, v in powers.items()}
+            else:
+                figure["powers"] = {str(name): False for name in powers}
+            for key in ("swift", "focus"):
+                if raw.get(key):
+                    figure[key] = True
+            shrels = raw.get("shrels") or 0
+            if shrels not in (0, 1, 2):
+                raise NoMinisError(f"crew {figure['name']}: shrels must be 0, 1 or 2; got {shrels!r}.", field="shrels")
+            if shrels:
+                figure["shrels"] = int(shrels)
     return figure
 
 
