@@ -163,15 +163,18 @@ def resolve_step(me: Player, step: dict[str, Any], number: int, *, screens: bool
 
 
 def set_up_battle(me: Player, game: Game, number: int, *, screens: bool) -> dict[str, Any]:
-    """The turn's battle set up from the turn (its battle type decides the mission)."""
+    """The turn's battle set up from the turn (its battle type decides the mission), played as a
+    conventional battle (picked: a Stealth mission would rule out the no-minis turns, p.117)."""
     if screens:
         form = {"campaign": str(game.campaign_id), "title": f"Turn {number} fight", "enemy_kind": "custom"}
+        form |= {"battle_type": "conventional"}
         form |= {"enemy_name": str(ENEMY["name"]), "base_numbers": "3", "enemy_numbers": "1", "enemy_panic": "1-2"}
         form |= {"enemy_speed": "4", "enemy_combat_skill": "1", "enemy_toughness": "4", "enemy_weapons": "Hand gun"}
         sent = me.browser.post(reverse("battles:create"), form)
         assert sent.status_code == 302, sent.content.decode()[:3000]
         return me.battle(int(sent["Location"].rstrip("/").split("/")[-1]))
     body = {"campaign_id": game.campaign_id, "title": f"Turn {number} fight", "enemy": ENEMY, "seed": number}
+    body |= {"battle_type": "conventional"}
     return ok(me.api.post("/api/v1/fp-battles/", body, format="json"), 201)  # type: ignore[no-any-return]
 
 
