@@ -55,3 +55,15 @@ def test_bad_connection_terms_are_refused_naming_the_field() -> None:
     with pytest.raises(TrackerError) as refused:
         t.initial_state(setup(connection_terms={**TIP, "reinforcements": "9D9"}), TABLES)
     assert refused.value.field == "connection_terms.reinforcements"
+
+
+@pytest.mark.parametrize("size", [2, 3, 4, 5, 8])
+def test_a_random_pick_among_any_number_of_figures_rolls_a_die_the_app_has(size: int) -> None:
+    from battles.engine.fp_tracker.end_round import _pick
+    from rules.engine.dice import Dice
+
+    figs = [{"id": f"e{n}"} for n in range(size)]
+    for seed in range(20):
+        fig, records = _pick(Dice(seed=seed), [], figs, "test pick")
+        assert fig in figs and len(records) == 1 and records[0].reason == "test pick"
+    assert _pick(Dice(seed=1), [2], figs, "typed")[0] == figs[0 if size == 2 else 1]

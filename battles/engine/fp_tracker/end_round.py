@@ -278,11 +278,15 @@ def _escalation(state: dict[str, Any], action: Action, dice: Dice, tables: Mappi
 
 
 def _pick(dice: Dice, faces: list[int], figs: Sequence[dict[str, Any]], reason: str) -> tuple[dict[str, Any], list[RollRecord]]:
-    """A random figure: a die with as many faces as figures when one exists, else D100 read by position."""
+    """A random figure: a die with as many faces as figures when there is one (D3, D6, D10, D12,
+    D20), a D6 in halves for two, else D100 read by position (its face - 1, modulo the count)."""
     size = len(figs)
     if size == 1:
         return figs[0], []
-    notation = f"D{size}" if size in (2, 3, 4, 6, 8, 10, 12, 20) else "D100"
+    if size == 2:
+        record = _roll(dice, "D6", reason, _take(faces, 1))
+        return figs[0 if int(record.total or 1) <= 3 else 1], [record]
+    notation = f"D{size}" if size in (3, 6, 10, 12, 20) else "D100"
     record = _roll(dice, notation, reason, _take(faces, 1))
     index = (int(record.total or 1) - 1) % size
     return figs[index], [record]
