@@ -229,15 +229,14 @@ class Dice:
             parsed = parse(notation) if isinstance(notation, str) else notation
             text = _notation_text(parsed)
         sides, count = parsed.sides, parsed.count
-        if sides == 100 or type(self).face is not _PLAIN_FACE:
+        if sides == 100 or type(self).face is not _PLAIN_FACE or type(self.rng) is not random.Random:
             faces = tuple(self.face(sides) for _ in range(count))
-        elif count == 1:
-            # A plain D3-D20 face is randint(1, sides), which is 1 + _randbelow(sides): the same
-            # draw from the same generator, without randint's argument checks.
-            faces = (1 + self.rng._randbelow(sides),)
         else:
-            below = self.rng._randbelow
-            faces = tuple(1 + below(sides) for _ in range(count))
+            # A plain D3-D20 face is randint(1, sides), which is 1 + _randbelow(sides) on a
+            # random.Random: the same draw from the same generator, without randint's argument
+            # checks (test_dice compares the two ways).
+            below = self.rng._randbelow  # type: ignore[attr-defined]
+            faces = (1 + below(sides),) if count == 1 else tuple(1 + below(sides) for _ in range(count))
         return _record(parsed, reason, faces, parsed.modifier + modifier, keep, entered=False, text=text)
 
     def d3(self, reason: str = "") -> RollRecord:
