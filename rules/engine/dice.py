@@ -145,7 +145,7 @@ class RollRecord:
             "natural": self.natural,
             "modifier": self.modifier,
             "total": self.total,
-            "keep": self.keep.value,
+            "keep": _KEEP_TEXT.get(self.keep) or self.keep.value,
             "entered": self.entered,
             "rerolled": list(self.rerolled),
         }
@@ -208,6 +208,9 @@ class Dice:
         """One natural face of a die with ``sides`` faces (D100 via two D10, 00+0 = 100)."""
         if sides not in _SIDES:
             raise DiceError(f"Cannot roll a D{sides}: {NOTATION_HELP}.")
+        rng = self.rng
+        if sides != 100 and type(rng) is random.Random:
+            return 1 + rng._randbelow(sides)  # type: ignore[attr-defined]  # randint(1, sides): see roll
         if sides == 100:
             tens = self.rng.randint(0, 9)
             units = self.rng.randint(0, 9)
@@ -356,6 +359,7 @@ class Dice:
 
 
 _PLAIN_FACE = Dice.face
+_KEEP_TEXT: dict[object, str] = {keep: keep.value for keep in Keep}
 _SIDES: frozenset[int] = frozenset(ALLOWED_SIDES)
 
 

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import random
 from collections import Counter
 
 import pytest
@@ -196,3 +197,11 @@ def test_quick_roll_draws_the_faces_face_would_and_builds_the_constructors_recor
 
 def test_keep_given_as_plain_text_still_sums() -> None:
     assert Dice(seed=3).roll("2D6", "why", keep="sum") == Dice(seed=3).roll("2D6", "why")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("sides", [3, 6, 10, 12, 20])
+def test_faces_are_the_generators_randint_draws(sides: int) -> None:
+    """Quick faces draw exactly what ``randint(1, sides)`` draws from the seeded generator."""
+    dice, rng = Dice(seed=sides), random.Random(sides)
+    assert [dice.face(sides) for _ in range(300)] == [rng.randint(1, sides) for _ in range(300)]
+    assert list(dice.roll(f"3D{sides}", "why").faces) == [rng.randint(1, sides) for _ in range(3)]
