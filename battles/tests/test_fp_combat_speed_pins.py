@@ -10,11 +10,13 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from battles.engine import fp_combat as fc
+from battles.engine.fp_combat.hits import with_stun_markers
 from battles.tests.test_fp_combat import CORE, DRAMATIC, TABLES
 from rules.engine.dice import Dice, Keep
 
@@ -134,3 +136,15 @@ GROUPS = {"shots": _shots, "brawls": _brawls, "others": _others, "rolls": _rolls
 @pytest.mark.parametrize("name", sorted(PINS))
 def test_combat_results_are_pinned(name: str) -> None:
     assert _digest(GROUPS[name]()) == PINS[name]
+
+
+def test_stun_marker_copy_equals_replace_and_checks_the_count() -> None:
+    """Bug Hunt p.178 Stun markers: the quick copy is the figure ``dataclasses.replace`` makes."""
+    for figure in TARGETS:
+        copy = with_stun_markers(figure, figure.stun_markers + 1)
+        assert copy == replace(figure, stun_markers=figure.stun_markers + 1)
+        assert copy.as_dict() == replace(figure, stun_markers=figure.stun_markers + 1).as_dict()
+        assert figure.stun_markers == copy.stun_markers - 1  # the original is untouched
+    with pytest.raises(fc.CombatError) as caught:
+        with_stun_markers(TARGETS[0], -1)
+    assert caught.value.field == "stun_markers"
