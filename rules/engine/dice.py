@@ -145,7 +145,7 @@ class RollRecord:
             "natural": self.natural,
             "modifier": self.modifier,
             "total": self.total,
-            "keep": self.keep.value,
+            "keep": _KEEP_TEXT.get(self.keep) or self.keep.value,
             "entered": self.entered,
             "rerolled": list(self.rerolled),
         }
@@ -206,8 +206,11 @@ class Dice:
 
     def face(self, sides: int) -> int:
         """One natural face of a die with ``sides`` faces (D100 via two D10, 00+0 = 100)."""
-        if sides not in ALLOWED_SIDES:
+        if sides not in _SIDES:
             raise DiceError(f"Cannot roll a D{sides}: {NOTATION_HELP}.")
+        rng = self.rng
+        if sides != 100 and type(rng) is random.Random:
+            return 1 + rng._randbelow(sides)  # type: ignore[attr-defined]  # randint(1, sides): see roll
         if sides == 100:
             tens = self.rng.randint(0, 9)
             units = self.rng.randint(0, 9)
@@ -223,9 +226,21 @@ class Dice:
         ``keep`` chooses sum (default), highest or lowest face, or separate faces
         ("roll three D6 and check each"). Raises :class:`DiceError` on bad notation.
         """
-        parsed = parse(notation) if isinstance(notation, str) else notation
-        faces = tuple(self.face(parsed.sides) for _ in range(parsed.count))
-        return _record(parsed, reason, faces, parsed.modifier + modifier, keep, entered=False)
+        if type(notation) is str:
+            parsed, text = _parsed(notation)
+        else:
+            parsed = parse(notation) if isinstance(notation, str) else notation
+            text = _notation_text(parsed)
+        sides, count = parsed.sides, parsed.count
+        if sides == 100 or type(self).face is not _PLAIN_FACE or type(self.rng) is not random.Random:
+            faces = tuple(self.face(sides) for _ in range(count))
+        else:
+            # A plain D3-D20 face is randint(1, sides), which is 1 + _randbelow(sides) on a
+            # random.Random: the same draw from the same generator, without randint's argument
+            # checks (test_dice compares the two ways).
+            below = self.rng._randbelow  # type: ignore[attr-defined]
+            faces = (1 + below(sides),) if count == 1 else tuple(1 + below(sides) for _ in range(count))
+        return _record(parsed, reason, faces, parsed.modifier + modifier, keep, entered=False, text=text)
 
     def d3(self, reason: str = "") -> RollRecord:
         return self.roll("D3", reason)
@@ -343,6 +358,28 @@ class Dice:
         )
 
 
+_PLAIN_FACE = Dice.face
+_KEEP_TEXT: dict[object, str] = {keep: keep.value for keep in Keep}
+_SIDES: frozenset[int] = frozenset(ALLOWED_SIDES)
+
+
+@lru_cache(maxsize=256)
+def _notation_text(parsed: Notation) -> str:
+    # Every record names its dice as text; the few notations there are are written out once.
+    return str(parsed)
+
+
+@lru_cache(maxsize=256)
+def _parsed(notation: str) -> tuple[Notation, str]:
+    # A roll's notation and its text in the record, worked out once per notation.
+    parsed = _parse_text(notation)
+    return parsed, _notation_text(parsed)
+
+
+_NEW = object.__new__
+_SET = object.__setattr__
+
+
 def _record(
     parsed: Notation,
     reason: str,
@@ -352,9 +389,13 @@ def _record(
     *,
     entered: bool,
     rerolled: tuple[int, ...] = (),
+    text: str | None = None,
 ) -> RollRecord:
+    """The :class:`RollRecord` of ``faces``, equal to the one its constructor makes. Most rolls of a
+    battle come here: the frozen record's fields are set at once rather than one frozen
+    ``__setattr__`` at a time. ``text``: the notation's text when the caller has it."""
     natural: int | None
-    if keep == Keep.SUM:
+    if keep is Keep.SUM or keep == Keep.SUM:  # a plain "sum" string keeps working
         kept, natural = faces, sum(faces)
     elif keep == Keep.HIGHEST:
         kept = (max(faces),)
@@ -364,16 +405,21 @@ def _record(
         natural = kept[0]
     else:
         kept, natural = faces, None
-    total = None if natural is None else natural + modifier
-    return RollRecord(
-        notation=str(parsed),
-        reason=reason,
-        faces=faces,
-        kept=kept,
-        natural=natural,
-        modifier=modifier,
-        total=total,
-        keep=keep,
-        entered=entered,
-        rerolled=rerolled,
+    record = _NEW(RollRecord)
+    _SET(
+        record,
+        "__dict__",
+        {
+            "notation": _notation_text(parsed) if text is None else text,
+            "reason": reason,
+            "faces": faces,
+            "kept": kept,
+            "natural": natural,
+            "modifier": modifier,
+            "total": None if natural is None else natural + modifier,
+            "keep": keep,
+            "entered": entered,
+            "rerolled": rerolled,
+        },
     )
+    return record

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
+import dataclasses
 import itertools
+import random
 from collections import Counter
 
 import pytest
@@ -156,3 +158,50 @@ def test_roll_or_enter_rolls_without_faces_and_records_typed_faces() -> None:
     assert single.faces == (4,) and single.total == 4
     with pytest.raises(DiceError, match="shows 1 to 6"):
         Dice().roll_or_enter("D6", "Luck", faces=7)
+
+
+class _CallsFace(Dice):
+    """A Dice whose faces go through an overridden :meth:`Dice.face` (as a counting or loaded
+    Dice does): rolls must then ask it for every face."""
+
+    asked = 0
+
+    def face(self, sides: int) -> int:
+        _CallsFace.asked += 1
+        return super().face(sides)
+
+
+@pytest.mark.parametrize("notation", ["D6", "1D6+2", "2D6", "1D3+1", "3D6-1", "D10", "D12", "D20", "D100"])
+def test_quick_roll_draws_the_faces_face_would_and_builds_the_constructors_record(notation: str) -> None:
+    plain, counted = Dice(seed=11), _CallsFace(seed=11)
+    _CallsFace.asked = 0
+    for keep in Keep:
+        a = plain.roll(notation, "why", modifier=1, keep=keep)
+        b = counted.roll(notation, "why", modifier=1, keep=keep)
+        assert a == b
+        built = RollRecord(
+            notation=a.notation,
+            reason="why",
+            faces=a.faces,
+            kept=a.kept,
+            natural=a.natural,
+            modifier=a.modifier,
+            total=a.total,
+            keep=keep,
+        )
+        assert a == built and repr(a) == repr(built) and hash(a) == hash(built)
+    assert _CallsFace.asked == 4 * parse(notation).count
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        a.total = 0  # type: ignore[misc]
+
+
+def test_keep_given_as_plain_text_still_sums() -> None:
+    assert Dice(seed=3).roll("2D6", "why", keep="sum") == Dice(seed=3).roll("2D6", "why")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("sides", [3, 6, 10, 12, 20])
+def test_faces_are_the_generators_randint_draws(sides: int) -> None:
+    """Quick faces draw exactly what ``randint(1, sides)`` draws from the seeded generator."""
+    dice, rng = Dice(seed=sides), random.Random(sides)
+    assert [dice.face(sides) for _ in range(300)] == [rng.randint(1, sides) for _ in range(300)]
+    assert list(dice.roll(f"3D{sides}", "why").faces) == [rng.randint(1, sides) for _ in range(3)]

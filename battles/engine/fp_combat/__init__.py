@@ -260,6 +260,21 @@ def _rows(table: RangeTable) -> dict[str, Entry]:
     return {trait_key(e.result): e for e in table.entries}
 
 
+_NEW = object.__new__
+_SET = object.__setattr__
+
+
+def _frozen[T](cls: type[T], values: dict[str, Any]) -> T:
+    """An instance of the frozen dataclass ``cls`` holding ``values`` (every field, by name),
+    equal to ``cls(**values)`` but built in one step instead of one frozen ``__setattr__`` per
+    field. Only for results the resolver builds itself on every shot (no ``__post_init__``
+    checks are skipped: the classes it is used for have none, or the values come from a figure
+    that passed them)."""
+    made = _NEW(cls)
+    _SET(made, "__dict__", values)
+    return made
+
+
 # The sections below import the names above from the package, so they come after them. The
 # trait numbers stay here: TraitNumbers.from_tables keeps its last numbers in this module's
 # ``_last_trait_numbers`` (``fp_combat._last_trait_numbers``, which tests reset).

@@ -7,11 +7,11 @@ Pure Python: no Django imports.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from battles.engine.fp_combat import PSI_HUNTER_HIT, PSI_HUNTER_WHY, TraitNumbers
-from battles.engine.fp_combat.hits import HitOutcome, _Feed, _hit, _signed
+from battles.engine.fp_combat.hits import HitOutcome, _Feed, _hit, _signed, with_stun_markers
 from battles.engine.fp_combat.weapons import Fighter, Weapon
 from rules.engine.combat_numbers import BRAWL_WIN_MOVE_IN, STUNNED_BRAWL
 from rules.engine.dice import Dice, RollRecord
@@ -167,7 +167,7 @@ def resolve_brawl(
         a_out = outcome.result == "casualty"
     for who, before, now, out in (("a", a, a_now, a_out), ("b", b, b_now, b_out)):
         if before.stunned and not out:
-            cleared = replace(now, stun_markers=max(0, now.stun_markers - 1))
+            cleared = with_stun_markers(now, max(0, now.stun_markers - 1))
             lines.append(f"{before.name} survived the Brawl and removes a Stun marker ({cleared.stun_markers} left).")
             if who == "a":
                 a_now = cleared

@@ -7,10 +7,10 @@ Pure Python: no Django imports.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
-from battles.engine.fp_combat import ARMOR, BOTH, SCREEN, CombatError, TraitNumbers
+from battles.engine.fp_combat import ARMOR, BOTH, SCREEN, CombatError, TraitNumbers, _frozen
 from battles.engine.fp_combat.weapons import Fighter, Weapon
 from rules.engine.combat_numbers import KNOCKBACK_IN, KNOCKOUT_MARKERS
 from rules.engine.dice import Dice, DiceError, Keep, RollRecord
@@ -61,11 +61,16 @@ class _Feed:
         return self.roll("1D6", 1, reason, modifier=modifier)
 
     def several(self, count: int, reason: str) -> RollRecord:
-        return self.roll(f"{count}D6", count, reason, keep=Keep.SEPARATE)
+        notation = _SEVERAL[count] if count < len(_SEVERAL) else f"{count}D6"
+        return self.roll(notation, count, reason, keep=Keep.SEPARATE)
 
     def finish(self) -> None:
         if self.faces is not None and self.used != len(self.faces):
             raise CombatError(f"faces: {len(self.faces)} D6 face(s) given but {self.used} were needed.", field="faces")
+
+
+#: The notations of a weapon's firing dice, written once: "1D6", "2D6", ...
+_SEVERAL: tuple[str, ...] = tuple(f"{count}D6" for count in range(13))
 
 
 def _signed(n: int) -> str:
@@ -131,8 +136,16 @@ class HitOutcome:
         }
 
 
+def with_stun_markers(figure: Fighter, markers: int) -> Fighter:
+    """``figure`` with ``markers`` Stun markers (0 or more), equal to ``dataclasses.replace(figure,
+    stun_markers=markers)``: a copy of its fields, which its own checks already passed."""
+    if markers < 0:
+        raise CombatError(f"stun_markers must be 0 or more; got {markers}.", field="stun_markers")
+    return _frozen(type(figure), {**figure.__dict__, "stun_markers": markers})
+
+
 def _add_stun(target: Fighter, notes: list[str]) -> tuple[Fighter, bool]:
-    after = replace(target, stun_markers=target.stun_markers + 1)
+    after = with_stun_markers(target, target.stun_markers + 1)
     out = after.stun_markers >= KNOCKOUT_MARKERS
     if out:
         notes.append(f"A Stun marker number {after.stun_markers} knocks {target.name} out (Bug Hunt p.178).")
@@ -159,35 +172,39 @@ def _hit(
     who = target.name
     notes: list[str] = []
     damage = gun.damage if gun else 0
-    stun = gun is not None and gun.has("stun")
-    piercing = gun is not None and gun.has("piercing")
+    traits = gun.traits if gun is not None else frozenset()
+    stun = "stun" in traits
+    piercing = "piercing" in traits
 
     def done(result: str, after: Fighter, *, beat: bool = False, knock: int = 0) -> tuple[HitOutcome, Fighter]:
-        outcome = HitOutcome(
-            result=result,
-            notes=tuple(notes),
-            rolls=tuple(feed.rolls[start:]),
-            target=who,
-            beat_toughness=beat,
-            natural_six=natural_six,
-            knockback_in=knock,
+        outcome = _frozen(
+            HitOutcome,
+            {
+                "result": result,
+                "notes": tuple(notes),
+                "rolls": tuple(feed.rolls[start:]),
+                "target": who,
+                "beat_toughness": beat,
+                "natural_six": natural_six,
+                "knockback_in": knock,
+            },
         )
         return outcome, after
 
     def survived(armour_stopped: bool) -> int:
         knock = KNOCKBACK_IN
-        if gun is not None and gun.has("shockwave"):
+        if "shockwave" in traits:
             record = feed.roll(numbers.shockwave, 1, f"Shockwave: how far {who} is thrown")
             knock = int(record.total or 0)
             notes.append(f'Shockwave: {who} is thrown {knock}" straight back.')
         else:
             notes.append(f'{who} is knocked back {knock}".')
-        if gun is not None and gun.has("burn") and not armour_stopped and not target.bot:
+        if "burn" in traits and not armour_stopped and not target.bot:
             notes.append(f'Burn: {who} makes a full move ({target.speed}") in a random direction.')
         return knock
 
     ward = target.ward
-    if ranged and ward is not None and (ward.area or gun is None or not gun.has("area")):
+    if ranged and ward is not None and (ward.area or "area" not in traits):
         record = feed.d6(f"{ward.name} for {who} ({source})")
         face = int(record.total or 0)
         if face >= ward.target:

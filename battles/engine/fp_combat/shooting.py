@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
-from battles.engine.fp_combat import PSI_HUNTER_HIT, PSI_HUNTER_WHY, CombatError, TraitNumbers
+from battles.engine.fp_combat import PSI_HUNTER_HIT, PSI_HUNTER_WHY, CombatError, TraitNumbers, _frozen
 from battles.engine.fp_combat.hits import HitOutcome, _Feed, _hit, _signed
 from battles.engine.fp_combat.weapons import Fighter, HitNumbers, Weapon
 from rules.engine.combat_numbers import RESPREAD_IN
@@ -139,7 +140,8 @@ def resolve_shot(
     lines: list[str] = [
         f'{shooter.name} fires the {gun.name} at {target.name}, {range_in}" away' + (", in cover." if cover else ", in the open.")
     ]
-    area = gun.has("area")
+    traits = gun.traits  # trait keys: "x" in traits is gun.has("x")
+    area = "area" in traits
     hit_faces: list[int] = []  # natural faces of the dice that hit, one per die
     to_hit: int | None = None
     modifier = 0
@@ -170,20 +172,21 @@ def resolve_shot(
             hits = 1
     else:
         shots = gun.shots
-        if gun.has("overheat") and fired_last_round:
+        if "overheat" in traits and fired_last_round:
             shots = max(0, shots + trait.overheat)
             lines.append(f"Overheat: it fired last round, so {shots} Shot{'s' if shots != 1 else ''} this time.")
         mods: list[tuple[int, str]] = [(shooter.combat_skill, "Combat Skill")]
-        if gun.has("pistol") and range_in <= trait.pistol_range_in:
+        if "pistol" in traits and range_in <= trait.pistol_range_in:
             mods.append((trait.pistol_hit, f'Pistol within {trait.pistol_range_in}"'))
-        if gun.has("snap_shot") and range_in <= trait.snap_shot_range_in:
+        if "snap_shot" in traits and range_in <= trait.snap_shot_range_in:
             mods.append((trait.snap_shot_hit, f'Snap shot within {trait.snap_shot_range_in}"'))
-        if gun.has("heavy") and moved:
+        if "heavy" in traits and moved:
             mods.append((trait.heavy, "Heavy after moving"))
         if shooter.psi_hunter and target.psionic:
             mods.append((PSI_HUNTER_HIT, PSI_HUNTER_WHY))
-        modifier = sum(n for n, _ in mods)
-        shrapnel = gun.has("shrapnel")
+        for n, _ in mods:
+            modifier += n
+        shrapnel = "shrapnel" in traits
         to_hit = trait.shrapnel_target if shrapnel else numbers.target(cover=cover, range_in=range_in)
         if shots:
             record = feed.several(shots, f"{gun.name} firing dice at {target.name}")
@@ -198,7 +201,6 @@ def resolve_shot(
                 hit = face >= to_hit if shrapnel else face + modifier >= to_hit
                 if hit:
                     hit_faces.append(face)
-            mod_words = ", ".join(f"{_signed(n)} {why}" for n, why in mods if n)
             if obscured:
                 lines.append(
                     f"Firing dice {', '.join(map(str, fired))}: "
@@ -212,21 +214,12 @@ def resolve_shot(
                     + "."
                 )
             else:
-                lines.append(
-                    f"Firing dice {', '.join(map(str, fired))}"
-                    + (f" ({mod_words})" if mod_words else "")
-                    + f" against {to_hit}+ ({numbers.source}): totals "
-                    + ", ".join(f"{f + modifier} ({'hit' if f + modifier >= to_hit else 'miss'})" for f in fired)
-                    + "."
-                )
+                lines.append(_firing_line(tuple(fired), tuple(mods), modifier, to_hit, numbers.source))
         else:
             lines.append("No Shots to fire.")
-        for face in hit_faces:
-            if gun.has("critical") and face == trait.critical_natural:
-                hits += trait.critical_hits
-            else:
-                hits += 1
-        crits = sum(1 for f in hit_faces if gun.has("critical") and f == trait.critical_natural)
+        critical = "critical" in traits
+        crits = sum(1 for f in hit_faces if f == trait.critical_natural) if critical else 0
+        hits += len(hit_faces) + crits * (trait.critical_hits - 1)
         if crits:
             lines.append(
                 f"Critical: {crits} natural {trait.critical_natural}{'s' if crits > 1 else ''}, {trait.critical_hits} hits each."
@@ -235,7 +228,7 @@ def resolve_shot(
     # One entry per hit: whether it came from a natural 6.
     per_hit: list[bool] = []
     for face in hit_faces:
-        count = trait.critical_hits if (not area and gun.has("critical") and face == trait.critical_natural) else 1
+        count = trait.critical_hits if (not area and "critical" in traits and face == trait.critical_natural) else 1
         per_hit.extend([face == 6] * count)
     outcomes: list[HitOutcome] = []
     current = target
@@ -250,14 +243,14 @@ def resolve_shot(
         lines.extend(outcome.notes)
         removed = outcome.result == "casualty"
     if spare:
-        if gun.has("focused"):
+        if "focused" in traits:
             lines.append(f"Focused: {spare} more hit{'s' if spare > 1 else ''} lost with the target gone.")
             spare = 0
         else:
             lines.append(
                 f'{spare} spare hit{"s" if spare > 1 else ""} may go to another figure within {RESPREAD_IN}" of {target.name}.'
             )
-    elif gun.has("focused") and shots > 1:
+    elif "focused" in traits and shots > 1:
         lines.append("Focused: every Shot went at this one target.")
     if not hits:
         lines.append("No hits.")
@@ -272,23 +265,40 @@ def resolve_shot(
             lines.append(
                 f'{target.name} was shot at from over {trait.duck_back_firer_in}" and not hit: Duck Back test due at the end of the phase.'
             )
-    single = gun.has("single_use")
+    single = "single_use" in traits
     if single:
         lines.append(f"Single-use: remove the {gun.name} from {shooter.name}'s supply.")
     feed.finish()
-    return ShotResult(
-        hits=hits,
-        outcomes=tuple(outcomes),
-        target=current,
-        rolls=tuple(feed.rolls),
-        lines=tuple(lines),
-        lunge=lunge,
-        to_hit=to_hit,
-        modifier=modifier,
-        shots=shots,
-        spare_hits=spare,
-        lunge_forced=forced,
-        duck_back_due=duck,
-        single_use=single,
-        removed=removed,
+    return _frozen(
+        ShotResult,
+        {
+            "hits": hits,
+            "outcomes": tuple(outcomes),
+            "target": current,
+            "rolls": tuple(feed.rolls),
+            "lines": tuple(lines),
+            "lunge": lunge,
+            "to_hit": to_hit,
+            "modifier": modifier,
+            "shots": shots,
+            "spare_hits": spare,
+            "lunge_forced": forced,
+            "duck_back_due": duck,
+            "single_use": single,
+            "removed": removed,
+        },
+    )
+
+
+@lru_cache(maxsize=4096)
+def _firing_line(fired: tuple[int, ...], mods: tuple[tuple[int, str], ...], modifier: int, to_hit: int, source: str) -> str:
+    # The line of a modified shot's firing dice: the same few dice, modifiers and targets come
+    # up shot after shot, so each line is written once.
+    mod_words = ", ".join(f"{_signed(n)} {why}" for n, why in mods if n)
+    return (
+        f"Firing dice {', '.join(map(str, fired))}"
+        + (f" ({mod_words})" if mod_words else "")
+        + f" against {to_hit}+ ({source}): totals "
+        + ", ".join(f"{f + modifier} ({'hit' if f + modifier >= to_hit else 'miss'})" for f in fired)
+        + "."
     )
