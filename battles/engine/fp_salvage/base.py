@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from live.engine.tracker import Action, TrackerError, payload_faces
+from battles.engine.fp_tracker.base import _face, _take
+from live.engine.tracker import TrackerError
 from rules.engine.dice import ALLOWED_SIDES, Dice, DiceError, RollRecord
 from rules.engine.tables import Entry, RangeTable, TableError, TableRoll
 
@@ -62,20 +63,9 @@ def roll_table(tables: Mapping[str, RangeTable], slug: str, dice: Dice, face: in
         raise err(str(exc), "faces") from None
 
 
-def face(action: Action, key: str, sides: int = 6) -> int | None:
-    """One typed face (1..``sides``) under ``key``, or None when absent."""
-    got = payload_faces(action, key, 1, sides)
-    return None if got is None else got[0]
-
-
-def take(faces: list[int], count: int) -> list[int] | None:
-    """The next ``count`` typed faces, or None when none are left (the app rolls)."""
-    if len(faces) < count:
-        faces.clear()
-        return None
-    got = faces[:count]
-    del faces[:count]
-    return got
+#: One typed face under a payload key, and the next typed faces of a list: the battle tracker's own.
+face = _face
+take = _take
 
 
 def pick(dice: Dice, items: Sequence[Any], reason: str, typed: list[int]) -> tuple[Any, RollRecord | None]:

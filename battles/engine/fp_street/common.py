@@ -10,6 +10,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from battles.engine.fp_setup.base import EDGES
+from battles.engine.fp_tracker.base import PHASE_NAMES as TRACKER_PHASE_NAMES
+from battles.engine.fp_tracker.base import PHASES as PHASES
 from battles.engine.fp_tracker.base import _err, _need
 from battles.engine.fp_tracker.lookups import _mine
 from live.engine.tracker import Action, payload_faces, payload_int
@@ -18,16 +20,8 @@ from rules.engine.tables import RangeTable, TableError, TableRoll
 
 SOURCE = "Five Parsecs Compendium pp.123-136"
 MISSION = "street_fight"
-PHASES: tuple[str, ...] = ("setup", "start", "quick", "enemy", "slow", "end", "over")
-PHASE_NAMES: dict[str, str] = {
-    "setup": "Set-up",
-    "start": "Start of round (Reactions)",
-    "quick": "Quick Action phase",
-    "enemy": "Enemy Action phase",
-    "slow": "Slow Action phase",
-    "end": "End phase",
-    "over": "Battle over",
-}
+#: The battle tracker's round (core rules), with a plain set-up: no Seize the Initiative here.
+PHASE_NAMES: dict[str, str] = {**TRACKER_PHASE_NAMES, "setup": "Set-up"}
 ROUND_PHASES: tuple[str, ...] = ("quick", "enemy", "slow")
 ENEMY_STATUSES: tuple[str, ...] = ("active", "casualty", "fled", "ally")
 
