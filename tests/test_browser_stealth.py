@@ -69,6 +69,7 @@ def test_a_stealth_mission_from_a_campaign_turn_is_played_on_two_devices_and_rec
                 break
             except AssertionError:
                 continue
+        expect(bo).to_contain_text("die 1: quick")  # the phone's own tap went through
         expect(laptop.get_by_test_id("figure-c2")).to_contain_text("die 1: quick", timeout=LIVE)
         ria = laptop.get_by_test_id("figure-c1")
         ria.get_by_label("Reaction die").select_option("2")
