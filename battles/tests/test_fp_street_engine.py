@@ -188,7 +188,7 @@ def test_nothing_and_possible_enemy_depend_on_pursuit_and_an_ambush_places_two()
 
 
 def test_spooks_make_every_suspect_pursue_now_and_later() -> None:
-    # p.129: once revealed as Spooks, all current and future Suspect markers Pursue.
+    # p.129: once Spooks are revealed, every Suspect marker, now and later, Pursues.
     state = in_phase(new(), "quick")
     state = act(state, "identify", figure="c1", suspect="s1", face=4, enemy_face=10)
     assert all(m["pursuing"] for m in state["suspects"])

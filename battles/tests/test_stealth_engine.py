@@ -252,7 +252,7 @@ def test_rescue_adds_the_individual_who_must_get_out_and_wandering_off_counts() 
 
 
 def test_the_individual_moves_at_the_end_of_each_enemy_phase() -> None:
-    """p.119: base Speed 4" in a random direction at the end of each Enemy phase."""
+    """p.119: when each Enemy phase ends, it moves its base Speed (4") in a random direction."""
     state = quick(stealth=stealth([80, 20, 3]))
     state, _ = act(state, "next_phase")
     state, events = act(state, "next_phase", individual_faces=[7])

@@ -260,7 +260,7 @@ def text_of(state: dict[str, Any]) -> str:
 
 
 def test_a_casualty_in_sick_bay_gets_no_completed_mission_but_a_knocked_out_one_does() -> None:
-    """p.203: characters in Sick Bay do not update their tally (step 2 after step 1); the
+    """p.203: a character in Sick Bay adds nothing to their count (step 2 after step 1); the
     muster-out row 5-7 (9+ if a casualty or lost marine) meets the casualty who was only
     knocked out."""
     veterans = squad(

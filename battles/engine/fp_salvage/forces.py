@@ -195,6 +195,6 @@ def scanner_check(state: dict[str, Any], action: Action, dice: Dice, tables: Map
         texts.append(f"{contact['id']}: Aggression {aggression}, Chance {chance}: {contact['move']}.")
         records.append(record)
     if not moving:
-        texts.append("No Contact marker was on the table at the start of the round: nothing moves.")
+        texts.append("No Contact marker stood on the table when the round began: none moves.")
     texts.append("A marker detected as it moves is revealed at once, and the enemy takes no actions this round.")
     return [Event("scanner", "Scanner Check: " + " ".join(texts), rolls(*records))]

@@ -3,7 +3,7 @@ the live tracker.
 
 The crew set up in the middle of the table with no objective; no enemy begins on the table. In
 every Enemy Action phase one basic enemy of the (Roving Threat) force arrives at the center of
-each of the four battlefield edges. At the end of every round the crew roll 1D6 and add it to a
+every table edge. When each round ends the crew roll 1D6 and add it to a
 running score (+1 with an Engineer in the crew); once the score reaches the target (28) the crew
 may end the mission and claim the Quest Rumor. An empty table does not end this battle: more
 keep coming.

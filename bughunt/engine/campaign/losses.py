@@ -227,9 +227,9 @@ def update_completed_missions(squad: Squad, outcome: MissionOutcome) -> Result:
     The mission also counts toward the operation and toward the next R&R (p.206).
 
     Reading (p.203): a casualty sent to Sick Bay by step 1 gets no Completed Mission. Step 2
-    says characters in Sick Bay do not update their tally, and step 1 (which puts wounded
-    casualties there) comes first. The muster-out row "5-7: 9+ if the character was a casualty
-    or a lost marine" does not contradict this: it still meets casualties who came out of step
+    keeps a character in Sick Bay from adding to their count, and step 1 (which puts wounded
+    casualties there) comes first. The muster-out row (5-7 needs 9+ for a casualty
+    or a lost marine) does not contradict this: it still meets casualties who came out of step
     1 without Sick Bay time (Knocked out, School of hard knocks) and every surviving lost
     marine (the Lost Marine column has no Sick Bay results at all).
 
