@@ -74,3 +74,40 @@ class BattleJob(models.Model):
 
     def __str__(self) -> str:
         return f"odds {self.runs} {self.status}"
+
+
+class Meeting(models.Model):
+    """Two players' campaigns meeting in one battle (Compendium pp.35-38: a PvP battle).
+
+    The host's editor invites with ``code``; an editor of another campaign accepts it with their
+    own campaign (``guest``). Each player keeps their campaign, crew and turn; ``host_turn`` and
+    ``guest_turn`` record which turn of each the meeting belongs to.
+
+    - ``fielded``: ``{"host": [Character pk], "guest": [...]}``, the figures each side brings.
+    - ``agreed_crew``: ``{"host": n, "guest": n}``: a crew count each player agreed to; used only
+      when both agree on the same number (p.35), else the smaller campaign crew size counts.
+    - ``setup``: the set-up card (``battles.engine.fp_pvp.generate``) with each side's figures.
+    """
+
+    STATUSES = [("invited", "Invited"), ("accepted", "Accepted"), ("set_up", "Set up")]
+
+    code = models.CharField(max_length=16, unique=True)
+    host = models.ForeignKey("campaigns.Campaign", on_delete=models.CASCADE, related_name="hosted_meetings")
+    host_turn = models.PositiveIntegerField()
+    guest = models.ForeignKey(
+        "campaigns.Campaign", null=True, blank=True, on_delete=models.CASCADE, related_name="joined_meetings"
+    )
+    guest_turn = models.PositiveIntegerField(null=True, blank=True)
+    status = models.CharField(max_length=10, choices=STATUSES, default="invited")
+    fielded = models.JSONField(default=dict, blank=True)
+    agreed_crew = models.JSONField(default=dict, blank=True)
+    setup = models.JSONField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=1)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated", "-id"]
+
+    def __str__(self) -> str:
+        return f"PvP {self.code}"

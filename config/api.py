@@ -37,6 +37,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
 def urlpatterns() -> list[Any]:
     """Routes under ``/api/v1/``: the shared router plus each app's own API views."""
     from battles import apis as battles_apis
+    from battles import pvp_apis
     from bughunt import apis as bughunt_apis
     from campaigns import apis as campaigns_apis
     from live import apis as live_apis
@@ -48,5 +49,6 @@ def urlpatterns() -> list[Any]:
         path("", include(bughunt_apis.urlpatterns)),
         path("", include(campaigns_apis.urlpatterns)),
         path("", include(battles_apis.urlpatterns)),
+        path("", include(pvp_apis.urlpatterns)),
         path("", include(router.urls)),
     ]

@@ -32,6 +32,14 @@ _.get_code  # SerializerMethodField getter
 _.get_turn_note  # SerializerMethodField getter
 _.turn_note  # serializer field, in Meta.fields
 _.input_fields  # serializer field, read by DRF
+_.get_crew_limit  # SerializerMethodField getter (PvP meeting)
+_.get_sides  # SerializerMethodField getter (PvP meeting)
+_.host_name  # PvP meeting serializer field, in Meta.fields
+_.guest_name  # PvP meeting serializer field, in Meta.fields
+_.guest_turn  # PvP meeting field: the guest campaign's turn, read by the serializer
+_.first_deploy  # PvP set-up typed die, read from validated data by key
+_.first_player  # PvP set-up typed die, read from validated data by key
+_.third_party_round  # PvP set-up typed die, read from validated data by key
 _.help_text  # a form field's help, shown by the template
 _.data_json  # form field, read through cleaned_data
 _.file  # form field, read through request.FILES

@@ -1,0 +1,293 @@
+"""Friends' crews meet: a PvP battle between two players' campaigns (Compendium pp.35-38).
+
+The flow, each step from the player's own device and campaign:
+
+1. :func:`meeting_invite`: an editor of the host campaign makes an invitation code;
+2. :func:`meeting_accept`: an editor of another campaign (usually another user's) accepts it
+   with that campaign; the meeting records which turn of each campaign it belongs to;
+3. :func:`meeting_field`: each player picks the figures they bring (active crew, not in Sick
+   Bay), up to the smaller campaign crew size unless both agreed on another number (p.35);
+4. :func:`meeting_setup`: the set-up card (:func:`battles.engine.fp_pvp.generate`): battle
+   reason, Power Ratings, initiative points, Seize the Initiative, deployment order, the First
+   Player token and the optional third party; every roll goes to both campaigns' logs.
+
+A meeting is seen by the readers of either campaign; a write acts for the side(s) whose campaign
+the user edits. Every write is versioned (:mod:`rules.writes`). Playing the battle on a shared
+tracker and taking the result home are not built yet.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Q, QuerySet
+
+from battles import services
+from battles.engine import fp_pvp
+from battles.models import Meeting
+from campaigns import services as campaign_services
+from campaigns.models import Campaign
+from campaigns.permissions import EDITOR, campaign_for
+from campaigns.selectors import campaign_list, fiveparsecs_tables
+from live.engine.tracker import Role
+from rules import writes
+from rules.engine.dice import Dice
+from rules.errors import DropshipError, NotAllowed, NotFound, rule_errors
+
+MISSING = "No such meeting, or neither of its campaigns is shared with you."
+
+
+def _side_campaigns(meeting: Meeting) -> dict[str, int]:
+    return {side: pk for side, pk in (("host", meeting.host_id), ("guest", meeting.guest_id)) if pk is not None}
+
+
+def sides_of(user: Any, meeting: Meeting, *, at_least: Role = Role.VIEWER) -> list[str]:
+    """The sides (``host``, ``guest``) whose campaign ``user`` holds with at least ``at_least``."""
+    sides: list[str] = []
+    for side, campaign_id in _side_campaigns(meeting).items():
+        try:
+            campaign_for(user, campaign_id, at_least=at_least)
+        except (NotFound, NotAllowed):
+            continue
+        sides.append(side)
+    return sides
+
+
+def meeting_for(user: Any, meeting_id: int, *, at_least: Role = Role.VIEWER, lock: bool = False) -> tuple[Meeting, list[str]]:
+    """The meeting ``meeting_id`` and the sides ``user`` may act for with ``at_least`` (an
+    editor's to change it).
+
+    Raises :class:`NotFound` (404) for a user who reads neither campaign and :class:`NotAllowed`
+    (403) when the user holds neither campaign with ``at_least``."""
+    rows = Meeting.objects.select_related("host", "guest")
+    meeting = (writes.lock(rows) if lock else rows).filter(pk=meeting_id).first()
+    if meeting is None or not sides_of(user, meeting):
+        raise NotFound(MISSING, field="meeting")
+    sides = sides_of(user, meeting, at_least=at_least)
+    if not sides:
+        raise NotAllowed("Only an editor of one of the two campaigns may change this meeting.", field="meeting")
+    return meeting, sides
+
+
+def meetings_of(user: Any) -> QuerySet[Meeting]:
+    """The meetings of every campaign ``user`` can read (:func:`campaigns.selectors.campaign_list`), newest first."""
+    campaigns = campaign_list(user=user).values("pk")
+    return (
+        Meeting.objects.filter(Q(host__in=campaigns) | Q(guest__in=campaigns))
+        .select_related("host", "guest")
+        .order_by("-updated", "-id")
+    )
+
+
+def _log_both(meeting: Meeting, text: str, *, rolls: Sequence[Mapping[str, Any]] = ()) -> None:
+    for campaign in (meeting.host, meeting.guest):
+        if campaign is not None:
+            campaign_services.log(campaign, "battle", text, rolls=rolls)
+
+
+def meeting_invite(*, user: Any, campaign_id: int) -> Meeting:
+    """Invite another campaign to a PvP battle (p.35): a new meeting hosted by ``campaign_id``
+    (the user must edit it), with an 8-character ``code`` to give the other player."""
+    with transaction.atomic():
+        campaign, _ = campaign_for(user, campaign_id, at_least=EDITOR, lock=True)
+        code = secrets.token_hex(4).upper()
+        while Meeting.objects.filter(code=code).exists():
+            code = secrets.token_hex(4).upper()
+        meeting = Meeting.objects.create(code=code, host=campaign, host_turn=campaign.turn)
+        campaign_services.log(campaign, "battle", f"PvP battle invitation made: code {code} (pp.35-38).")
+    return meeting
+
+
+def meeting_accept(*, user: Any, code: str, campaign_id: int) -> Meeting:
+    """Accept the invitation ``code`` with ``campaign_id`` (the user must edit it): the meeting
+    records the guest campaign and its turn. Raises :class:`NotFound` naming ``code`` for no open
+    invitation, and :class:`DropshipError` naming ``campaign`` for the host campaign itself."""
+    with transaction.atomic():
+        campaign, _ = campaign_for(user, campaign_id, at_least=EDITOR, lock=True)
+        meeting = writes.lock(Meeting.objects.select_related("host")).filter(code=str(code or "").strip().upper()).first()
+        if meeting is None or meeting.status != "invited":
+            raise NotFound("No open invitation with that code: ask the host for a new one.", field="code")
+        if meeting.host_id == campaign.pk:
+            raise DropshipError("A campaign cannot fight itself: accept with another campaign.", field="campaign")
+        meeting.guest = campaign
+        meeting.guest_turn = campaign.turn
+        meeting.status = "accepted"
+        writes.bump(meeting)
+        _log_both(
+            meeting,
+            f"PvP battle agreed: {meeting.host.crew_name or meeting.host.name} (turn {meeting.host_turn}) against "
+            f"{campaign.crew_name or campaign.name} (turn {campaign.turn}) (p.35).",
+        )
+    return meeting
+
+
+def _campaign_of(meeting: Meeting, side: str) -> Campaign:
+    campaign = meeting.host if side == "host" else meeting.guest
+    assert campaign is not None
+    return campaign
+
+
+def crew_limit(meeting: Meeting) -> int:
+    """Figures each side may bring (p.35): the two campaigns' crew sizes' smaller one, or the
+    number both players agreed on."""
+    host = campaign_services.options_of(meeting.host).crew_size
+    guest = campaign_services.options_of(meeting.guest).crew_size if meeting.guest else host
+    agreed = meeting.agreed_crew or {}
+    both = agreed.get("host") if agreed.get("host") is not None and agreed.get("host") == agreed.get("guest") else None
+    with rule_errors():
+        return fp_pvp.crew_count(host, guest, both)
+
+
+def _acting_side(sides: Sequence[str], side: str | None) -> str:
+    if side is None:
+        if len(sides) > 1:
+            raise DropshipError("You edit both campaigns: say which side you field (host or guest).", field="side")
+        return sides[0]
+    if side not in fp_pvp.SIDES:
+        raise DropshipError(f"side must be host or guest; got {side!r}.", field="side")
+    if side not in sides:
+        raise NotAllowed(f"You do not edit the {side}'s campaign.", field="side")
+    return side
+
+
+def meeting_field(
+    *,
+    user: Any,
+    meeting_id: int,
+    version: int | None,
+    figures: Sequence[int],
+    side: str | None = None,
+    agreed_crew: int | None = None,
+) -> Meeting:
+    """Pick the figures a side brings (``figures``: Character ids of that side's campaign,
+    active and not in Sick Bay, p.35) and, optionally, the crew count that player agrees to
+    (``agreed_crew``, 1-8; it counts once both players agreed on the same number). ``side`` is
+    needed only by a user who edits both campaigns. Raises :class:`DropshipError` naming
+    ``figures`` (unknown, repeated, unfit or too many), ``side`` or ``agreed_crew``; 409 on a
+    stale ``version``; refused once the battle is set up."""
+    with transaction.atomic():
+        meeting, sides = meeting_for(user, meeting_id, at_least=EDITOR, lock=True)
+        writes.check_version(meeting, version)
+        if meeting.status != "accepted":
+            raise DropshipError(
+                "Figures are picked once the invitation is accepted and before the set-up."
+                if meeting.status == "invited"
+                else "The battle is set up: the figures are fixed.",
+                field="figures",
+            )
+        acting = _acting_side(sides, side)
+        if agreed_crew is not None:
+            with rule_errors():
+                fp_pvp.crew_count(1, 1, agreed_crew)
+            meeting.agreed_crew = {**(meeting.agreed_crew or {}), acting: int(agreed_crew)}
+        campaign = _campaign_of(meeting, acting)
+        picked = [int(pk) for pk in figures]
+        if len(set(picked)) != len(picked):
+            raise DropshipError("figures names a crew member twice.", field="figures")
+        fit = {c.pk: c for c in campaign.characters.filter(pk__in=picked)}
+        for pk in picked:
+            member = fit.get(pk)
+            if member is None:
+                raise DropshipError(f"figures: {pk} is not a crew member of {campaign.name}.", field="figures")
+            if member.status != "active" or member.sick_bay:
+                raise DropshipError(f"figures: {member.name} is not fit to fight (in Sick Bay or gone).", field="figures")
+        limit = crew_limit(meeting)
+        if not 1 <= len(picked) <= limit:
+            raise DropshipError(f"figures: bring 1 to {limit} crew (the smaller crew size, p.35).", field="figures")
+        meeting.fielded = {**(meeting.fielded or {}), acting: picked}
+        writes.bump(meeting)
+        names = ", ".join(fit[pk].name for pk in picked)
+        campaign_services.log(campaign, "battle", f"PvP battle {meeting.code}: fielding {names}.")
+    return meeting
+
+
+def _fielded_figures(meeting: Meeting, side: str, tables: Any) -> list[dict[str, Any]]:
+    """The side's fielded figures as battle figures (:func:`battles.services._campaign_crew`)."""
+    picked = [str(pk) for pk in (meeting.fielded or {}).get(side) or ()]
+    crew = {figure["ref"]: figure for figure in services._campaign_crew(_campaign_of(meeting, side), tables)}
+    missing = [pk for pk in picked if pk not in crew]
+    if missing or not picked:
+        raise DropshipError(
+            f"The {side} side must pick its figures again: {'none picked' if not picked else 'one is no longer fit'}.",
+            field="figures",
+        )
+    return [crew[pk] for pk in picked]
+
+
+def meeting_setup(
+    *,
+    user: Any,
+    meeting_id: int,
+    version: int | None,
+    reason: str | None = None,
+    reason_face: int | None = None,
+    cinematic: bool = False,
+    seize: Mapping[str, Mapping[str, Any] | None] | None = None,
+    third_party: bool = False,
+    faces: Mapping[str, int | None] | None = None,
+    dice: Dice | None = None,
+) -> Meeting:
+    """Roll the PvP set-up (pp.35-37) once both sides fielded their figures.
+
+    ``seize``: per side ``{"dice", "target", "faces"?}`` from the core rulebook (a side left out
+    does not roll); the side's modifier is its figures' best (a Bot's Multi-wave scanner, p.26).
+    ``faces``: typed dice, ``first_deploy``, ``first_player``, ``third_party`` (D100) and
+    ``third_party_round``. Writes the card to ``setup`` with each side's figures and logs every
+    roll in both campaigns. Raises :class:`DropshipError` naming the field; 409 on a stale
+    ``version``."""
+    faces = faces or {}
+    with transaction.atomic():
+        meeting, _ = meeting_for(user, meeting_id, at_least=EDITOR, lock=True)
+        writes.check_version(meeting, version)
+        if meeting.status != "accepted":
+            raise DropshipError("Set up a PvP battle once it is accepted, and only once.", field="meeting")
+        tables = fiveparsecs_tables()
+        figures = {side: _fielded_figures(meeting, side, tables) for side in fp_pvp.SIDES}
+        limit = crew_limit(meeting)
+        for side, fielded in figures.items():
+            if len(fielded) > limit:
+                raise DropshipError(f"The {side} side brings {len(fielded)} crew; at most {limit} (p.35).", field="figures")
+        rolls_of: dict[str, fp_pvp.Seize | None] = {}
+        for side in fp_pvp.SIDES:
+            raw = (seize or {}).get(side)
+            rolls_of[side] = (
+                None
+                if not raw
+                else fp_pvp.Seize(
+                    dice=str(raw.get("dice") or ""),
+                    target=int(raw.get("target") or 0),
+                    modifier=services.crew_seize_modifier(figures[side]),
+                    faces=raw.get("faces"),
+                )
+            )
+        with rule_errors():
+            card = fp_pvp.generate(
+                dice or Dice(),
+                tables,
+                figures=figures,
+                reason=reason or None,
+                reason_face=reason_face,
+                cinematic=cinematic,
+                seize=rolls_of,
+                first_deploy_face=faces.get("first_deploy"),
+                first_player_face=faces.get("first_player"),
+                third_party=third_party,
+                third_party_face=faces.get("third_party"),
+                third_party_round_face=faces.get("third_party_round"),
+            )
+        meeting.setup = {**card, "figures": figures, "crew_limit": limit, "cinematic": bool(cinematic)}
+        meeting.status = "set_up"
+        writes.bump(meeting)
+        rating = card["power_rating"]
+        _log_both(
+            meeting,
+            f"PvP battle {meeting.code} set up: {card['reason']['result']}; Power Rating host {rating['host']['total']}, "
+            f"guest {rating['guest']['total']}; initiative points host {card['initiative_points']['host']}, "
+            f"guest {card['initiative_points']['guest']}; {card['deploys_first']} deploys first, "
+            f"{card['first_player']} holds the First Player token (pp.35-36).",
+            rolls=card["rolls"],
+        )
+    return meeting
