@@ -5,13 +5,15 @@
 ``fiveparsecs-salvage``: a Salvage job (:mod:`battles.salvage_kind`, engine
 :mod:`battles.engine.fp_salvage`), listed on the rooms page for a standalone job.
 ``fiveparsecs-street-fight``: Street Fights (:mod:`battles.street_kind`, engine :mod:`battles.engine.fp_street`).
+``fiveparsecs-pvp``: a PvP battle between two players' campaigns (pp.35-37; :mod:`battles.pvp_kind`,
+engine :mod:`battles.engine.fp_pvp`).
 ``fiveparsecs-stealth``: a Stealth mission (pp.117-122; :mod:`battles.stealth_kind`, engine
 :mod:`battles.engine.fp_stealth`).
 """
 
 from __future__ import annotations
 
-from battles import fiveparsecs_kind, salvage_kind, stealth_kind, street_kind
+from battles import fiveparsecs_kind, pvp_kind, salvage_kind, stealth_kind, street_kind
 from live.registry import OptionField, TrackerKind
 
 FIVEPARSECS_BATTLE = TrackerKind(
@@ -99,4 +101,20 @@ STEALTH_MISSION = TrackerKind(
     options=(OptionField("setup", "Stealth set-up (JSON)", "text", "", help='The battle set-up plus "stealth".'),),
 )
 
-KINDS: tuple[TrackerKind, ...] = (FIVEPARSECS_BATTLE, STEALTH_MISSION, SALVAGE_JOB, STREET_FIGHT)
+PVP_BATTLE = TrackerKind(
+    kind=pvp_kind.KIND,
+    title="Five Parsecs PvP battle",
+    app="battles",
+    reducer=pvp_kind.reducer,
+    initial_state=pvp_kind.initial_state,
+    template="battles/pvp_battle.html",
+    system=pvp_kind.SYSTEM,
+    description="Two players' crews (Compendium pp.35-37): alternating deployment, Reactions in turn, "
+    "Quick and Slow phases alternating one or two figures, initiative points, the end-of-round roll.",
+    listed=False,  # opened from a PvP meeting, whose set-up the services roll
+    invite_only=True,  # the two campaigns' editors are seated by the meeting, not by a join code
+    owner_undoes_all=False,  # each player takes back only their own moves: the host is no referee
+    options=(OptionField("setup", "PvP set-up (JSON)", "text", "", help="The meeting's card, names and players."),),
+)
+
+KINDS: tuple[TrackerKind, ...] = (FIVEPARSECS_BATTLE, STEALTH_MISSION, SALVAGE_JOB, STREET_FIGHT, PVP_BATTLE)

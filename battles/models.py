@@ -87,9 +87,18 @@ class Meeting(models.Model):
     - ``agreed_crew``: ``{"host": n, "guest": n}``: a crew count each player agreed to; used only
       when both agree on the same number (p.35), else the smaller campaign crew size counts.
     - ``setup``: the set-up card (``battles.engine.fp_pvp.generate``) with each side's figures.
+    - ``room``: the live tracker (kind ``fiveparsecs-pvp``) both players play at.
+    - ``result``: :func:`battles.engine.fp_pvp.outcome` once finished; each side's result also
+      becomes a finished :class:`Battle` of its own campaign, which its turn records.
     """
 
-    STATUSES = [("invited", "Invited"), ("accepted", "Accepted"), ("set_up", "Set up")]
+    STATUSES = [
+        ("invited", "Invited"),
+        ("accepted", "Accepted"),
+        ("set_up", "Set up"),
+        ("tracking", "Tracked live"),
+        ("finished", "Finished"),
+    ]
 
     code = models.CharField(max_length=16, unique=True)
     host = models.ForeignKey("campaigns.Campaign", on_delete=models.CASCADE, related_name="hosted_meetings")
@@ -102,6 +111,8 @@ class Meeting(models.Model):
     fielded = models.JSONField(default=dict, blank=True)
     agreed_crew = models.JSONField(default=dict, blank=True)
     setup = models.JSONField(null=True, blank=True)
+    room = models.OneToOneField("live.Room", null=True, blank=True, on_delete=models.SET_NULL, related_name="pvp_meeting")
+    result = models.JSONField(null=True, blank=True)
     version = models.PositiveIntegerField(default=1)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)

@@ -1,5 +1,6 @@
 """REST API for PvP battles between two players' campaigns (``/api/v1/fp-pvp/...``, Compendium
-pp.35-38): invite, accept, field each side's figures, roll the set-up.
+pp.35-38): invite, accept, field each side's figures, roll the set-up, open the live tracker
+(played through the rooms API) and finish it, each campaign taking its side's result.
 
 Each call goes through :mod:`battles.pvp_services`. A meeting is read by the readers of either
 campaign (anyone else gets 404, whatever they send) and changed by their editors (a reader gets
@@ -19,12 +20,17 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from battles import pvp_services
-from battles.engine import fp_pvp
 from battles.models import Meeting
+from battles.pvp_inputs import (
+    AcceptInputSerializer,
+    FieldInputSerializer,
+    InviteInputSerializer,
+    SetupInputSerializer,
+    TrackInputSerializer,
+    VersionInputSerializer,
+)
 from campaigns.permissions import EDITOR
 from live.permissions import RoomObjectAccess
-from rules import bounds
-from rules.bounds import int_field
 from rules.engine.dice import Dice
 
 
@@ -53,6 +59,8 @@ class MeetingSerializer(serializers.ModelSerializer[Meeting]):
             "agreed_crew",
             "crew_limit",
             "setup",
+            "room",
+            "result",
             "sides",
             "version",
             "updated",
@@ -73,59 +81,6 @@ def _valid(serializer_class: type[serializers.Serializer[Any]], request: Request
     data = serializer_class(data=request.data)
     data.is_valid(raise_exception=True)
     return dict(data.validated_data)
-
-
-class InviteInputSerializer(serializers.Serializer[Any]):
-    campaign = int_field(1, bounds.ID_MAX, help_text="Your campaign that hosts the battle (you must edit it).")
-
-
-class AcceptInputSerializer(serializers.Serializer[Any]):
-    code = serializers.CharField(max_length=16, help_text="The invitation code the host gave you.")
-    campaign = int_field(1, bounds.ID_MAX, help_text="Your campaign that accepts (you must edit it).")
-
-
-class FieldInputSerializer(serializers.Serializer[Any]):
-    version = int_field(1, bounds.VERSION_MAX, help_text="The meeting version this write was made against.")
-    figures = serializers.ListField(
-        child=int_field(1, bounds.ID_MAX), min_length=1, max_length=fp_pvp.MOST_CREW, help_text="Your crew members' ids."
-    )
-    side = serializers.ChoiceField(
-        choices=fp_pvp.SIDES, required=False, allow_null=True, default=None, help_text="Only when you edit both campaigns."
-    )
-    agreed_crew = int_field(
-        1, fp_pvp.MOST_CREW, required=False, allow_null=True, default=None, help_text="A crew count you agree to (p.35)."
-    )
-
-
-class SeizeInputSerializer(serializers.Serializer[Any]):
-    dice = serializers.CharField(max_length=12, help_text="Your core rulebook's Seize the Initiative dice, e.g. 2D6.")
-    target = int_field(2, 30, help_text="The total that seizes it (core rulebook).")
-    faces = serializers.ListField(child=int_field(1, 100), required=False, allow_null=True, default=None, max_length=6)
-
-
-class SeizeBothSerializer(serializers.Serializer[Any]):
-    host = SeizeInputSerializer(required=False, allow_null=True, default=None)
-    guest = SeizeInputSerializer(required=False, allow_null=True, default=None)
-
-
-class SetupFacesSerializer(serializers.Serializer[Any]):
-    first_deploy = int_field(1, 6, required=False, allow_null=True, default=None, help_text="D6 when ratings tie: 1-3 host.")
-    first_player = int_field(1, 6, required=False, allow_null=True, default=None, help_text="D6 for the token: 1-3 host.")
-    third_party = int_field(1, 100, required=False, allow_null=True, default=None, help_text="D100 third party arrival.")
-    third_party_round = int_field(1, 6, required=False, allow_null=True, default=None, help_text="D6: its arrival round.")
-
-
-class SetupInputSerializer(serializers.Serializer[Any]):
-    version = int_field(1, bounds.VERSION_MAX, help_text="The meeting version this write was made against.")
-    reason = serializers.CharField(
-        max_length=40, required=False, allow_blank=True, default="", help_text="A picked battle reason key; empty rolls D100."
-    )
-    reason_face = int_field(1, 100, required=False, allow_null=True, default=None, help_text="Your D100 for the reason.")
-    cinematic = serializers.BooleanField(default=False, help_text="Both sides start with 3 initiative points (p.36).")
-    seize = SeizeBothSerializer(required=False, default=dict)
-    third_party = serializers.BooleanField(default=False, help_text="A three-way battle (p.37).")
-    faces = SetupFacesSerializer(required=False, default=dict)
-    seed = int_field(0, bounds.SEED_MAX, required=False, allow_null=True, default=None, help_text="Seed the set-up dice.")
 
 
 class MeetingAccess(RoomObjectAccess):
@@ -197,6 +152,28 @@ class MeetingSetupApi(APIView):
         return _out(request, meeting)
 
 
+class MeetingTrackApi(APIView):
+    """Open the live tracker (its room: /rooms/<room>/): each player sits on their own side."""
+
+    permission_classes = [MeetingAccess]
+
+    @extend_schema(request=TrackInputSerializer, responses={200: MeetingSerializer})
+    def post(self, request: Request, meeting_id: int) -> Response:
+        v = _valid(TrackInputSerializer, request)
+        return _out(request, pvp_services.meeting_track(user=request.user, meeting_id=meeting_id, **v))
+
+
+class MeetingFinishApi(APIView):
+    """Finish a battle the tracker has ended: each campaign gets its side's result (p.37)."""
+
+    permission_classes = [MeetingAccess]
+
+    @extend_schema(request=VersionInputSerializer, responses={200: MeetingSerializer})
+    def post(self, request: Request, meeting_id: int) -> Response:
+        v = _valid(VersionInputSerializer, request)
+        return _out(request, pvp_services.meeting_finish(user=request.user, meeting_id=meeting_id, **v))
+
+
 M = "fp-pvp/<int:meeting_id>"
 
 urlpatterns = [
@@ -205,4 +182,6 @@ urlpatterns = [
     path(f"{M}/", MeetingDetailApi.as_view(), name="api-fp-pvp-detail"),
     path(f"{M}/field/", MeetingFieldApi.as_view(), name="api-fp-pvp-field"),
     path(f"{M}/setup/", MeetingSetupApi.as_view(), name="api-fp-pvp-setup"),
+    path(f"{M}/track/", MeetingTrackApi.as_view(), name="api-fp-pvp-track"),
+    path(f"{M}/finish/", MeetingFinishApi.as_view(), name="api-fp-pvp-finish"),
 ]

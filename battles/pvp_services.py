@@ -9,11 +9,13 @@ The flow, each step from the player's own device and campaign:
    Bay), up to the smaller campaign crew size unless both agreed on another number (p.35);
 4. :func:`meeting_setup`: the set-up card (:func:`battles.engine.fp_pvp.generate`): battle
    reason, Power Ratings, initiative points, Seize the Initiative, deployment order, the First
-   Player token and the optional third party; every roll goes to both campaigns' logs.
+   Player token and the optional third party; every roll goes to both campaigns' logs;
+5. :func:`meeting_track`: the live tracker, each player seated on their own side;
+6. :func:`meeting_finish`: each campaign gets its side's result as a finished battle for its
+   turn's Record the battle step.
 
 A meeting is seen by the readers of either campaign; a write acts for the side(s) whose campaign
-the user edits. Every write is versioned (:mod:`rules.writes`). Playing the battle on a shared
-tracker and taking the result home are not built yet.
+the user edits. Every write is versioned (:mod:`rules.writes`).
 """
 
 from __future__ import annotations
@@ -25,14 +27,17 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q, QuerySet
 
-from battles import services
+from battles import pvp_kind, services
 from battles.engine import fp_pvp
-from battles.models import Meeting
+from battles.models import Battle, Meeting
 from campaigns import services as campaign_services
+from campaigns.engine.turn.battle import BattleRecord
 from campaigns.models import Campaign
 from campaigns.permissions import EDITOR, campaign_for
 from campaigns.selectors import campaign_list, fiveparsecs_tables
 from live.engine.tracker import Role
+from live.models import Membership
+from live.services import room_create, room_share
 from rules import writes
 from rules.engine.dice import Dice
 from rules.errors import DropshipError, NotAllowed, NotFound, rule_errors
@@ -54,6 +59,31 @@ def sides_of(user: Any, meeting: Meeting, *, at_least: Role = Role.VIEWER) -> li
             continue
         sides.append(side)
     return sides
+
+
+def can_edit(user: Any, campaign: Campaign) -> bool:
+    """Whether ``user`` edits ``campaign`` (may host or accept a PvP battle with it)."""
+    try:
+        campaign_for(user, campaign.pk, at_least=EDITOR)
+    except (NotFound, NotAllowed):
+        return False
+    return True
+
+
+def crew_choices(meeting: Meeting, side: str) -> list[dict[str, Any]]:
+    """The figures ``side`` may field (active, not in Sick Bay): ``{"id", "name", "picked"}``."""
+    campaign = meeting.host if side == "host" else meeting.guest
+    if campaign is None:
+        return []
+    picked = set((meeting.fielded or {}).get(side) or ())
+    fit = campaign.characters.filter(status="active", sick_bay=0).order_by("position", "pk")
+    return [{"id": c.pk, "name": c.name, "picked": c.pk in picked} for c in fit]
+
+
+def reason_choices() -> list[tuple[str, str]]:
+    """The PvP battle reasons (p.35) to pick from: ``(key, name)``."""
+    table = fiveparsecs_tables().get(fp_pvp.setup.REASONS)
+    return [] if table is None else [(str(e.data.get("reason")), e.result) for e in table.entries]
 
 
 def meeting_for(user: Any, meeting_id: int, *, at_least: Role = Role.VIEWER, lock: bool = False) -> tuple[Meeting, list[str]]:
@@ -290,4 +320,134 @@ def meeting_setup(
             f"{card['first_player']} holds the First Player token (pp.35-36).",
             rolls=card["rolls"],
         )
+    return meeting
+
+
+def _seats(campaign: Campaign) -> tuple[list[int], list[int]]:
+    """A campaign's players (its owner and editors) and readers, as user ids."""
+    players: list[int] = [campaign.owner_id]
+    readers: list[int] = []
+    if campaign.room_id is not None:
+        for member in Membership.objects.filter(room_id=campaign.room_id):
+            if member.user_id == campaign.owner_id:
+                continue
+            (readers if member.role == Role.VIEWER.value else players).append(member.user_id)
+    return players, readers
+
+
+def meeting_track(
+    *,
+    user: Any,
+    meeting_id: int,
+    version: int | None,
+    dramatic_combat: bool | None = None,
+    hit_numbers: Mapping[str, int] | None = None,
+) -> Meeting:
+    """Open the PvP battle's live tracker (kind ``fiveparsecs-pvp``): each campaign's owner and
+    editors sit on its side and play only its figures; both campaigns' readers watch.
+    ``dramatic_combat``: play with Dramatic Combat (p.87; default: when both campaigns use it);
+    otherwise ``hit_numbers`` {open, cover} from the core rulebook are required. Asked again it
+    returns the meeting as it is. Raises :class:`DropshipError` naming the field; 409 on a stale
+    ``version``."""
+    with transaction.atomic():
+        meeting, _ = meeting_for(user, meeting_id, at_least=EDITOR, lock=True)
+        if meeting.status == "tracking":
+            return meeting
+        writes.check_version(meeting, version)
+        if meeting.status != "set_up":
+            raise DropshipError("Roll the set-up first; a finished battle is not tracked again.", field="meeting")
+        host, guest = meeting.host, _campaign_of(meeting, "guest")
+        dramatic = (
+            bool(dramatic_combat)
+            if dramatic_combat is not None
+            else all(campaign_services.options_of(c).dramatic_combat for c in (host, guest))
+        )
+        seats = {"host": _seats(host), "guest": _seats(guest)}
+        names = {"host": host.crew_name or host.name, "guest": guest.crew_name or guest.name}
+        setup = {
+            "card": meeting.setup,
+            "names": names,
+            "players": {side: [str(pk) for pk in seats[side][0]] for side in fp_pvp.SIDES},
+            "dramatic_combat": dramatic,
+            "hit_numbers": dict(hit_numbers) if hit_numbers else None,
+        }
+        room = room_create(
+            user=user,
+            kind=pvp_kind.KIND,
+            title=f"PvP: {names['host']} vs {names['guest']}",
+            options={"setup": setup},
+            unlisted=True,
+        )
+        members = {pk: Role.VIEWER.value for side in fp_pvp.SIDES for pk in seats[side][1]}
+        members.update({pk: Role.PLAYER.value for side in fp_pvp.SIDES for pk in seats[side][0]})
+        room_share(room, members)
+        meeting.room = room
+        meeting.status = "tracking"
+        writes.bump(meeting)
+        _log_both(meeting, f"PvP battle {meeting.code} is on the table: {room.title} (room {room.pk}).")
+    return meeting
+
+
+def _side_battle(meeting: Meeting, side: str, result: Mapping[str, Any]) -> Battle:
+    """The finished battle a side's campaign keeps (p.37): its figures, the other crew as the
+    enemy, and a record for its turn's Record the battle step: won when the side completed its
+    objective (the pay bonus for winning), Hold the Field as the tracker decided, its
+    casualties, no Rivals or Battlefield Finds, a bonus Loot roll against a Power Rating of 5+."""
+    campaign, other = _campaign_of(meeting, side), _campaign_of(meeting, "guest" if side == "host" else "host")
+    mine = result[side]
+    title = f"PvP: {campaign.crew_name or campaign.name} vs {other.crew_name or other.name}"[:80]
+    fielded = (meeting.setup or {}).get("figures", {}).get(side) or []
+    battle = Battle.objects.create(
+        owner=campaign.owner,
+        campaign=campaign,
+        turn_number=meeting.host_turn if side == "host" else meeting.guest_turn,
+        title=title,
+        status="finished",
+        setup={
+            "crew": fielded,
+            "enemy": {"type": other.crew_name or other.name, "category": "PvP"},
+            "pvp": {"meeting": meeting.pk, "side": side},
+        },
+    )
+    record = BattleRecord(
+        battle_id=battle.pk,
+        title=title,
+        won=bool(mine["objective_done"]),
+        held_field=bool(mine["held_field"]),
+        casualties=tuple(str(f["ref"]) for f in mine["casualties"] if f.get("ref")),
+        enemy=other.crew_name or other.name,
+        pvp=True,
+        bonus_loot=int(mine["loot_rolls"]) - 1,
+    )
+    battle.result = {**mine, "casualties": [f["name"] for f in mine["casualties"]], "source": "pvp", "record": record.as_dict()}
+    battle.save(update_fields=["result"])
+    return battle
+
+
+def meeting_finish(*, user: Any, meeting_id: int, version: int | None) -> Meeting:
+    """Finish a PvP battle whose tracker is over: each campaign gets a finished battle of its own
+    with its side's result (:func:`_side_battle`), and a campaign of the user's whose turn is at
+    Record the battle records it at once (the other player's turn takes it when it gets there).
+    Both logs say so. Raises :class:`DropshipError` while the battle is still being played; 409
+    on a stale ``version``."""
+    with transaction.atomic():
+        meeting, sides = meeting_for(user, meeting_id, at_least=EDITOR, lock=True)
+        writes.check_version(meeting, version)
+        if meeting.status != "tracking" or meeting.room is None:
+            raise DropshipError("Only a PvP battle being tracked can be finished.", field="meeting")
+        state = meeting.room.state
+        if state.get("phase") != "over":
+            raise DropshipError(
+                "The battle is still going: play it to the end on the tracker (or agree to end it).", field="status"
+            )
+        result = fp_pvp.outcome(state)
+        meeting.result = result
+        meeting.status = "finished"
+        writes.bump(meeting)
+        battles = {side: _side_battle(meeting, side, result) for side in fp_pvp.SIDES}
+        for side in sides:
+            services.record_in_turn(user, battles[side])
+        held = result["held_field"]
+        words = "nobody Holds the Field" if held in (None, "none") else f"{_campaign_of(meeting, held).name} Holds the Field"
+        _log_both(meeting, f"PvP battle {meeting.code} finished after {result['rounds']} round(s): {words} (p.37).")
     return meeting

@@ -1927,3 +1927,13 @@ def odds_run(*, job_id: int) -> None:
         running.update(status="failed", error=exc.message)
     except Exception as exc:
         running.update(status="failed", error=jobs.unexpected(ODDS_LABEL, job.pk, exc, what="The odds run"))
+
+
+def record_in_turn(user: Any, battle: Battle) -> bool:
+    """Record a finished campaign battle in its campaign's turn now, when the turn is at "Record
+    the battle" with this battle and asks nothing more (:func:`_report`); returns whether it did.
+    For battles finished outside :func:`battle_finish` (a PvP battle's side, pp.35-37)."""
+    done = _report(user, battle)
+    if done:
+        battle.save(update_fields=["reported"])
+    return done

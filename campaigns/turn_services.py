@@ -765,7 +765,8 @@ def step_resolve(
             result = _resolve(campaign, current, spec, mode, value, given, dice)
     if record is not None:
         source = {"id": record.battle_id, "title": record.title, "overridden": overridden}
-        result = StepResult(result.text + over_battle, result.rolls, result.changes, {**result.facts, BATTLE_SOURCE: source})
+        facts = {**result.facts, **record.facts(), BATTLE_SOURCE: source}
+        result = StepResult(result.text + over_battle, result.rolls, result.changes, facts)
     if campaign.credits + sum(int(c.data["amount"]) for c in result.changes if c.kind == "credits") < 0 and mode != "manual":
         raise DropshipError(
             f"credits: the crew has {campaign.credits} credits, not enough for this step; record what you did by hand.",

@@ -82,6 +82,9 @@ class TrackerKind:
     ``release(state, user_id)`` lists the kind's own actions, as ``(type, payload)`` made by the
     owner, that hand every figure the user (id as text) plays back to the owner: a member who
     leaves or is removed gets them run, logged and undoable like any other action.
+    ``owner_undoes_all``: the owner may take back anyone's last action (a referee); off for a
+    kind where each player answers only for their own moves (a PvP battle), where only the
+    action's maker may undo it.
     ``on_record(room, entry)`` is called, inside the write's transaction, with each action and
     undo the room logs (a :class:`live.models.RoomAction`): an app keeps its own log of the
     table with it (a Bug Hunt squad's log holds its missions' rolls)."""
@@ -100,6 +103,7 @@ class TrackerKind:
     takes_user: bool = False
     release: Callable[[dict[str, Any], str], list[tuple[str, dict[str, Any]]]] | None = None
     on_record: Callable[[Any, Any], None] | None = None
+    owner_undoes_all: bool = True
 
 
 _KINDS: dict[str, TrackerKind] = {}

@@ -434,7 +434,8 @@ def room_act(
 
 @transaction.atomic
 def room_undo(*, user: Any, room_id: int, version: int | None) -> ActResult:
-    """Take back the last action still in force (its actor or the owner may): the room's state
+    """Take back the last action still in force (its actor may; the owner too unless the kind says
+    otherwise, ``TrackerKind.owner_undoes_all``): the room's state
     becomes the state stored with that action from before it, so undo costs one step whatever the
     log's length (an action logged before states were stored is taken back by replaying the log
     without it). An undo is itself logged and is never undone: the next undo takes back the
@@ -446,8 +447,9 @@ def room_undo(*, user: Any, room_id: int, version: int | None) -> ActResult:
     last = room.actions.filter(undone=False).exclude(type__in=("undo", *MEMBER_TYPES)).order_by("-version").first()
     if last is None:
         raise DropshipError("Nothing to undo.", field="version")
-    if role != Role.OWNER and last.actor_id != user.pk:
-        raise NotAllowed("Only the owner or whoever made the last action can undo it.")
+    if last.actor_id != user.pk and (role != Role.OWNER or not registry.get(room.kind).owner_undoes_all):
+        who = "the owner or whoever" if registry.get(room.kind).owner_undoes_all else "whoever"
+        raise NotAllowed(f"Only {who} made the last action can undo it.")
     if last.state_before is not None:
         room.state = last.state_before
     else:

@@ -40,7 +40,7 @@ from live.permissions import room_for
 from rules.errors import DropshipError, NotAllowed, NotFound, StaleVersion
 from rules.refusals import htmx_refusal
 
-LIST_FIELDS = {"characters", "faces", "near"}
+LIST_FIELDS = {"characters", "faces", "near", "figures"}
 NOT_PAYLOAD = {"csrfmiddlewaretoken", "type", "version"}
 
 

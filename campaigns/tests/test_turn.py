@@ -170,6 +170,7 @@ def test_intro_turn_one_is_only_a_battle_and_a_short_aftermath() -> None:
         "post.paid",
         "post.finds",
         "post.loot",
+        "post.pvp_loot",  # skipped unless a PvP battle earned the bonus Loot roll (p.37)
         "post.injuries",
         "post.xp",
     ]

@@ -37,6 +37,7 @@ class BrawlResult:
     b_total: int = 0
     a_removed: bool = False
     b_removed: bool = False
+    drawn_by_point: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -50,6 +51,7 @@ class BrawlResult:
             "b_total": self.b_total,
             "a_removed": self.a_removed,
             "b_removed": self.b_removed,
+            **({"drawn_by_point": True} if self.drawn_by_point else {}),  # only a PvP brawl (p.35) has it
         }
 
 
@@ -95,6 +97,7 @@ def resolve_brawl(
     b_weapon: Weapon | None,
     faces: Sequence[int] | None = None,
     tables: Mapping[str, RangeTable] | None = None,
+    draw_for: str | None = None,
 ) -> BrawlResult:
     """A Brawl between ``a`` and ``b`` (Bug Hunt pp.177-178; traits p.89; rulings in the module
     docstring). Each rolls D6 + Combat Skill + the weapon bonus (Melee +2, Pistol +1), Clumsy -1
@@ -105,6 +108,9 @@ def resolve_brawl(
     ``faces``: ``a``'s die, ``b``'s die, any reroll of a natural 1 (``reroll_natural_one``, a Krag
     against Rivals, p.12; ``a`` first), any Elegant reroll (``a`` first), then the hit dice (save,
     Damage, Shockwave) on ``b`` and then on ``a``. Raises :class:`CombatError` for wrong faces.
+
+    ``draw_for`` (``"a"`` or ``"b"``): that side spends a PvP initiative point to count a lost
+    Brawl as a draw (p.35); ``drawn_by_point`` says whether it lost, so the point was spent.
     """
     numbers = TraitNumbers.from_tables(tables)
     feed = _Feed(dice, faces)
@@ -145,8 +151,15 @@ def resolve_brawl(
 
     outcomes: list[HitOutcome] = []
     a_now, b_now = a, b
-    if a_total > b_total:
-        won: str | None = "a"
+    drawn = (draw_for == "a" and b_total > a_total) or (draw_for == "b" and a_total > b_total)
+    if drawn:
+        loser = a if draw_for == "a" else b
+        lines.append(
+            f"{loser.name} spends an initiative point: the lost Brawl ({a_total} to {b_total}) counts as a draw, both take a hit (p.35)."
+        )
+        won: str | None = None
+    elif a_total > b_total:
+        won = "a"
         lines.append(f"{a.name} wins {a_total} to {b_total}: {b.name} takes a hit.")
     elif b_total > a_total:
         won = "b"
@@ -189,6 +202,7 @@ def resolve_brawl(
         b_total=b_total,
         a_removed=a_out,
         b_removed=b_out,
+        drawn_by_point=drawn,
     )
 
 

@@ -107,6 +107,8 @@ def resolve_shot(
     dramatic: bool = False,
     faces: Sequence[int] | None = None,
     tables: Mapping[str, RangeTable] | None = None,
+    extra_shots: int = 0,
+    reroll_ones: bool = False,
 ) -> ShotResult:
     """``shooter`` fires ``weapon`` at ``target`` ``range_in`` inches away (module docstring for
     the rulings; pp.87-89 and Bug Hunt pp.177-178).
@@ -124,6 +126,9 @@ def resolve_shot(
       the unmodified Area die, nor where a natural face decides (Shrapnel, Obscure).
     - ``faces``: the firing dice (one per Shot; for Area the one D6), then per hit the psionic
       ward's die (``target.ward``: Barrier or Reflect, pp.18, 23), the save die (if any), the Damage die (unless a no-Damage Stun hit) and the Shockwave die (if it survives).
+    - ``extra_shots`` and ``reroll_ones``: a PvP initiative point spent on Fire (p.35): one more
+      Shot (an Area weapon keeps its one roll) and every firing die showing a natural 1 rolled
+      again once; those dice come right after the firing dice (after a Krag's reroll).
 
     Raises :class:`CombatError`: ``weapon`` for a Brawl-only weapon, ``range_in`` for a negative
     range or one beyond the weapon's range, ``faces`` for wrong faces.
@@ -160,6 +165,10 @@ def resolve_shot(
             record = feed.d6(f"{shooter.name} rerolls a natural 1 (Krag against Rivals, p.12)")
             lines.append(f"{shooter.name} rerolls the natural 1 (Krag against Rivals, p.12): {record.total}.")
             face = int(record.total or 0)
+        if face == 1 and reroll_ones:
+            record = feed.d6(f"{shooter.name} rerolls a natural 1 (initiative point, p.35)")
+            lines.append(f"{shooter.name} rerolls the natural 1 (initiative point, p.35): {record.total}.")
+            face = int(record.total or 0)
         shots = 1
         hit = face >= to_hit
         lines.append(
@@ -175,6 +184,9 @@ def resolve_shot(
         if "overheat" in traits and fired_last_round:
             shots = max(0, shots + trait.overheat)
             lines.append(f"Overheat: it fired last round, so {shots} Shot{'s' if shots != 1 else ''} this time.")
+        if extra_shots:
+            shots += extra_shots
+            lines.append(f"Initiative point: {extra_shots} more Shot, {shots} in all (p.35).")
         mods: list[tuple[int, str]] = [(shooter.combat_skill, "Combat Skill")]
         if "pistol" in traits and range_in <= trait.pistol_range_in:
             mods.append((trait.pistol_hit, f'Pistol within {trait.pistol_range_in}"'))
@@ -195,6 +207,14 @@ def resolve_shot(
                 again = feed.d6(f"{shooter.name} rerolls a natural 1 (Krag against Rivals, p.12)")
                 fired[fired.index(1)] = int(again.total or 0)
                 lines.append(f"{shooter.name} rerolls one natural 1 (Krag against Rivals, p.12): {again.total}.")
+            ones = fired.count(1) if reroll_ones else 0
+            if ones:
+                again = feed.several(ones, f"{shooter.name} rerolls natural 1s (initiative point, p.35)")
+                for face in again.faces:
+                    fired[fired.index(1)] = int(face)
+                lines.append(
+                    f"{shooter.name} rerolls {ones} natural 1 (initiative point, p.35): {', '.join(map(str, again.faces))}."
+                )
             if obscured:
                 to_hit, shrapnel = OBSCURED_NATURAL, True  # a natural face decides, as for Shrapnel
             for face in fired:

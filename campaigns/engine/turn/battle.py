@@ -37,7 +37,9 @@ class BattleRecord:
     ``battle_id``/``title`` name the battle; ``casualties`` are crew ids (as text); ``kills`` the
     enemies killed, ``None`` when the battle was not counted (played at the table and typed in);
     ``psionic_uses`` how many times the crew's Psionics used a power (pp.17-24); ``enemy`` the
-    enemy's name or category; ``elite`` an elite-level force (p.48).
+    enemy's name or category; ``elite`` an elite-level force (p.48); ``pvp`` a battle against
+    another player's crew (pp.35-37: no Rivals, no Battlefield Finds) and ``bonus_loot`` the
+    extra Loot rolls it earned (an opponent of Power Rating 5+, p.37).
     """
 
     battle_id: int
@@ -49,6 +51,8 @@ class BattleRecord:
     psionic_uses: int = 0
     enemy: str = ""
     elite: bool = False
+    pvp: bool = False
+    bonus_loot: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready (casualties as a list)."""
@@ -62,7 +66,14 @@ class BattleRecord:
             "psionic_uses": self.psionic_uses,
             "enemy": self.enemy,
             "elite": self.elite,
+            "pvp": self.pvp,
+            "bonus_loot": self.bonus_loot,
         }
+
+    def facts(self) -> dict[str, Any]:
+        """The turn facts this battle sets for the post-battle steps' conditions: ``pvp`` and
+        ``bonus_loot`` for a PvP battle (pp.35-37), nothing otherwise."""
+        return {"pvp": True, "bonus_loot": self.bonus_loot} if self.pvp else {}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> BattleRecord:
@@ -80,6 +91,8 @@ class BattleRecord:
                 psionic_uses=int(data.get("psionic_uses") or 0),
                 enemy=str(data.get("enemy") or ""),
                 elite=bool(data.get("elite")),
+                pvp=bool(data.get("pvp")),
+                bonus_loot=int(data.get("bonus_loot") or 0),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise TurnError(f"The battle's record is not readable ({exc}).", field="battle") from None

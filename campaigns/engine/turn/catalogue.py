@@ -93,7 +93,7 @@ _TURN_ROWS: dict[tuple[str, str], dict[str, Any]] = {
     ("battle", "determine the enemy"): {"key": "battle.enemy", "slot": "enemy_encounters"},
     ("battle", "set up the battlefield"): {"key": "battle.setup"},
     ("battle", "place points of interest and salvage"): {"key": "battle.salvage_poi", "condition": "salvage"},
-    ("post-battle", "resolve rival status"): {"key": "post.rivals"},
+    ("post-battle", "resolve rival status"): {"key": "post.rivals", "condition": "not_pvp"},  # PvP makes no Rivals (p.37)
     ("post-battle", "check for illegal psionic usage"): {
         "key": "post.psionic_detection",
         "rule": "psionic_detection",
@@ -108,7 +108,11 @@ _TURN_ROWS: dict[tuple[str, str], dict[str, Any]] = {
     },
     ("post-battle", "get paid"): {"key": "post.paid"},
     ("post-battle", "trade salvage"): {"key": "post.trade_salvage", "condition": "salvage"},
-    ("post-battle", "battlefield finds"): {"key": "post.finds", "slot": "battlefield_finds", "condition": "held_field"},
+    ("post-battle", "battlefield finds"): {
+        "key": "post.finds",
+        "slot": "battlefield_finds",
+        "condition": "held_field&not_pvp",  # no Battlefield Finds after a PvP battle (p.37)
+    },
     ("post-battle", "check for salvage mission points of interest"): {"key": "post.salvage_poi", "condition": "salvage"},
     ("post-battle", "check for invasion"): {"key": "post.invasion", "slot": "invasion"},
     ("post-battle", "check for instability"): {
@@ -298,6 +302,17 @@ def _extra_steps(view: CampaignView) -> dict[str, tuple[str, StepSpec]]:
                 rule="faction_event",
                 table="faction-events",
                 condition="factions",
+            ),
+        ),
+        "post.pvp_loot": (
+            "after:post.loot",
+            StepSpec(
+                "post.pvp_loot",
+                "post-battle",
+                "Bonus Loot roll (PvP: the opponent's Power Rating was 5+)",
+                "p.37",
+                slot="loot",
+                condition="pvp_bonus_loot",
             ),
         ),
         "post.story_track": (

@@ -77,6 +77,8 @@ CONDITION_TERMS: tuple[str, ...] = (
     "injured_crew",
     "connection_offer",
     "connection",
+    "pvp",
+    "pvp_bonus_loot",
 )
 
 

@@ -1,4 +1,4 @@
-"""Player versus player battles (Compendium pp.35-38): two players' crews meet.
+"""A PvP battle's set-up (Compendium pp.35-37).
 
 What the chapter fixes before the first round, as pure functions over the chapter's tables
 (``fixtures/fiveparsecs/options-pvp.json``):

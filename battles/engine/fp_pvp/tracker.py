@@ -1,0 +1,726 @@
+"""The live PvP battle (Compendium pp.35-37): two players' crews on one table, each player on
+their own device.
+
+``apply(state, action, dice, tables) -> (new_state, events)`` deep-copies the state, dispatches
+on ``action.type`` and refuses with :class:`TrackerError` naming the payload field (changing
+nothing) when the chapter says no. Every die is rolled or typed and returned in an event's
+``data["rolls"]``.
+
+Seats: each side has ``players`` (user ids as text). A player acts only for a side they sit on,
+with that side's figures and initiative points; the table's owner has no say over the other
+side (a player who sits on both sides, one device at the table, plays both). Readers watch.
+All information is open: the chapter hides nothing (Reaction dice are rolled and assigned in
+the open, the First Player first).
+
+The battle, in the chapter's order:
+
+- ``deploy`` {figures}: players take turns placing two figures (fewer when fewer are left),
+  the lower Power Rating first (p.36). The last placement starts round 1.
+- Each round: both sides get 1 initiative point (p.35). ``roll_reactions`` {faces?}: the First
+  Player rolls first, then the Second (one D6 per figure on the table); ``assign_reaction``
+  {figure, die}: at or under the figure's Reactions it acts in the Quick Action phase, above it
+  in the Slow Action phase.
+- Quick and Slow Actions: ``activate`` {figures}: the player whose turn it is picks one or two
+  of their figures able to act in the phase; then the other player; alternating until all
+  have acted (a player with none left passes the turn). Activating removes one Stun marker.
+  ``resolve`` {attacker, target, mode shot | brawl, weapon?, target_weapon?, range?, cover?,
+  moved?, faces?, draw_if_lost?}: only a figure of the current activation attacks, and only an
+  enemy figure. ``spend_point`` {use, figure}: Fire (before the shot: +1 Shot, natural 1s to
+  Hit rerolled), Double Speed (one move), Remove all Stun markers (a figure selected to act);
+  ``draw_if_lost`` on a brawl spends a point only if the figure lost, to make it a draw.
+- ``next_phase`` {end_faces?}: once everyone in the phase has acted. The Enemy Actions phase
+  comes only with a third party on the table. Leaving the Slow Action phase ends the round:
+  2D6 against the round number; under it, the battle ends at the end of the next round (p.36).
+  The First Player token passes to the other player.
+- ``agree_end``: at a round's end both players may agree to stop, unless a third party is on
+  the table (``third_party_gone`` marks it gone); nobody Holds the Field then (p.36).
+- ``retreat`` {figure} off the battlefield edge; ``adjust`` {figure, stun?, status?} corrects a
+  figure of one's own side; ``objective_done``: the side completed its objective.
+
+A side with no figure left on the table loses; the other Holds the Field. Not modelled: the
+casualty tables and Wounded results (a hit that beats Toughness is a casualty), the third
+party's own figures (its arrival is on the set-up card; the players run it), movement.
+
+State::
+
+    {"round": 0, "phase": "deploy" | "reactions" | "quick" | "enemy" | "slow" | "end" | "over",
+     "turn": "host" | "guest" | None, "first_player": "host",
+     "sides": {"host": {"name", "players": ["3"], "points": 0, "power_rating": 5,
+               "reaction_dice": [4, 1] | None, "pick": None | reaction_pick(...),
+               "objective_done": False, "agree_end": False}, ...},
+     "figures": [{"id": "h1", "side": "host", "name", "ref", "reactions", "speed", "combat_skill",
+                  "toughness", "savvy", "save", "save_kind", "second_save", "weapons", "bot",
+                  "kerin", "stun": 0, "status": "undeployed" | "active" | "casualty" | "retreated",
+                  "die": None | 0, "face": None, "slot": None | "quick" | "slow", "acted": False}],
+     "activation": None | {"side", "figures": ["h1"], "fire": ["h1"]},
+     "ending": {"last_round": None | 4}, "third_party": None | {"gone": False, ...card},
+     "dramatic_combat": True, "hit_numbers": None | {"open": 5, "cover": 6},
+     "held_field": None | "host" | "guest" | "none", "last": None | {"type", "text"}}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from battles.engine import fp_combat
+from battles.engine.fp_pvp.setup import SIDES
+from battles.engine.fp_tracker.combat import _weapon_of
+from live.engine.tracker import (
+    Action,
+    Event,
+    NotYours,
+    Role,
+    TrackerError,
+    payload_faces,
+    payload_flag,
+    payload_int,
+    payload_ints,
+    payload_words,
+    reaction_pick,
+)
+from rules.engine.dice import Dice, DiceError, Keep
+from rules.engine.state import copy_state
+from rules.engine.tables import RangeTable
+
+PHASES: tuple[str, ...] = ("deploy", "reactions", "quick", "enemy", "slow", "end", "over")
+PHASE_NAMES: dict[str, str] = {
+    "deploy": "Deployment",
+    "reactions": "Reaction rolls",
+    "quick": "Quick Actions",
+    "enemy": "Enemy Actions (third party)",
+    "slow": "Slow Actions",
+    "end": "End of the round",
+    "over": "Battle over",
+}
+#: Initiative point uses (p.35) spent with ``spend_point``; the brawl draw is ``draw_if_lost`` on a brawl.
+POINT_USES: dict[str, str] = {
+    "fire": "Fire: +1 Shot and natural 1s to Hit rerolled (spend before rolling to Hit)",
+    "double_speed": "Double Speed for one move",
+    "remove_stun": "Remove all Stun markers (a figure selected to act)",
+}
+#: Figures a player activates at a time in the Quick and Slow Action phases (p.36).
+MOST_AT_ONCE = 2
+#: Figures placed per turn at deployment (p.36).
+DEPLOY_AT_ONCE = 2
+
+
+def _err(message: str, field: str | None = None) -> TrackerError:
+    return TrackerError(message, field=field)
+
+
+def _other(side: str) -> str:
+    return "guest" if side == "host" else "host"
+
+
+def _figure_of(raw: Mapping[str, Any], side: str, index: int) -> dict[str, Any]:
+    if not isinstance(raw, Mapping) or not str(raw.get("name") or "").strip():
+        raise _err(f"figures.{side}[{index}] must be a figure with a name.", f"figures.{side}")
+    return {
+        "id": f"{side[0]}{index + 1}",
+        "side": side,
+        "name": str(raw["name"])[:40],
+        "ref": str(raw.get("ref") or ""),
+        "reactions": int(raw.get("reactions") or 1),
+        "speed": int(raw.get("speed") or 4),
+        "combat_skill": int(raw.get("combat_skill") or 0),
+        "toughness": int(raw.get("toughness") or 3),
+        "savvy": int(raw.get("savvy") or 0),
+        "save": raw.get("save"),
+        "save_kind": raw.get("save_kind") or fp_combat.ARMOR,
+        "second_save": raw.get("second_save"),
+        "weapons": [dict(w) for w in raw.get("weapons") or () if isinstance(w, Mapping)],
+        "bot": bool(raw.get("bot")),
+        "kerin": bool(raw.get("kerin")),
+        "stun": 0,
+        "status": "undeployed",
+        "die": None,
+        "face": None,
+        "slot": None,
+        "acted": False,
+    }
+
+
+def initial_state(setup: Mapping[str, Any], tables: Mapping[str, RangeTable]) -> dict[str, Any]:
+    """The first state from a meeting's set-up: ``card`` (:func:`battles.engine.fp_pvp.generate`
+    with ``figures`` per side), ``names`` {side: crew name}, ``players`` {side: [user ids as
+    text]}, ``dramatic_combat`` (bool) and ``hit_numbers`` ({open, cover} from the core rulebook,
+    needed unless Dramatic Combat is on). Raises :class:`TrackerError` naming the key at fault."""
+    card = setup.get("card")
+    if not isinstance(card, Mapping) or not isinstance(card.get("figures"), Mapping):
+        raise _err("setup.card must be a PvP set-up card with the figures of each side.", "setup")
+    dramatic = bool(setup.get("dramatic_combat"))
+    hit = setup.get("hit_numbers")
+    if not dramatic:
+        if not isinstance(hit, Mapping) or not all(isinstance(hit.get(k), int) and 2 <= hit[k] <= 10 for k in ("open", "cover")):
+            raise _err(
+                "hit_numbers {open, cover} from your core rulebook are needed unless Dramatic Combat is on.", "hit_numbers"
+            )
+        fp_combat.hit_numbers(
+            tables, dramatic=False, core=fp_combat.HitNumbers(open=hit["open"], cover=hit["cover"], source="core")
+        )
+    figures: list[dict[str, Any]] = []
+    sides: dict[str, Any] = {}
+    for side in SIDES:
+        raws = list(card["figures"].get(side) or ())
+        if not raws:
+            raise _err(f"The {side} side fields no figures.", "setup")
+        figures.extend(_figure_of(raw, side, i) for i, raw in enumerate(raws))
+        players = [str(p) for p in (setup.get("players") or {}).get(side) or ()]
+        if not players:
+            raise _err(f"Nobody plays the {side} side: seat at least one player.", "players")
+        sides[side] = {
+            "name": str((setup.get("names") or {}).get(side) or side)[:80],
+            "players": players,
+            "points": int(card.get("initiative_points", {}).get(side, 0)),
+            "power_rating": int(card.get("power_rating", {}).get(side, {}).get("total", 0)),
+            "reaction_dice": None,
+            "objective_done": False,
+            "agree_end": False,
+            "pick": None,
+        }
+    third = card.get("third_party")
+    return {
+        "round": 0,
+        "phase": "deploy",
+        "turn": str(card.get("deploys_first") or "host"),
+        "first_player": str(card.get("first_player") or "host"),
+        "sides": sides,
+        "figures": figures,
+        "activation": None,
+        "ending": {"last_round": None},
+        "third_party": None if not third else {**dict(third), "gone": False},
+        "dramatic_combat": dramatic,
+        "hit_numbers": None if dramatic else {"open": hit["open"], "cover": hit["cover"]},  # type: ignore[index]
+        "reason": dict(card.get("reason") or {}),
+        "held_field": None,
+        "last": None,
+    }
+
+
+# -- who acts ----------------------------------------------------------------------------------
+
+
+def _seated(state: Mapping[str, Any], action: Action) -> list[str]:
+    """The sides the actor sits on (readers sit nowhere)."""
+    if action.role == Role.VIEWER:
+        return []
+    return [side for side in SIDES if action.actor in state["sides"][side]["players"]]
+
+
+def _acting(state: Mapping[str, Any], action: Action, side: str) -> None:
+    if side not in _seated(state, action):
+        raise NotYours(f"You do not play the {state['sides'][side]['name']} side.")
+
+
+def _turn_side(state: Mapping[str, Any], action: Action, what: str) -> str:
+    """The side whose turn it is, refusing anyone who does not play it."""
+    side = state["turn"]
+    if side is None:
+        raise _err(f"Nobody has a {what} left in this phase: go on to the next one.", "type")
+    _acting(state, action, side)
+    return str(side)
+
+
+def _fig(state: Mapping[str, Any], fid: Any, field: str, *, status: str | None = "active") -> dict[str, Any]:
+    for fig in state["figures"]:
+        if fig["id"] == str(fid or "").strip():
+            if status is not None and fig["status"] != status:
+                raise _err(f"{fig['name']} is {fig['status']}.", field)
+            return fig  # type: ignore[no-any-return]
+    raise _err(f"{field} must be a figure id such as h1 or g2; got {fid!r}.", field)
+
+
+def _phase(state: Mapping[str, Any], *allowed: str, what: str) -> None:
+    if state["phase"] not in allowed:
+        names = " or ".join(PHASE_NAMES[p] for p in allowed)
+        raise _err(f"{what} happens in {names}; it is now {PHASE_NAMES[state['phase']]}.", "type")
+
+
+def _on_table(state: Mapping[str, Any], side: str) -> list[dict[str, Any]]:
+    return [f for f in state["figures"] if f["side"] == side and f["status"] == "active"]
+
+
+def _able(state: Mapping[str, Any], side: str) -> list[dict[str, Any]]:
+    """The side's figures still to act in this phase."""
+    return [f for f in _on_table(state, side) if f["slot"] == state["phase"] and not f["acted"]]
+
+
+def _pass_turn(state: dict[str, Any], side: str) -> None:
+    """After ``side`` acted: the other player if they have figures left, else ``side`` again, else nobody."""
+    other = _other(side)
+    if state["phase"] == "deploy":
+        left = {s: [f for f in state["figures"] if f["side"] == s and f["status"] == "undeployed"] for s in SIDES}
+    else:
+        left = {s: _able(state, s) for s in SIDES}
+    state["turn"] = other if left[other] else side if left[side] else None
+
+
+# -- deployment and rounds ---------------------------------------------------------------------
+
+
+def _deploy(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
+    _phase(state, "deploy", what="Deployment")
+    side = _turn_side(state, action, "figure to place")
+    waiting = [f for f in state["figures"] if f["side"] == side and f["status"] == "undeployed"]
+    picked = [_fig(state, fid, "figures", status="undeployed") for fid in payload_words(action, "figures")]
+    need = min(DEPLOY_AT_ONCE, len(waiting))
+    if len(picked) != need or len({f["id"] for f in picked}) != need or any(f["side"] != side for f in picked):
+        raise _err(f"Place {need} of your figures not yet on the table ({', '.join(f['id'] for f in waiting)}).", "figures")
+    for fig in picked:
+        fig["status"] = "active"
+    _pass_turn(state, side)
+    events = [
+        Event("deploy", f"{state['sides'][side]['name']} deploys {' and '.join(f['name'] for f in picked)}.", {"side": side})
+    ]
+    if state["turn"] is None:
+        events.extend(_new_round(state))
+    return events
+
+
+def _new_round(state: dict[str, Any]) -> list[Event]:
+    """Round start: +1 initiative point each (p.35), fresh Reaction dice, First Player rolls first."""
+    state["round"] += 1
+    state["phase"] = "reactions"
+    state["activation"] = None
+    for side in SIDES:
+        state["sides"][side]["points"] += 1
+        state["sides"][side]["reaction_dice"] = None
+        state["sides"][side]["agree_end"] = False
+    for fig in state["figures"]:
+        fig.update(die=None, face=None, slot=None, acted=False)
+    state["turn"] = state["first_player"]
+    first = state["sides"][state["first_player"]]["name"]
+    return [
+        Event(
+            "round",
+            f"Round {state['round']}: each side gains 1 initiative point (p.35); {first} holds the First Player token and rolls Reactions first.",
+            {},
+        )
+    ]
+
+
+def _roll_reactions(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
+    _phase(state, "reactions", what="Rolling Reactions")
+    side = _turn_side(state, action, "Reaction roll")
+    own = state["sides"][side]
+    count = len(_on_table(state, side))
+    faces = payload_faces(action, "faces", count)
+    try:
+        record = dice.roll_or_enter(f"{count}D6", f"Reactions, {own['name']}", faces=faces, keep=Keep.SEPARATE)
+    except DiceError as exc:
+        raise _err(str(exc), "faces") from None
+    own["reaction_dice"] = list(record.faces)
+    other = _other(side)
+    state["turn"] = other if state["sides"][other]["reaction_dice"] is None else None
+    data = {"rolls": [record.as_dict()], "roll": record.as_dict(), "side": side}
+    return [Event("reactions", f"{own['name']} rolls Reactions: {', '.join(map(str, record.faces))}.", data)]
+
+
+def _assign(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
+    _phase(state, "reactions", what="Assigning a Reaction die")
+    fig = _fig(state, action.payload.get("figure"), "figure")
+    _acting(state, action, fig["side"])
+    faces = state["sides"][fig["side"]]["reaction_dice"]
+    if faces is None:
+        raise _err(f"{state['sides'][fig['side']]['name']} has not rolled Reactions yet.", "die")
+    index = payload_int(action, "die", low=1, high=len(faces)) - 1
+    holder = next((f for f in state["figures"] if f["side"] == fig["side"] and f["die"] == index and f is not fig), None)
+    if holder is not None:
+        raise _err(f"Die {index + 1} is {holder['name']}'s; pick a free one.", "die")
+    face = faces[index]
+    fig.update(die=index, face=face, slot="quick" if face <= fig["reactions"] else "slow")
+    when = "Quick Actions" if fig["slot"] == "quick" else "Slow Actions"
+    return [
+        Event(
+            "assign",
+            f"{fig['name']} takes die {index + 1} ({face}) against Reactions {fig['reactions']}: {when}.",
+            {"figure": fig["id"]},
+        )
+    ]
+
+
+def _activate(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
+    _phase(state, "quick", "slow", what="Activating figures")
+    side = _turn_side(state, action, "figure to activate")
+    picked = [_fig(state, fid, "figures") for fid in payload_words(action, "figures")]
+    able = {f["id"] for f in _able(state, side)}
+    if not 1 <= len(picked) <= MOST_AT_ONCE or len({f["id"] for f in picked}) != len(picked):
+        raise _err(f"Pick one or two of your figures able to act now ({', '.join(sorted(able))}).", "figures")
+    for fig in picked:
+        if fig["id"] not in able:
+            raise _err(f"{fig['name']} cannot act now: pick from {', '.join(sorted(able))}.", "figures")
+    texts = []
+    for fig in picked:
+        fig["acted"] = True
+        if fig["stun"]:
+            fig["stun"] -= 1
+            texts.append(f"{fig['name']} removes a Stun marker ({fig['stun']} left).")
+    state["activation"] = {"side": side, "figures": [f["id"] for f in picked], "fire": []}
+    _pass_turn(state, side)
+    names = " and ".join(f["name"] for f in picked)
+    return [Event("activate", " ".join([f"{state['sides'][side]['name']} acts with {names}.", *texts]), {"side": side})]
+
+
+def _in_activation(state: Mapping[str, Any], action: Action, fid: Any, field: str) -> dict[str, Any]:
+    fig = _fig(state, fid, field)
+    _acting(state, action, fig["side"])
+    current = state["activation"]
+    if current is None or fig["id"] not in current["figures"]:
+        raise _err(f"{fig['name']} is not acting now: activate it first.", field)
+    return fig
+
+
+def _spend(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
+    _phase(state, "quick", "slow", what="Spending an initiative point")
+    use = str(action.payload.get("use") or "")
+    if use not in POINT_USES:
+        raise _err(f"use must be one of {', '.join(POINT_USES)} (a brawl draw is draw_if_lost on the brawl); got {use!r}.", "use")
+    fig = _in_activation(state, action, action.payload.get("figure"), "figure")
+    own = state["sides"][fig["side"]]
+    if own["points"] < 1:
+        raise _err(f"{own['name']} has no initiative point left.", "use")
+    if use == "fire":
+        if fig["id"] in state["activation"]["fire"]:
+            raise _err(f"{fig['name']} already has a Fire point waiting for its shot.", "use")
+        state["activation"]["fire"].append(fig["id"])
+        said = f"{fig['name']}'s next shot gets +1 Shot and rerolls natural 1s to Hit"
+    elif use == "remove_stun":
+        if not fig["stun"]:
+            raise _err(f"{fig['name']} has no Stun marker to remove.", "use")
+        fig["stun"] = 0
+        said = f"{fig['name']} removes all Stun markers"
+    else:
+        said = f'{fig["name"]} moves at double Speed ({fig["speed"] * 2}") for one move'
+    own["points"] -= 1
+    return [
+        Event("point", f"{own['name']} spends an initiative point: {said} (p.35). {own['points']} left.", {"side": fig["side"]})
+    ]
+
+
+def _fighter(fig: Mapping[str, Any]) -> fp_combat.Fighter:
+    return fp_combat.Fighter(
+        name=fig["name"],
+        combat_skill=int(fig["combat_skill"]),
+        toughness=int(fig["toughness"]),
+        speed=int(fig["speed"]),
+        reactions=int(fig["reactions"]),
+        savvy=int(fig["savvy"]),
+        save=fig["save"],
+        save_kind=fig["save_kind"],
+        second_save=fig["second_save"],
+        bot=fig["bot"],
+        kerin=fig["kerin"],
+        stun_markers=int(fig["stun"]),
+        weapons=tuple(fp_combat.Weapon.from_dict(w) for w in fig["weapons"]),
+    )
+
+
+def _hits(
+    state: dict[str, Any], fig: dict[str, Any], after: fp_combat.Fighter, outcomes: Sequence[fp_combat.HitOutcome]
+) -> list[str]:
+    fig["stun"] = after.stun_markers
+    if any(o.result == "casualty" for o in outcomes):
+        fig["status"] = "casualty"
+        return [] if any("casualty" in n for o in outcomes for n in o.notes) else [f"{fig['name']} is a casualty."]
+    return []
+
+
+def _resolve(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
+    _phase(state, "quick", "slow", what="An attack")
+    attacker = _in_activation(state, action, action.payload.get("attacker"), "attacker")
+    target = _fig(state, action.payload.get("target"), "target")
+    if target["side"] == attacker["side"]:
+        raise _err("Pick a figure of the other crew as the target.", "target")
+    mode = str(action.payload.get("mode") or "shot")
+    faces = payload_ints(action, "faces") or None
+    own = state["sides"][attacker["side"]]
+    try:
+        if mode == "shot":
+            weapon = _weapon_of(attacker, action.payload.get("weapon"), "weapon")
+            if weapon is None:
+                raise _err(f"{attacker['name']} has no weapon to shoot with.", "weapon")
+            fire = attacker["id"] in state["activation"]["fire"]
+            core = state["hit_numbers"]
+            shot = fp_combat.resolve_shot(
+                dice,
+                shooter=_fighter(attacker),
+                target=_fighter(target),
+                weapon=weapon,
+                numbers=fp_combat.hit_numbers(
+                    tables,
+                    dramatic=state["dramatic_combat"],
+                    core=None
+                    if core is None
+                    else fp_combat.HitNumbers(open=core["open"], cover=core["cover"], source="your core rulebook"),
+                ),
+                range_in=payload_int(action, "range", low=0, high=72, default=12),
+                cover=payload_flag(action, "cover"),
+                moved=payload_flag(action, "moved"),
+                dramatic=state["dramatic_combat"],
+                faces=faces,
+                tables=tables,
+                extra_shots=1 if fire and not weapon.has("area") else 0,
+                reroll_ones=fire,
+            )
+            if fire:
+                state["activation"]["fire"].remove(attacker["id"])
+            texts = [*shot.lines, *_hits(state, target, shot.target, shot.outcomes)]
+            rolls = shot.rolls
+        elif mode == "brawl":
+            draw = payload_flag(action, "draw_if_lost")
+            if draw and own["points"] < 1:
+                raise _err(f"{own['name']} has no initiative point to turn a lost brawl into a draw.", "draw_if_lost")
+            fight = fp_combat.resolve_brawl(
+                dice,
+                a=_fighter(attacker),
+                b=_fighter(target),
+                a_weapon=_weapon_of(attacker, action.payload.get("weapon"), "weapon"),
+                b_weapon=_weapon_of(target, action.payload.get("target_weapon"), "target_weapon"),
+                faces=faces,
+                tables=tables,
+                draw_for="a" if draw else None,
+            )
+            if fight.drawn_by_point:
+                own["points"] -= 1
+            texts = list(fight.lines)
+            for fig, after in ((attacker, fight.a), (target, fight.b)):
+                texts.extend(_hits(state, fig, after, [o for o in fight.outcomes if o.target == after.name]))
+            rolls = fight.rolls
+        else:
+            raise _err(f"mode must be shot or brawl; got {mode!r}.", "mode")
+    except fp_combat.CombatError as exc:
+        raise _err(exc.message, exc.field) from None
+    events = [
+        Event(
+            "resolve",
+            " ".join(texts),
+            {"attacker": attacker["id"], "target": target["id"], "rolls": [r.as_dict() for r in rolls]},
+        )
+    ]
+    events.extend(_check_wipe(state))
+    return events
+
+
+def _check_wipe(state: dict[str, Any]) -> list[Event]:
+    """A side with no figure left on the table has lost; the other Holds the Field."""
+    if state["phase"] in ("deploy", "over"):
+        return []
+    gone = [side for side in SIDES if not _on_table(state, side)]
+    if not gone:
+        return []
+    held = "none" if len(gone) == 2 else _other(gone[0])
+    state.update(phase="over", turn=None, activation=None, held_field=held)
+    if held == "none":
+        return [Event("over", "Neither crew has a figure left on the table: the battle is over and nobody Holds the Field.", {})]
+    return [
+        Event(
+            "over", f"{state['sides'][gone[0]]['name']} has no figure left: {state['sides'][held]['name']} Holds the Field.", {}
+        )
+    ]
+
+
+def _next_phase(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
+    if not _seated(state, action):
+        raise NotYours("Only a player at this battle can move it on.")
+    phase = state["phase"]
+    if phase in ("deploy", "over"):
+        raise _err(
+            "Deployment ends by itself with the last figure placed." if phase == "deploy" else "The battle is over.", "type"
+        )
+    if phase == "reactions":
+        unrolled = [state["sides"][s]["name"] for s in SIDES if state["sides"][s]["reaction_dice"] is None]
+        unassigned = [f["name"] for s in SIDES for f in _on_table(state, s) if f["die"] is None]
+        if unrolled or unassigned:
+            raise _err(
+                f"Still to do: {'roll Reactions for ' + ', '.join(unrolled) if unrolled else 'a Reaction die for ' + ', '.join(unassigned)}.",
+                "type",
+            )
+        return _enter(state, "quick")
+    if phase in ("quick", "slow"):
+        left = [f["name"] for s in SIDES for f in _able(state, s)]
+        if left:
+            raise _err(f"Still to act in this phase: {', '.join(left)}.", "type")
+    if phase == "quick":
+        third = state["third_party"]
+        return _enter(state, "enemy" if third and not third["gone"] else "slow")
+    if phase == "enemy":
+        return _enter(state, "slow")
+    if phase == "slow":
+        return _end_round(state, action, dice)
+    return _new_round(state)  # from the end of the round
+
+
+def _enter(state: dict[str, Any], phase: str) -> list[Event]:
+    state["phase"] = phase
+    state["activation"] = None
+    if phase in ("quick", "slow"):
+        first = state["first_player"]
+        state["turn"] = first if _able(state, first) else _other(first) if _able(state, _other(first)) else None
+    else:
+        state["turn"] = None
+    return [Event("phase", f"{PHASE_NAMES[phase]}.", {})]
+
+
+def _end_round(state: dict[str, Any], action: Action, dice: Dice) -> list[Event]:
+    """Round end (p.36): the battle ends here if the last roll said so; else 2D6 against the
+    round number (under it: over at the end of the next round). The First Player token passes."""
+    state.update(phase="end", turn=None, activation=None)
+    rnd = state["round"]
+    events: list[Event] = []
+    if state["ending"]["last_round"] == rnd:
+        state.update(phase="over", held_field=None)
+        return [Event("over", f"Round {rnd} was the last: the battle is over; unfinished objectives fail (p.36).", {})]
+    faces = payload_faces(action, "end_faces", 2)
+    try:
+        record = dice.roll_or_enter(
+            "2D6", f"End of round {rnd}: under {rnd} ends the battle after the next round (p.36)", faces=faces
+        )
+    except DiceError as exc:
+        raise _err(str(exc), "end_faces") from None
+    total = int(record.total or 0)
+    data = {"rolls": [record.as_dict()], "roll": record.as_dict()}
+    if total < rnd:
+        state["ending"]["last_round"] = rnd + 1
+        events.append(
+            Event("ending", f"End roll {total}, under round {rnd}: the battle ends at the end of round {rnd + 1}.", data)
+        )
+    else:
+        events.append(Event("ending", f"End roll {total} against round {rnd}: the battle goes on.", data))
+    state["first_player"] = _other(state["first_player"])
+    events.append(Event("token", f"{state['sides'][state['first_player']]['name']} takes the First Player token.", {}))
+    return events
+
+
+def _agree_end(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
+    _phase(state, "end", what="Agreeing to end the battle")
+    third = state["third_party"]
+    if third and not third["gone"]:
+        raise _err(
+            "A third party is on the table: the battle cannot end by agreement; retreat off an edge instead (p.37).", "type"
+        )
+    seated = _seated(state, action)
+    if not seated:
+        raise NotYours("Only a player at this battle can agree to end it.")
+    for side in seated:
+        state["sides"][side]["agree_end"] = True
+    names = " and ".join(state["sides"][s]["name"] for s in seated)
+    if all(state["sides"][s]["agree_end"] for s in SIDES):
+        state.update(phase="over", held_field="none")
+        return [
+            Event(
+                "over",
+                f"{names} agree{'s' if len(seated) == 1 else ''}: the battle ends by agreement; nobody Holds the Field (p.36).",
+                {},
+            )
+        ]
+    return [Event("agree_end", f"{names} offers to end the battle here; the other player must agree.", {})]
+
+
+def _third_party_gone(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
+    if not _seated(state, action):
+        raise NotYours("Only a player at this battle can say the third party is gone.")
+    third = state["third_party"]
+    if not third or third["gone"]:
+        raise _err("There is no third party on the table.", "type")
+    third["gone"] = True
+    return [Event("third_party", "The third party is gone from the table.", {})]
+
+
+def _retreat(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
+    _phase(state, "quick", "enemy", "slow", "end", what="Retreating")
+    fig = _fig(state, action.payload.get("figure"), "figure")
+    _acting(state, action, fig["side"])
+    fig["status"] = "retreated"
+    return [Event("retreat", f"{fig['name']} retreats off the battlefield edge.", {"figure": fig["id"]}), *_check_wipe(state)]
+
+
+def _adjust(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
+    fig = _fig(state, action.payload.get("figure"), "figure", status=None)
+    _acting(state, action, fig["side"])
+    changes = []
+    if action.payload.get("stun") not in (None, ""):
+        fig["stun"] = payload_int(action, "stun", low=0, high=9)
+        changes.append(f"Stun {fig['stun']}")
+    if action.payload.get("status") not in (None, ""):
+        status = str(action.payload["status"])
+        if status not in ("active", "casualty", "retreated") or fig["status"] == "undeployed":
+            raise _err("status must be active, casualty or retreated, for a figure on the table.", "status")
+        fig["status"] = status
+        changes.append(status)
+    if not changes:
+        raise _err("Nothing to change: give stun or status.", "stun")
+    return [Event("adjust", f"{fig['name']}: {', '.join(changes)}.", {"figure": fig["id"]}), *_check_wipe(state)]
+
+
+def _objective(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
+    seated = _seated(state, action)
+    side = str(action.payload.get("side") or (seated[0] if len(seated) == 1 else ""))
+    if side not in SIDES:
+        raise _err("side must be host or guest.", "side")
+    _acting(state, action, side)
+    if state["phase"] in ("deploy", "over"):
+        raise _err("Objectives are completed during the battle.", "type")
+    state["sides"][side]["objective_done"] = True
+    return [Event("objective", f"{state['sides'][side]['name']} completes its objective.", {"side": side})]
+
+
+HANDLERS = {
+    "deploy": _deploy,
+    "roll_reactions": _roll_reactions,
+    "assign_reaction": _assign,
+    "activate": _activate,
+    "spend_point": _spend,
+    "resolve": _resolve,
+    "next_phase": _next_phase,
+    "agree_end": _agree_end,
+    "third_party_gone": _third_party_gone,
+    "retreat": _retreat,
+    "adjust": _adjust,
+    "objective_done": _objective,
+}
+
+
+def apply(
+    state: Mapping[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]
+) -> tuple[dict[str, Any], list[Event]]:
+    """Apply one action (module docstring) to a copy of ``state``; returns the new state and its
+    events. Raises :class:`TrackerError` (its subclass ``NotYours`` for a player acting out of
+    their seat) naming the payload field; nothing changes then."""
+    handler = HANDLERS.get(action.type)
+    if handler is None:
+        raise _err(f"Unknown action {action.type!r}; choose one of {', '.join(HANDLERS)}.", "type")
+    if state["phase"] == "over" and action.type != "adjust":
+        raise _err("The battle is over.", "type")
+    new: dict[str, Any] = copy_state(dict(state))
+    events = handler(new, action, dice, tables)
+    new["last"] = {"type": events[-1].type, "text": events[-1].text} if events else new["last"]
+    for side in SIDES:
+        faces = new["sides"][side]["reaction_dice"]
+        new["sides"][side]["pick"] = (
+            None if faces is None else reaction_pick(faces, [f for f in new["figures"] if f["side"] == side])
+        )
+    return new, events
+
+
+def outcome(state: Mapping[str, Any]) -> dict[str, Any]:
+    """Each side's result, for its own campaign (p.37): ``{side: {"won", "held_field",
+    "objective_done", "casualties": [{"name", "ref"}], "retreated": [...], "loot_rolls",
+    "rivals": 0, "battlefield_finds": False}}`` plus ``rounds``. A side wins by Holding the
+    Field; pay is normal with the win bonus for a completed objective; 1 Loot roll each, +1 for
+    facing a Power Rating of 5 or more; PvP never makes Rivals."""
+    result: dict[str, Any] = {"rounds": state["round"], "held_field": state["held_field"]}
+    for side in SIDES:
+        other = state["sides"][_other(side)]
+        figures = [f for f in state["figures"] if f["side"] == side]
+        result[side] = {
+            "won": state["held_field"] == side,
+            "held_field": state["held_field"] == side,
+            "objective_done": state["sides"][side]["objective_done"],
+            "casualties": [{"name": f["name"], "ref": f["ref"]} for f in figures if f["status"] == "casualty"],
+            "retreated": [{"name": f["name"], "ref": f["ref"]} for f in figures if f["status"] == "retreated"],
+            "loot_rolls": 1 + (1 if other["power_rating"] >= 5 else 0),
+            "rivals": 0,
+            "battlefield_finds": False,
+        }
+    return result

@@ -1,0 +1,26 @@
+"""Template filters of the PvP battle tracker (templates/battles/pvp_battle.html)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django import template
+
+from battles.engine.fp_pvp import SIDES
+
+register = template.Library()
+
+
+@register.filter
+def pvp_seated(state: Mapping[str, Any], me: str) -> list[str]:
+    """The sides (``host``, ``guest``) the viewer ``me`` (a user id as text) plays in a PvP
+    tracker state; empty for a reader or a guest."""
+    sides = state.get("sides") or {}
+    return [side for side in SIDES if me and me in (sides.get(side) or {}).get("players", ())]
+
+
+@register.filter
+def get_side(names: Mapping[str, str], side: str) -> str:
+    """The crew name of ``side`` (``host`` or ``guest``) in ``names``."""
+    return str(names.get(side, side))
