@@ -12,13 +12,15 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
+from battles import services
 from battles.models import Battle, Meeting
-from battles.tests.test_fp_services import play_to_record
+from battles.tests.test_fp_services import ELITE, play_to_record
 from battles.tests.test_fp_turn_record import advance_to_record
 from campaigns import services as campaign_services
 from campaigns import turn_services
 from campaigns.models import Campaign, Character, LogEntry
 from campaigns.selectors import current_turn
+from rules.errors import DropshipError
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fiveparsecs_tables")]
 
@@ -155,3 +157,31 @@ def test_a_pvp_battle_from_invitation_to_both_campaigns_post_battle(player: Any,
     page.force_login(other)
     assert page.get(f"/battles/fp/{theirs.pk}/").status_code == 200
     assert Meeting.objects.get().status == "finished"
+
+
+def test_a_turn_that_plans_a_pvp_battle_skips_the_enemy_and_deployment_and_points_to_the_pvp_page(player: Any) -> None:
+    campaign = crew(player, "Drift", [("Ace", 0, GUN)])
+    turn = turn_services.turn_start(user=player, campaign_id=campaign.pk, version=campaign.version)
+    for _ in range(40):
+        turn.refresh_from_db()
+        key = turn.plan[turn.position]["key"]
+        if key == "battle.objective":
+            break
+        campaign.refresh_from_db()
+        inputs = {"mission": "pvp"} if key == "battle.type" else {}
+        mode = "roll" if key == "battle.type" else "manual"
+        turn_services.step_resolve(
+            user=player, campaign_id=campaign.pk, version=campaign.version, mode=mode, inputs=inputs, text="Done."
+        )
+    modes = {s.key: (s.mode, s.text) for s in turn.steps.all()}
+    assert "PvP battle" in modes["battle.type"][1] and modes["battle.deployment"][0] == "skipped"
+    with pytest.raises(DropshipError) as refused:
+        services.battle_create(user=player, campaign_id=campaign.pk, enemy=ELITE)
+    assert refused.value.field == "mission_source" and "/battles/pvp/" in refused.value.message
+    page = Client()
+    page.force_login(player)
+    assert 'data-testid="pvp-handoff"' in page.get(f"/campaigns/{campaign.pk}/turn/").content.decode()
+    campaign.refresh_from_db()
+    turn_services.step_resolve(user=player, campaign_id=campaign.pk, version=campaign.version, mode="manual", text="Done.")
+    turn.refresh_from_db()
+    assert {s.key: s.mode for s in turn.steps.all()}.get("battle.enemy") == "skipped"

@@ -149,7 +149,8 @@ def test_salvage_steps_stay_with_their_condition() -> None:
     by_key = {s.key: s for s in turn.plan_turn(view(), TABLES)}
     for key in ("battle.salvage_poi", "post.trade_salvage", "post.salvage_poi"):
         assert by_key[key].condition == "salvage"
-    assert by_key["battle.deployment"].condition == "not_salvage"
+    assert by_key["battle.deployment"].condition == "not_salvage&not_pvp"  # nor in a PvP battle (p.36)
+    assert by_key["battle.enemy"].condition == "not_pvp" and by_key["post.rivals"].condition == "not_pvp"
 
 
 # -- introductory campaign ---------------------------------------------------------------------

@@ -86,11 +86,11 @@ _TURN_ROWS: dict[tuple[str, str], dict[str, Any]] = {
     ("battle", "determine deployment conditions"): {
         "key": "battle.deployment",
         "slot": "deployment_conditions",
-        "condition": "not_salvage",
+        "condition": "not_salvage&not_pvp",  # none in a PvP battle (p.36)
     },
     ("battle", "determine notable sights"): {"key": "battle.sights", "slot": "notable_sights", "condition": "not_salvage"},
     ("battle", "determine the objective"): {"key": "battle.objective", "slot": "objectives"},
-    ("battle", "determine the enemy"): {"key": "battle.enemy", "slot": "enemy_encounters"},
+    ("battle", "determine the enemy"): {"key": "battle.enemy", "slot": "enemy_encounters", "condition": "not_pvp"},
     ("battle", "set up the battlefield"): {"key": "battle.setup"},
     ("battle", "place points of interest and salvage"): {"key": "battle.salvage_poi", "condition": "salvage"},
     ("post-battle", "resolve rival status"): {"key": "post.rivals", "condition": "not_pvp"},  # PvP makes no Rivals (p.37)

@@ -59,8 +59,8 @@ def _term(term: str, view: CampaignView, facts: Mapping[str, Any]) -> bool:
         return any(c.injuries for c in view.crew if c.status == "active")
     if term in connections.CONDITIONS:
         return connections.condition(term, facts)
-    if term == "pvp":
-        return bool(facts.get("pvp"))
+    if term == "pvp":  # planned at the battle type step, or recorded from a PvP battle (pp.35-37)
+        return mission == "pvp" or bool(facts.get("pvp"))
     if term == "pvp_bonus_loot":
         return bool(facts.get("pvp")) and int(facts.get("bonus_loot") or 0) > 0
     if term == "faction_job_won":

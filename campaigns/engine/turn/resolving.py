@@ -300,6 +300,8 @@ def _rule_battle_type(ctx: _Ctx) -> StepResult:
         raise TurnError(f"rival: name the Rival this mission fights ({', '.join(names)}).", field="rival")
     facts: dict[str, Any] = {"mission": mission}
     text = f"This turn's battle: {with_article(mission.capitalize())} mission."
+    if mission == "pvp":  # against another player's crew (pp.35-37): no enemy to roll, no Deployment Conditions
+        text = "This turn's battle: a PvP battle against another player's crew (pp.35-37); Rivals do not interfere."
     if rival:
         facts["rival"] = rival
         text = f"This turn's battle: a Rival mission against {rival}."
