@@ -34,7 +34,7 @@ from campaigns import services as campaign_services
 from campaigns.engine.turn.battle import BattleRecord
 from campaigns.models import Campaign
 from campaigns.permissions import EDITOR, campaign_for
-from campaigns.selectors import campaign_list, fiveparsecs_tables
+from campaigns.selectors import campaign_list, current_turn, fiveparsecs_tables
 from live.engine.tracker import Role
 from live.models import Membership
 from live.services import room_create, room_share
@@ -61,13 +61,11 @@ def sides_of(user: Any, meeting: Meeting, *, at_least: Role = Role.VIEWER) -> li
     return sides
 
 
-def can_edit(user: Any, campaign: Campaign) -> bool:
-    """Whether ``user`` edits ``campaign`` (may host or accept a PvP battle with it)."""
-    try:
-        campaign_for(user, campaign.pk, at_least=EDITOR)
-    except (NotFound, NotAllowed):
-        return False
-    return True
+def editable_campaigns(user: Any) -> QuerySet[Campaign]:
+    """The campaigns ``user`` edits (owns, or plays as an editor): those that may host or accept
+    a PvP battle. One query."""
+    played = Membership.objects.filter(user=user, role__in=(Role.OWNER.value, Role.PLAYER.value)).values("room_id")
+    return Campaign.objects.filter(Q(owner=user) | Q(room_id__in=played)).distinct().order_by("-updated", "-id")
 
 
 def crew_choices(meeting: Meeting, side: str) -> list[dict[str, Any]]:
@@ -397,10 +395,12 @@ def _side_battle(meeting: Meeting, side: str, result: Mapping[str, Any]) -> Batt
     mine = result[side]
     title = f"PvP: {campaign.crew_name or campaign.name} vs {other.crew_name or other.name}"[:80]
     fielded = (meeting.setup or {}).get("figures", {}).get(side) or []
+    playing = current_turn(campaign)
     battle = Battle.objects.create(
         owner=campaign.owner,
         campaign=campaign,
-        turn_number=meeting.host_turn if side == "host" else meeting.guest_turn,
+        # The turn being played takes it; between turns, the next turn's Record the battle does.
+        turn_number=playing.number if playing is not None else None,
         title=title,
         status="finished",
         setup={

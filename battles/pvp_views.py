@@ -19,19 +19,17 @@ from battles import pvp_inputs, pvp_services
 from battles.engine.fp_pvp import SIDES
 from battles.models import Meeting
 from campaigns.permissions import EDITOR
-from campaigns.selectors import campaign_list
 from rules.engine.dice import Dice
 from rules.errors import DropshipError, NotFound
 from rules.inputs import validated
 
 
-def _mine(user: Any) -> list[Any]:
-    """The campaigns the user edits (to host or accept a battle with)."""
-    return [c for c in campaign_list(user=user) if pvp_services.can_edit(user, c)]
-
-
 def _list_context(request: HttpRequest, **extra: Any) -> dict[str, Any]:
-    return {"meetings": pvp_services.meetings_of(request.user), "campaigns": _mine(request.user), **extra}
+    return {
+        "meetings": pvp_services.meetings_of(request.user),
+        "campaigns": pvp_services.editable_campaigns(request.user),
+        **extra,
+    }
 
 
 @login_required

@@ -185,3 +185,35 @@ def test_a_turn_that_plans_a_pvp_battle_skips_the_enemy_and_deployment_and_point
     turn_services.step_resolve(user=player, campaign_id=campaign.pk, version=campaign.version, mode="manual", text="Done.")
     turn.refresh_from_db()
     assert {s.key: s.mode for s in turn.steps.all()}.get("battle.enemy") == "skipped"
+
+
+def test_a_pvp_battle_fought_between_turns_goes_to_the_next_turn(player: Any, other: Any) -> None:
+    host = crew(player, "Drift", [("Ace", 0, GUN)])
+    guest = crew(other, "Vex", [("Gil", 0, GUN)])
+    me, them = client_for(player), client_for(other)
+    made = me.post("/api/v1/fp-pvp/", {"campaign": host.pk}, format="json").json()
+    them.post("/api/v1/fp-pvp/accept/", {"code": made["code"], "campaign": guest.pk}, format="json")
+    mid = made["id"]
+    me.post(f"/api/v1/fp-pvp/{mid}/field/", {"version": 2, "figures": [Character.objects.get(name="Ace").pk]}, format="json")
+    them.post(f"/api/v1/fp-pvp/{mid}/field/", {"version": 3, "figures": [Character.objects.get(name="Gil").pk]}, format="json")
+    them.post(f"/api/v1/fp-pvp/{mid}/setup/", {"version": 4, "reason": "same_prize", "seed": 1}, format="json")
+    room = me.post(f"/api/v1/fp-pvp/{mid}/track/", {"version": 5}, format="json").json()["room"]
+    seat = {"host": me, "guest": them}
+    state = me.get(f"/api/v1/rooms/{room}/").json()["state"]
+    while state["phase"] == "deploy":  # one figure each, the lower rating (or the D6) first
+        state = room_act(seat[state["turn"]], room, "deploy", figures=[f"{state['turn'][0]}1"])
+    while state["turn"] is not None:  # the First Player rolls Reactions first
+        state = room_act(seat[state["turn"]], room, "roll_reactions", faces="1")
+    room_act(me, room, "assign_reaction", figure="h1", die=1)
+    room_act(them, room, "assign_reaction", figure="g1", die=1)
+    room_act(me, room, "next_phase")
+    state = room_act(them, room, "retreat", figure="g1")  # the guest's only figure leaves the table
+    assert state["held_field"] == "host"
+    me.post(f"/api/v1/fp-pvp/{mid}/finish/", {"version": meeting_version(me, mid)}, format="json")
+    battle = Battle.objects.get(campaign=host)
+    assert battle.turn_number is None and not battle.reported  # no turn was being played
+    play_to_record(player, host)
+    turn = current_turn(host)
+    assert turn is not None
+    guide = turn_services.step_guide(host, turn)
+    assert guide is not None and guide["battle"] is not None and guide["battle"].battle_id == battle.pk
