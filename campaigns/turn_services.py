@@ -22,7 +22,7 @@ from campaigns.engine import characters as ch
 from campaigns.engine import connections, difficulty, quests, turn
 from campaigns.engine import world as world_engine
 from campaigns.engine.slots import slot as slot_spec
-from campaigns.engine.turn import StepResult, StepSpec, post_battle
+from campaigns.engine.turn import StepResult, StepSpec, post_battle, salvage
 from campaigns.engine.turn import battle as battle_engine
 from campaigns.engine.view import BattleView, CampaignView, Change, FactionView, RivalView, WorldView
 from campaigns.models import Campaign, Ship, Turn, TurnStep
@@ -447,11 +447,27 @@ def _resolve(
         return _rule_pre_battle_injuries(campaign, value if mode == "enter" else None, dice)
     if spec.rule in ("training", "purchase"):
         return StepResult(f"{spec.title}: done on the crew and ship pages.")
+    pay = _salvage_pay(current, spec)
+    if pay is not None:
+        if spec.key == "post.paid":
+            return _engine(lambda: salvage.get_paid(pay, inputs))
+        units = int(current.facts.get(salvage.UNITS, pay.get("units") or 0))
+        return _engine(lambda: salvage.trade(pay, units, inputs))
     rolled = _roll_table(spec, campaign, value if mode == "enter" else None, dice)
     if rolled is None:
         where = f" or map a table to the {slot_spec(spec.slot).title} slot" if spec.slot else ""
         raise DropshipError(f"{spec.title} has no table to roll here: record the result by hand{where}.", field="mode")
     return rolled
+
+
+#: The steps a finished Salvage job's pay resolves (:mod:`campaigns.engine.turn.salvage`, p.147).
+SALVAGE_STEPS = ("post.paid", "post.trade_salvage")
+
+
+def _salvage_pay(current: Turn, spec: StepSpec) -> Mapping[str, Any] | None:
+    """What the turn's Salvage job pays, when ``spec`` is a step it resolves; else None."""
+    pay = current.facts.get(salvage.FACT)
+    return pay if spec.key in SALVAGE_STEPS and isinstance(pay, Mapping) else None
 
 
 #: The turn fact naming the finished battle a "Record the battle" step took its result from.
@@ -576,6 +592,8 @@ def step_fields(campaign: Campaign, current: Turn, spec: StepSpec, view: Campaig
                 "pays and settle the rest by the core rules.",
             )
         )
+    elif (pay := _salvage_pay(current, spec)) is not None:
+        fields += _salvage_fields(spec, pay, int(current.facts.get(salvage.UNITS, pay.get("units") or 0)))
     elif spec.rule in ("connection_accept", "connection_rewards"):
         connections.field_notes(fields, current.facts)
     elif spec.rule == "battle_brief":
@@ -602,6 +620,30 @@ def step_fields(campaign: Campaign, current: Turn, spec: StepSpec, view: Campaig
                 )
             )
     return fields
+
+
+def _salvage_fields(spec: StepSpec, pay: Mapping[str, Any], units: int) -> list[dict[str, Any]]:
+    """Get paid asks for the Illegal job's penalty when the law caught the crew (p.138); Trade
+    Salvage for the Scrappers' offers bought and the units cashed in (p.147)."""
+    if spec.key == "post.paid":
+        if not salvage.caught(pay):
+            return []
+        face = (pay.get("illegal") or {}).get("roll")
+        note = (
+            f"The law is on your trail (D6 {face}): a fine of {face} credits, every Salvage unit, or an Enforcer Rival (p.138)."
+        )
+        return [_field("illegal_penalty", "choice", required=True, choices=salvage.PENALTIES, note=note)]
+    prices = ", ".join(str(p) for p in pay.get("scrappers") or [])
+    return [
+        _field("scrappers", "text", note=f"Offers bought, by number (prices {prices} Salvage units; you hold {units})."),
+        _field(
+            "salvage_cashed",
+            "count",
+            minimum=0,
+            maximum=units,
+            note=f"Units cashed in at 1 credit each, ONLY for {salvage.CASH_USES} (p.147).",
+        ),
+    ]
 
 
 def _check_fields(campaign: Campaign, spec: StepSpec, fields: Sequence[Mapping[str, Any]], given: Mapping[str, Any]) -> None:
@@ -640,7 +682,12 @@ def step_guide(campaign: Campaign, current: Turn) -> dict[str, Any] | None:
     mapped = slot_tables(campaign).get(spec.slot) if spec.slot else None
     tables = fiveparsecs_tables()
     fixture = tables.get(spec.table) if spec.table else None
-    rollable = bool(spec.rule) or (mapped is not None and bool(mapped.die)) or (fixture is not None and not fixture.is_reference)
+    rollable = (
+        bool(spec.rule)
+        or (mapped is not None and bool(mapped.die))
+        or (fixture is not None and not fixture.is_reference)
+        or _salvage_pay(current, spec) is not None
+    )
     die = mapped.die if mapped is not None else (fixture.die if fixture is not None else "")
     view = build_view(campaign, current)
     preview = ""
@@ -765,7 +812,10 @@ def step_resolve(
             result = _resolve(campaign, current, spec, mode, value, given, dice)
     if record is not None:
         source = {"id": record.battle_id, "title": record.title, "overridden": overridden}
-        result = StepResult(result.text + over_battle, result.rolls, result.changes, {**result.facts, BATTLE_SOURCE: source})
+        paid = {salvage.FACT: dict(record.salvage)} if record.salvage is not None else {}  # for Get paid (p.147)
+        result = StepResult(
+            result.text + over_battle, result.rolls, result.changes, {**result.facts, BATTLE_SOURCE: source, **paid}
+        )
     if campaign.credits + sum(int(c.data["amount"]) for c in result.changes if c.kind == "credits") < 0 and mode != "manual":
         raise DropshipError(
             f"credits: the crew has {campaign.credits} credits, not enough for this step; record what you did by hand.",

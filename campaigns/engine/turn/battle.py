@@ -37,7 +37,8 @@ class BattleRecord:
     ``battle_id``/``title`` name the battle; ``casualties`` are crew ids (as text); ``kills`` the
     enemies killed, ``None`` when the battle was not counted (played at the table and typed in);
     ``psionic_uses`` how many times the crew's Psionics used a power (pp.17-24); ``enemy`` the
-    enemy's name or category; ``elite`` an elite-level force (p.48).
+    enemy's name or category; ``elite`` an elite-level force (p.48); ``mission_type`` a special
+    mission type's id (p.116), ``salvage`` what a Salvage job pays (:mod:`.salvage`).
     """
 
     battle_id: int
@@ -49,10 +50,16 @@ class BattleRecord:
     psionic_uses: int = 0
     enemy: str = ""
     elite: bool = False
+    mission_type: str = ""
+    salvage: Mapping[str, Any] | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        """JSON-ready (casualties as a list)."""
+        """JSON-ready (casualties as a list); ``mission_type`` and ``salvage`` only when set."""
+        extra: dict[str, Any] = {"mission_type": self.mission_type} if self.mission_type else {}
+        if self.salvage is not None:
+            extra["salvage"] = dict(self.salvage)
         return {
+            **extra,
             "battle_id": self.battle_id,
             "title": self.title,
             "won": self.won,
@@ -80,6 +87,8 @@ class BattleRecord:
                 psionic_uses=int(data.get("psionic_uses") or 0),
                 enemy=str(data.get("enemy") or ""),
                 elite=bool(data.get("elite")),
+                mission_type=str(data.get("mission_type") or ""),
+                salvage=dict(data["salvage"]) if isinstance(data.get("salvage"), Mapping) else None,
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise TurnError(f"The battle's record is not readable ({exc}).", field="battle") from None
