@@ -702,6 +702,12 @@ def step_guide(campaign: Campaign, current: Turn) -> dict[str, Any] | None:
         preview = f"Money is Tight: {cost} credits." if cost is not None else "Type the upkeep from your core rulebook."
         if cost is not None and cost > campaign.credits:
             preview += f" The crew has {campaign.credits}: say what it pays (core p.76)."
+    pay = _salvage_pay(current, spec)
+    if pay is not None and spec.key == "post.paid":
+        preview = f"The Salvage job: {pay.get('units', 0)} Salvage units, {pay.get('credits', 0)} credits found (pp.146-147)."
+    elif pay is not None:
+        prices = ", ".join(str(p) for p in pay.get("scrappers") or [])
+        preview = f"The Scrappers' three Loot rolls cost {prices} Salvage units (p.147)."
     record = turn_battle(campaign, current) if spec.rule == "battle_record" else None
     fields = step_fields(campaign, current, spec, view)
     return {
@@ -719,6 +725,7 @@ def step_guide(campaign: Campaign, current: Turn) -> dict[str, Any] | None:
         "remaining": len(current.plan) - current.position,
         "fields": fields,
         "battle": record,
+        "salvage": _salvage_pay(current, spec) is not None,
         "battle_words": battle_engine.record_words(record, crew_names(campaign)) if record is not None else "",
         "decided": {f["name"] for f in fields if f["decided"] is not None},
         "xp_crew": [
