@@ -17,8 +17,9 @@ Each type's kind module (``battles.<type>_kind``) provides:
 - ``mission_setup(dice, tables, *, crew_size, ai_type) -> dict``: the type's set-up, JSON-ready,
   with ``card`` (lines for the set-up card), ``no_minis`` (whether and why the no-minis rules
   apply), optional ``enemy_counts`` ({"basic", "specialist", "lieutenant"}: the force is
-  reshaped to these numbers) and ``enemy_swaps`` ({category: category played instead}); the
-  tracker set-up gets it under the type's id. Raises ``rules.engine.errors.RuleError`` naming
+  reshaped to these numbers), ``enemy_swaps`` ({category: category played instead}) and
+  ``enemy_fought: false`` when the rolled enemy is not fought (a Salvage job's Hostiles come in
+  play, p.139); the tracker set-up gets it under the type's id. Raises ``rules.engine.errors.RuleError`` naming
   the field.
 """
 

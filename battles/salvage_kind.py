@@ -200,4 +200,5 @@ def mission_setup(dice: Dice, tables: Mapping[str, RangeTable], *, crew_size: in
         "card": card,
         "no_minis": f"No-minis play does not apply: {fp_salvage.NOMINIS['why']}",
         "no_minis_allowed": False,
+        "enemy_fought": False,
     }

@@ -891,6 +891,7 @@ def battle_create(
                 warnings.append(name)
             else:
                 enemy_weapons[name] = made
+    fought = special is None or special.get("enemy_fought", True) is not False  # a Salvage job's is not (p.138)
     objective_name = objective or (setup.mission.objectives[0].name if setup.mission.objectives else "")
     label = title.strip() or f"{force.type or force.category} ({setup.mission.battle_label})"
     card = setup.as_dict()
@@ -922,7 +923,7 @@ def battle_create(
                 *connection_notes,
                 *_unlinked_mission(setup.mission.battle_type),
                 *_crew_warnings(figures),
-                *[f"No profile for the enemy weapon {w!r}: figures go without it." for w in warnings],
+                *[f"No profile for the enemy weapon {w!r}: figures go without it." for w in warnings if fought],
             ],
             "core": [parts[k].as_dict() for _, k in CORE_PARTS if k in parts],
             "psionic_legality": _psionic_legality(campaign),

@@ -451,6 +451,8 @@ def _resolve(
     if pay is not None:
         if spec.key == "post.paid":
             return _engine(lambda: salvage.get_paid(pay, inputs))
+        if spec.key == "post.salvage_poi":
+            return salvage.poi_finds(pay)
         units = int(current.facts.get(salvage.UNITS, pay.get("units") or 0))
         return _engine(lambda: salvage.trade(pay, units, inputs))
     rolled = _roll_table(spec, campaign, value if mode == "enter" else None, dice)
@@ -461,7 +463,7 @@ def _resolve(
 
 
 #: The steps a finished Salvage job's pay resolves (:mod:`campaigns.engine.turn.salvage`, p.147).
-SALVAGE_STEPS = ("post.paid", "post.trade_salvage")
+SALVAGE_STEPS = ("post.paid", "post.trade_salvage", "post.salvage_poi")
 
 
 def _salvage_pay(current: Turn, spec: StepSpec) -> Mapping[str, Any] | None:
@@ -625,6 +627,8 @@ def step_fields(campaign: Campaign, current: Turn, spec: StepSpec, view: Campaig
 def _salvage_fields(spec: StepSpec, pay: Mapping[str, Any], units: int) -> list[dict[str, Any]]:
     """Get paid asks for the Illegal job's penalty when the law caught the crew (p.138); Trade
     Salvage for the Scrappers' offers bought and the units cashed in (p.147)."""
+    if spec.key == "post.salvage_poi":
+        return []
     if spec.key == "post.paid":
         if not salvage.caught(pay):
             return []
@@ -705,6 +709,8 @@ def step_guide(campaign: Campaign, current: Turn) -> dict[str, Any] | None:
     pay = _salvage_pay(current, spec)
     if pay is not None and spec.key == "post.paid":
         preview = f"The Salvage job: {pay.get('units', 0)} Salvage units, {pay.get('credits', 0)} credits found (pp.146-147)."
+    elif pay is not None and spec.key == "post.salvage_poi":
+        preview = "The tracker rolled these when the job ended (p.146)."
     elif pay is not None:
         prices = ", ".join(str(p) for p in pay.get("scrappers") or [])
         preview = f"The Scrappers' three Loot rolls cost {prices} Salvage units (p.147)."

@@ -150,6 +150,8 @@ def test_a_campaign_salvage_job_pays_at_get_paid_and_trade_salvage(player: Any) 
     assert "ONLY on ship repairs, ship modules or Bot upgrades (p.147)" in text and "Kept: 0 Salvage units" in text
     line = LogEntry.objects.filter(campaign=campaign, kind="step").order_by("-id").first()
     assert line is not None and "p.147" in line.text and f"{markers - 1:+d} credits" in line.text
+    text = resolve(player, campaign)  # Check for Salvage mission Points of Interest: what the tracker rolled
+    assert "p1: D6 5, " in text and "D100 90" in text and "Counted at Get paid" in text
     step_to(player, campaign, "post.loot")
     turn.refresh_from_db()
     skipped = {s.key for s in turn.steps.filter(mode="skipped")}
@@ -200,3 +202,19 @@ def test_the_set_up_card_and_the_tracker_say_it_is_a_salvage_job(player: Any) ->
     room = services.battle_track(user=player, battle_id=battle.pk, version=battle.version)
     tracker = client.get(reverse("live:room", args=[room.pk])).content.decode()
     assert 'data-testid="salvage-tracker"' in tracker and battle.title in tracker
+
+
+def test_a_salvage_job_does_not_warn_about_the_weapons_of_an_enemy_it_does_not_fight(player: Any) -> None:
+    """p.138: no enemy is placed at set-up, so a rolled force's unknown weapons need no profile."""
+    args = {**ARGS, "enemy": {**ELITE, "category": "Roving Threats"}}
+    warned = {
+        kind: [
+            any(
+                w.startswith("No profile")
+                for w in services.battle_create(user=player, battle_type=kind, dice=Dice(seed=n), **args).setup["warnings"]
+            )
+            for n in range(1, 13)
+        ]
+        for kind in ("conventional", "salvage")
+    }
+    assert any(warned["conventional"]) and not any(warned["salvage"])

@@ -18,6 +18,9 @@ Illegal job's D6. The service puts it in the turn's facts under ``salvage``; the
   ONLY toward ship repairs, ship modules and Bot upgrades, so the log says the credits are for
   those. Units neither traded nor cashed are kept (``salvage_units`` in the turn's facts): the
   campaign does not hold a Salvage stash, so the log says how many to note.
+- **Check for Salvage mission Points of Interest** (p.146): the tracker rolled the D6 per
+  resolved Point of Interest and the D100 per Discovery when the job ended; the step lists them
+  (what they gave was counted at Get paid).
 - Credits never buy Salvage units (p.147).
 
 Pure Python: no Django imports.
@@ -134,3 +137,14 @@ def trade(pay: Mapping[str, Any], units: int, inputs: Mapping[str, Any]) -> Step
         said.append(f"{plural(cashed, 'Salvage unit')} cashed in at 1 credit each, to spend ONLY on {CASH_USES} (p.147).")
     said.append(f"Kept: {plural(kept, 'Salvage unit')}; note them, the campaign sheet holds no Salvage.")
     return StepResult(" ".join(said), changes=tuple(changes), facts={UNITS: kept, "scrapper_loot": len(bought)})
+
+
+def poi_finds(pay: Mapping[str, Any]) -> StepResult:
+    """The post-game Points of Interest rolls the tracker made (p.146), in words."""
+    finds = [f"{f.get('poi')}: D6 {f.get('roll')}, {f.get('result')}" for f in pay.get("finds") or []]
+    found = [f"D100 {d.get('roll')}, {d.get('result')}" for d in pay.get("discoveries") or []]
+    text = f"Points of Interest resolved: {pay.get('poi_resolved', len(finds))} of {pay.get('poi_total', '?')} (p.146). "
+    text += ("; ".join(finds) + ".") if finds else "Nothing to roll."
+    if found:
+        text += f" Discoveries: {'; '.join(found)}."
+    return StepResult(text + " Counted at Get paid.")
