@@ -8,6 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from battles import mission_types, salvage_kind, services
 from battles.models import Battle
@@ -218,3 +220,19 @@ def test_a_salvage_job_does_not_warn_about_the_weapons_of_an_enemy_it_does_not_f
         for kind in ("conventional", "salvage")
     }
     assert any(warned["conventional"]) and not any(warned["salvage"])
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10_000), size=st.integers(1, 8))
+def test_mission_setup_stays_within_the_chapter_bounds(seed: int, size: int) -> None:
+    """p.138: 1D3+1 markers, one of four edges, Tension from half the crew (rounded up), two groups
+    as equal as possible; every roll has its reason."""
+    tables = fiveparsecs_tables()
+    made = salvage_kind.mission_setup(Dice(seed=seed), tables, crew_size=size, ai_type=None)
+    assert 2 <= made["salvage_markers"] <= 4 and made["deployment"]["edge"] in ("north", "east", "south", "west")
+    assert len(made["rolls"]) == 2 and all(r["reason"] for r in made["rolls"])
+    crew = [{"name": f"F{n}", "savvy": 0} for n in range(size)]
+    state = salvage_kind.initial_state({"setup": {"salvage": made, "crew": crew}}, tables=tables)
+    groups = state["deployment"]["groups"]
+    assert state["tension"]["start"] == (size + 1) // 2 and abs(len(groups[0]) - len(groups[1])) <= 1
+    assert sum(len(g) for g in groups) == size and [c["name"] for c in state["crew"]] == [c["name"] for c in crew]
