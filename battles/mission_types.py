@@ -2,12 +2,11 @@
 which generator sets it up. Mission Selection (``fp_setup``) or the player picks the type (its
 :data:`battles.engine.fp_setup.BATTLE_TYPES` key); a type listed here is then set up by its
 generator, shown as such on the set-up card, tracked by its kind and finished by its outcome.
-A type not listed in :data:`MISSION_TRACKERS` is played as a conventional battle. Street
-fights (pp.123-136) and Salvage jobs (pp.137-147) have their own tracker kinds, opened as rooms of
-their own (a Street fight through ``POST /api/v1/fp-street-fights/``, a Salvage job from the rooms
-page); they are in :data:`MISSION_KINDS` so that a battle whose room is of their kind finishes by
-their ``outcome``, but are not yet set up from a battle (their generators take a typed crew, not
-a campaign battle's set-up).
+A type not listed in :data:`MISSION_TRACKERS` is played as a conventional battle. Salvage jobs
+(pp.137-147) are set up from a battle like Stealth missions (their rooms may also be opened from
+the rooms page). Street fights (pp.123-136) have their own tracker kind, opened as a room of its
+own (``POST /api/v1/fp-street-fights/``); it is in :data:`MISSION_KINDS` so that a battle whose
+room is of its kind finishes by its ``outcome``, but it is not yet set up from a battle.
 
 Each type's kind module (``battles.<type>_kind``) provides:
 
@@ -18,8 +17,9 @@ Each type's kind module (``battles.<type>_kind``) provides:
 - ``mission_setup(dice, tables, *, crew_size, ai_type) -> dict``: the type's set-up, JSON-ready,
   with ``card`` (lines for the set-up card), ``no_minis`` (whether and why the no-minis rules
   apply), optional ``enemy_counts`` ({"basic", "specialist", "lieutenant"}: the force is
-  reshaped to these numbers) and ``enemy_swaps`` ({category: category played instead}); the
-  tracker set-up gets it under the type's id. Raises ``rules.engine.errors.RuleError`` naming
+  reshaped to these numbers), ``enemy_swaps`` ({category: category played instead}) and
+  ``enemy_fought: false`` when the rolled enemy is not fought (a Salvage job's Hostiles come in
+  play, p.139); the tracker set-up gets it under the type's id. Raises ``rules.engine.errors.RuleError`` naming
   the field.
 """
 
@@ -34,6 +34,7 @@ from battles import salvage_kind, stealth_kind, street_kind
 #: Mission type id (``fp_setup.BATTLE_TYPES`` key) -> tracker kind id.
 MISSION_TRACKERS: dict[str, str] = {
     "stealth": "fiveparsecs-stealth",
+    "salvage": "fiveparsecs-salvage",
 }
 
 #: Tracker kind id -> its kind module (``mission_setup``, ``outcome``, ``KIND``).

@@ -31,7 +31,7 @@ from battles import pvp_kind, services
 from battles.engine import fp_pvp
 from battles.models import Battle, Meeting
 from campaigns import services as campaign_services
-from campaigns.engine.turn.battle import BattleRecord
+from campaigns.engine.turn.battle import PVP, BattleRecord
 from campaigns.models import Campaign
 from campaigns.permissions import EDITOR, campaign_for
 from campaigns.selectors import campaign_list, current_turn, fiveparsecs_tables
@@ -416,7 +416,7 @@ def _side_battle(meeting: Meeting, side: str, result: Mapping[str, Any]) -> Batt
         held_field=bool(mine["held_field"]),
         casualties=tuple(str(f["ref"]) for f in mine["casualties"] if f.get("ref")),
         enemy=other.crew_name or other.name,
-        pvp=True,
+        mission_type=PVP,
         bonus_loot=int(mine["loot_rolls"]) - 1,
     )
     battle.result = {**mine, "casualties": [f["name"] for f in mine["casualties"]], "source": "pvp", "record": record.as_dict()}

@@ -1,6 +1,10 @@
 """The Salvage job tracker as a live room kind (``fiveparsecs-salvage``; Compendium pp.137-147).
 
-A room opens from a generated set-up (``options["setup"]``: a mapping or JSON text from
+A battle set up as a Salvage job (Mission Selection p.116, the turn's Salvage battle type, or
+the player's pick) gets its set-up from :func:`mission_setup` (see :mod:`battles.mission_types`)
+and passes the battle tracker's set-up, with that set-up under ``"salvage"``: the tracker's crew
+is then the battle's crew (names, Savvy, Bots, Soulless), deployed in two groups, and Tension
+starts from their number (p.138). A room also opens from a generated set-up (``options["setup"]``: a mapping or JSON text from
 :func:`battles.engine.fp_salvage.generate`, as a campaign battle passes it), or from the rooms
 page with the crew typed in (``crew``: ``"Ria 1, Bo, Zed 2 bot"``, a name then its Savvy and any of
 bot, soulless, swift), ``difficulty`` (normal, easier, harder), ``illegal`` and ``rivals``
@@ -21,6 +25,7 @@ from rules.engine.tables import RangeTable
 
 KIND = "fiveparsecs-salvage"
 SYSTEM = "fiveparsecs"
+MISSION = "salvage"
 DIFFICULTIES: tuple[str, ...] = ("normal", "easier", "harder")
 CREW_FLAGS: tuple[str, ...] = ("bot", "soulless", "swift")
 
@@ -92,6 +97,8 @@ def initial_state(options: Mapping[str, Any], *, tables: Mapping[str, RangeTable
             setup = json.loads(setup)
         except json.JSONDecodeError as exc:
             raise TrackerError(f"setup must be JSON: {exc.msg} at line {exc.lineno}.", field="setup") from None
+    if isinstance(setup, Mapping) and isinstance(setup.get(MISSION), Mapping) and setup.get("mission") != MISSION:
+        return fp_salvage.initial_state(_from_battle(setup), tables)
     if isinstance(setup, Mapping):
         return fp_salvage.initial_state(setup, tables)
     if setup not in (None, ""):
@@ -124,3 +131,74 @@ def _typed(raw: Any, field: str, sides: int) -> int | None:
     if not text.isdigit() or not 1 <= int(text) <= sides:
         raise TrackerError(f"{field} must be a D{sides} face from 1 to {sides}, or blank to roll; got {raw!r}.", field=field)
     return int(text)
+
+
+def _from_battle(setup: Mapping[str, Any]) -> dict[str, Any]:
+    """The Salvage set-up of a battle's tracker set-up: the battle's crew take the place of the
+    numbered crew :func:`mission_setup` rolled for, in two groups as equal as possible, and Tension
+    starts at their number halved, rounded up (0 when easier; p.138)."""
+    made = dict(setup[MISSION])
+    crew = [
+        {
+            "name": str(c.get("name") or ""),
+            "savvy": max(-3, min(6, int(c.get("savvy") or 0))),
+            "bot": bool(c.get("bot")),
+            "soulless": bool(c.get("soulless")),
+            "swift": bool(c.get("swift")),
+        }
+        for c in setup.get("crew") or []
+        if isinstance(c, Mapping)
+    ]
+    if not crew:
+        raise TrackerError("setup.crew is required: the battle's crew figures.", field="setup")
+    names = [c["name"] for c in crew]
+    half = (len(names) + 1) // 2
+    options = made.get("options") or {}
+    made["crew"] = crew
+    made["deployment"] = {**(made.get("deployment") or {}), "groups": [names[:half], names[half:]]}
+    made["starting_tension"] = 0 if options.get("easier") else half
+    return made
+
+
+#: What a Salvage job battle's set-up card says about the battle's rolled enemy (pp.139-140).
+NO_ENEMY = (
+    "No enemy is placed at set-up: the enemy rolled for this battle is not fought. Contacts spawn from the "
+    "Tension track and a revealed Contact may bring Hostiles (pp.139-140)."
+)
+
+
+def mission_setup(dice: Dice, tables: Mapping[str, RangeTable], *, crew_size: int, ai_type: str | None) -> dict[str, Any]:
+    """The Salvage job set-up (:func:`battles.engine.fp_salvage.generate`, pp.137-138) for
+    :mod:`battles.mission_types`: the Salvage markers (1D3+1) and the deployment edge (D12),
+    rolled with their reasons for ``crew_size`` numbered crew (the tracker puts the battle's crew
+    in their place), the set-up card's lines, and no no-minis play (the chapter plays by
+    distances and sight, pp.138-141). ``ai_type`` is not used: Hostiles bring their own.
+    Raises :class:`TrackerError` naming the field."""
+    from battles.engine import fp_salvage
+
+    size = max(1, min(int(crew_size), 20))
+    made = fp_salvage.generate(dice, _loaded(tables), crew=[f"Crew {n + 1}" for n in range(size)])
+    deploy = made["deployment"]
+    card = [
+        "Salvage job (Compendium pp.137-147): no mission objective and no Seize the Initiative; resolve every "
+        "Point of Interest (one near the centre of each table quarter) to win (p.138).",
+        f"Salvage markers: {made['salvage_markers']} (1D3+1), spread evenly; a crew member who touches one gains "
+        "1 Salvage unit, never lost (p.138).",
+        f"Deployment: the {deploy['edge']} edge, the crew in two groups as equal as possible, within "
+        f'{deploy["within_in"]}" of the edge and at least {deploy["apart_in"]}" apart (p.138).',
+        "Tension: set to the crew on the table halved, rounded up, when round 1 ends (p.138).",
+        NO_ENEMY,
+        f"Table: {made['table']['feet']}x{made['table']['feet']} ft advised; on a smaller one "
+        f"{made['table']['smaller']} (p.137).",
+        f"Not used: {'; '.join(made['not_used'])}. Allowed: {'; '.join(made['allowed'])} (p.137).",
+        "After the job: no Loot or Battlefield Finds rolls and no Invasion check; a D6 per resolved Point of "
+        "Interest, and the Salvage goes to Get paid and the Scrappers (pp.146-147).",
+    ]
+    return {
+        **made,
+        "objective": {"key": MISSION, "name": "Resolve every Point of Interest", "effect": "p.138"},
+        "card": card,
+        "no_minis": f"No-minis play does not apply: {fp_salvage.NOMINIS['why']}",
+        "no_minis_allowed": False,
+        "enemy_fought": False,
+    }

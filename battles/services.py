@@ -50,7 +50,7 @@ Rulings:
   ``setup["connection"]`` (also among the warnings) lists the Connection's terms.
 - Won: the no-minis objective achieved; from the tracker or by hand, Holding the Field, unless
   ``won`` is given; a special mission's tracker (:mod:`battles.mission_types`) says ``won`` itself.
-- A special battle type (p.116) that :mod:`battles.mission_types` lists (Stealth) is set up by
+- A special battle type (p.116) that :mod:`battles.mission_types` lists (Stealth, Salvage) is set up by
   its generator after Mission Selection (or the player's ``battle_type``): its card lines join
   the set-up card, ``setup["mission_type"]`` keeps ``{type, kind, setup}``, the enemy category
   is swapped and the force reshaped as the type says, the live tracker is its kind, and a type
@@ -101,7 +101,7 @@ from live.engine.tracker import Role, flag_value
 from live.models import Membership, Room
 from live.services import room_create, room_share
 from rules import jobs, writes
-from rules.engine.dice import Dice
+from rules.engine.dice import Dice, RollRecord
 from rules.engine.tables import RangeTable
 from rules.errors import DropshipError, rule_errors
 
@@ -830,6 +830,8 @@ def battle_create(
     special = _special_setup(dice, tables, setup, crew_size=size, ai_type=ai_type)
     if special is not None:
         enemy = _swap_category(enemy, special.get("enemy_swaps") or {})
+        if "rivals" in special and campaign is not None:  # a Salvage job's Rival trap names them (p.144)
+            special["rivals"] = list(campaign.rivals.values_list("name", flat=True)[:20])
     if core_objectives is not None and setup.mission.objectives and not setup.mission.expanded:
         first = setup.mission.objectives[0]
         record = next((r for r in setup.mission.rolls if r.reason == fp_setup.CORE_OBJECTIVE_REASON), None)
@@ -894,6 +896,7 @@ def battle_create(
                 warnings.append(name)
             else:
                 enemy_weapons[name] = made
+    fought = special is None or special.get("enemy_fought", True) is not False  # a Salvage job's is not (p.138)
     objective_name = objective or (setup.mission.objectives[0].name if setup.mission.objectives else "")
     label = title.strip() or f"{force.type or force.category} ({setup.mission.battle_label})"
     card = setup.as_dict()
@@ -925,7 +928,7 @@ def battle_create(
                 *connection_notes,
                 *_unlinked_mission(setup.mission.battle_type),
                 *_crew_warnings(figures),
-                *[f"No profile for the enemy weapon {w!r}: figures go without it." for w in warnings],
+                *[f"No profile for the enemy weapon {w!r}: figures go without it." for w in warnings if fought],
             ],
             "core": [parts[k].as_dict() for _, k in CORE_PARTS if k in parts],
             "psionic_legality": _psionic_legality(campaign),
@@ -947,6 +950,7 @@ def battle_create(
     )
     if campaign is not None:
         rolled = [r for r in setup.rolls] + [r for r in force.rolls] + [p.roll for p in parts.values() if p.roll]
+        rolled += [RollRecord.from_dict(r) for r in (special or {}).get("rolls", [])]  # the mission type's own
         campaign_services.log(
             campaign,
             "battle",
@@ -965,7 +969,6 @@ def battle_create(
 #: Special mission types with a tracker of their own that a battle does not set up yet, and where to play them.
 UNLINKED_MISSIONS = {
     "street_fight": "a Street fight (pp.123-136): play it on its own tracker (POST /api/v1/fp-street-fights/)",
-    "salvage": "a Salvage job (pp.137-147): play it on its own tracker (Rooms, Five Parsecs salvage job)",
 }
 
 
@@ -1555,6 +1558,8 @@ def _turn_record(battle: Battle, result: Mapping[str, Any]) -> dict[str, Any]:
         psionic_uses=int(result.get("psionic_uses") or 0),
         enemy=str(enemy.get("type") or enemy.get("category") or ""),
         elite=bool(enemy.get("elite")),
+        mission_type=str((battle.setup.get("mission_type") or {}).get("type") or ""),
+        salvage=result["salvage"] if isinstance(result.get("salvage"), Mapping) else None,
     ).as_dict()
 
 

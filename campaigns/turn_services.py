@@ -22,7 +22,7 @@ from campaigns.engine import characters as ch
 from campaigns.engine import connections, difficulty, quests, turn
 from campaigns.engine import world as world_engine
 from campaigns.engine.slots import slot as slot_spec
-from campaigns.engine.turn import StepResult, StepSpec, post_battle
+from campaigns.engine.turn import StepResult, StepSpec, post_battle, salvage
 from campaigns.engine.turn import battle as battle_engine
 from campaigns.engine.view import BattleView, CampaignView, Change, FactionView, RivalView, WorldView
 from campaigns.models import Campaign, Ship, Turn, TurnStep
@@ -447,11 +447,29 @@ def _resolve(
         return _rule_pre_battle_injuries(campaign, value if mode == "enter" else None, dice)
     if spec.rule in ("training", "purchase"):
         return StepResult(f"{spec.title}: done on the crew and ship pages.")
+    pay = _salvage_pay(current, spec)
+    if pay is not None:
+        if spec.key == "post.paid":
+            return _engine(lambda: salvage.get_paid(pay, inputs))
+        if spec.key == "post.salvage_poi":
+            return salvage.poi_finds(pay)
+        units = int(current.facts.get(salvage.UNITS, pay.get("units") or 0))
+        return _engine(lambda: salvage.trade(pay, units, inputs))
     rolled = _roll_table(spec, campaign, value if mode == "enter" else None, dice)
     if rolled is None:
         where = f" or map a table to the {slot_spec(spec.slot).title} slot" if spec.slot else ""
         raise DropshipError(f"{spec.title} has no table to roll here: record the result by hand{where}.", field="mode")
     return rolled
+
+
+#: The steps a finished Salvage job's pay resolves (:mod:`campaigns.engine.turn.salvage`, p.147).
+SALVAGE_STEPS = ("post.paid", "post.trade_salvage", "post.salvage_poi")
+
+
+def _salvage_pay(current: Turn, spec: StepSpec) -> Mapping[str, Any] | None:
+    """What the turn's Salvage job pays, when ``spec`` is a step it resolves; else None."""
+    pay = current.facts.get(salvage.FACT)
+    return pay if spec.key in SALVAGE_STEPS and isinstance(pay, Mapping) else None
 
 
 #: The turn fact naming the finished battle a "Record the battle" step took its result from.
@@ -576,6 +594,8 @@ def step_fields(campaign: Campaign, current: Turn, spec: StepSpec, view: Campaig
                 "pays and settle the rest by the core rules.",
             )
         )
+    elif (pay := _salvage_pay(current, spec)) is not None:
+        fields += _salvage_fields(spec, pay, int(current.facts.get(salvage.UNITS, pay.get("units") or 0)))
     elif spec.rule in ("connection_accept", "connection_rewards"):
         connections.field_notes(fields, current.facts)
     elif spec.rule == "battle_brief":
@@ -602,6 +622,32 @@ def step_fields(campaign: Campaign, current: Turn, spec: StepSpec, view: Campaig
                 )
             )
     return fields
+
+
+def _salvage_fields(spec: StepSpec, pay: Mapping[str, Any], units: int) -> list[dict[str, Any]]:
+    """Get paid asks for the Illegal job's penalty when the law caught the crew (p.138); Trade
+    Salvage for the Scrappers' offers bought and the units cashed in (p.147)."""
+    if spec.key == "post.salvage_poi":
+        return []
+    if spec.key == "post.paid":
+        if not salvage.caught(pay):
+            return []
+        face = (pay.get("illegal") or {}).get("roll")
+        note = (
+            f"The law is on your trail (D6 {face}): a fine of {face} credits, every Salvage unit, or an Enforcer Rival (p.138)."
+        )
+        return [_field("illegal_penalty", "choice", required=True, choices=salvage.PENALTIES, note=note)]
+    prices = ", ".join(str(p) for p in pay.get("scrappers") or [])
+    return [
+        _field("scrappers", "text", note=f"Offers bought, by number (prices {prices} Salvage units; you hold {units})."),
+        _field(
+            "salvage_cashed",
+            "count",
+            minimum=0,
+            maximum=units,
+            note=f"Units cashed in at 1 credit each, ONLY for {salvage.CASH_USES} (p.147).",
+        ),
+    ]
 
 
 def _check_fields(campaign: Campaign, spec: StepSpec, fields: Sequence[Mapping[str, Any]], given: Mapping[str, Any]) -> None:
@@ -640,7 +686,12 @@ def step_guide(campaign: Campaign, current: Turn) -> dict[str, Any] | None:
     mapped = slot_tables(campaign).get(spec.slot) if spec.slot else None
     tables = fiveparsecs_tables()
     fixture = tables.get(spec.table) if spec.table else None
-    rollable = bool(spec.rule) or (mapped is not None and bool(mapped.die)) or (fixture is not None and not fixture.is_reference)
+    rollable = (
+        bool(spec.rule)
+        or (mapped is not None and bool(mapped.die))
+        or (fixture is not None and not fixture.is_reference)
+        or _salvage_pay(current, spec) is not None
+    )
     die = mapped.die if mapped is not None else (fixture.die if fixture is not None else "")
     view = build_view(campaign, current)
     preview = ""
@@ -655,6 +706,14 @@ def step_guide(campaign: Campaign, current: Turn) -> dict[str, Any] | None:
         preview = f"Money is Tight: {cost} credits." if cost is not None else "Type the upkeep from your core rulebook."
         if cost is not None and cost > campaign.credits:
             preview += f" The crew has {campaign.credits}: say what it pays (core p.76)."
+    pay = _salvage_pay(current, spec)
+    if pay is not None and spec.key == "post.paid":
+        preview = f"The Salvage job: {pay.get('units', 0)} Salvage units, {pay.get('credits', 0)} credits found (pp.146-147)."
+    elif pay is not None and spec.key == "post.salvage_poi":
+        preview = "The tracker rolled these when the job ended (p.146)."
+    elif pay is not None:
+        prices = ", ".join(str(p) for p in pay.get("scrappers") or [])
+        preview = f"The Scrappers' three Loot rolls cost {prices} Salvage units (p.147)."
     record = turn_battle(campaign, current) if spec.rule == "battle_record" else None
     fields = step_fields(campaign, current, spec, view)
     return {
@@ -672,6 +731,7 @@ def step_guide(campaign: Campaign, current: Turn) -> dict[str, Any] | None:
         "remaining": len(current.plan) - current.position,
         "fields": fields,
         "battle": record,
+        "salvage": _salvage_pay(current, spec) is not None,
         "battle_words": battle_engine.record_words(record, crew_names(campaign)) if record is not None else "",
         "decided": {f["name"] for f in fields if f["decided"] is not None},
         "xp_crew": [
@@ -765,7 +825,8 @@ def step_resolve(
             result = _resolve(campaign, current, spec, mode, value, given, dice)
     if record is not None:
         source = {"id": record.battle_id, "title": record.title, "overridden": overridden}
-        facts = {**result.facts, **record.facts(), BATTLE_SOURCE: source}
+        paid = {salvage.FACT: dict(record.salvage)} if record.salvage is not None else {}  # for Get paid (p.147)
+        facts = {**result.facts, **record.facts(), BATTLE_SOURCE: source, **paid}
         result = StepResult(result.text + over_battle, result.rolls, result.changes, facts)
     if campaign.credits + sum(int(c.data["amount"]) for c in result.changes if c.kind == "credits") < 0 and mode != "manual":
         raise DropshipError(

@@ -8,9 +8,10 @@ import re
 
 import pytest
 from django.conf import settings
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from battles.models import Battle
+from campaigns.models import Campaign
 from campaigns.selectors import current_turn
 from tests.asgi_server import asgi_server
 from tests.browser import chromium, laptop_and_phone
@@ -21,22 +22,38 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 __all__ = ["players"]
 
 
+def set_up_from_the_turn(laptop: Page, base: str, campaign: Campaign, title: str, battle_type: str) -> None:
+    """On the laptop, from the campaign's turn page: set up this turn's battle as ``battle_type``
+    against rolled elite Criminal Elements."""
+    laptop.goto(f"{base}/campaigns/{campaign.pk}/turn/")
+    laptop.get_by_test_id("battle-handoff").get_by_role("button", name="Set up this turn's battle").click()
+    form = laptop.get_by_test_id("setup-form")
+    form.get_by_label("Title").fill(title)
+    form.get_by_label("Battle type").select_option(battle_type)
+    form.get_by_label("Elite enemy, rolled (p.48)").check()
+    form.get_by_label("Category").select_option("Criminal Elements")
+    form.get_by_label("Numbers from my core roll").fill("3")
+    form.get_by_test_id("basic-weapon").fill("Hand gun")
+    laptop.get_by_test_id("create").click()
+
+
+def finish_and_record(laptop: Page, base: str, battle: Battle) -> None:
+    """Finish the tracked battle on its card: the result comes from the tracker and is recorded in the turn."""
+    laptop.goto(f"{base}/battles/fp/{battle.pk}/")
+    laptop.get_by_test_id("finish").locator("summary").click()
+    laptop.get_by_test_id("finish-button").click()
+    result = laptop.get_by_test_id("result")
+    expect(result).to_contain_text("From the live tracker")
+    expect(result).to_contain_text("Recorded in turn")
+
+
 def test_a_stealth_mission_from_a_campaign_turn_is_played_on_two_devices_and_recorded(players) -> None:  # type: ignore[no-untyped-def]
     captain, _friend = players
     campaign = campaign_at_record_the_battle(captain)
 
     with asgi_server(redis_url=settings.REDIS_URL or None) as base, chromium() as browser:
         laptop, phone = laptop_and_phone(browser, base, "captain", "friend")
-        laptop.goto(f"{base}/campaigns/{campaign.pk}/turn/")
-        laptop.get_by_test_id("battle-handoff").get_by_role("button", name="Set up this turn's battle").click()
-        form = laptop.get_by_test_id("setup-form")
-        form.get_by_label("Title").fill("Quiet Job")
-        form.get_by_label("Battle type").select_option("stealth")
-        form.get_by_label("Elite enemy, rolled (p.48)").check()
-        form.get_by_label("Category").select_option("Criminal Elements")
-        form.get_by_label("Numbers from my core roll").fill("3")
-        form.get_by_test_id("basic-weapon").fill("Hand gun")
-        laptop.get_by_test_id("create").click()
+        set_up_from_the_turn(laptop, base, campaign, "Quiet Job", "stealth")
 
         # The card says it is a Stealth mission and why the no-minis rules do not apply.
         card = laptop.get_by_test_id("stealth-card")
@@ -119,11 +136,6 @@ def test_a_stealth_mission_from_a_campaign_turn_is_played_on_two_devices_and_rec
         expect(phone.get_by_test_id("mission-over")).to_contain_text("is done", timeout=LIVE)
         laptop.screenshot(path="/tmp/stealth-laptop-1280.png", full_page=False)
 
-        laptop.goto(f"{base}/battles/fp/{battle.pk}/")
-        laptop.get_by_test_id("finish").locator("summary").click()
-        laptop.get_by_test_id("finish-button").click()
-        result = laptop.get_by_test_id("result")
-        expect(result).to_contain_text("From the live tracker")
-        expect(result).to_contain_text("Recorded in turn")
+        finish_and_record(laptop, base, battle)
         turn = current_turn(campaign)
         assert turn is not None and turn.facts["battle"]["won"] is True

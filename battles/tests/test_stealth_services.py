@@ -185,10 +185,8 @@ def test_the_set_up_form_picks_stealth_and_the_card_and_tracker_say_so(player: A
     assert 'data-testid="stealth"' in tracker and 'data-testid="fp-battle"' in tracker
 
 
-@pytest.mark.parametrize(("battle_type", "words"), [("street_fight", "a Street fight"), ("salvage", "a Salvage job")])
-def test_a_street_fight_or_salvage_job_battle_says_it_is_set_up_as_conventional(
-    player: Any, battle_type: str, words: str
-) -> None:
+@pytest.mark.parametrize(("battle_type", "words"), [("street_fight", "a Street fight")])
+def test_a_street_fight_battle_says_it_is_set_up_as_conventional(player: Any, battle_type: str, words: str) -> None:
     args: dict[str, Any] = {"enemy": PUNKS, "crew": CREW, "hit_numbers": {"open": 5, "cover": 6}, "dice": Dice(seed=1)}
     battle = services.battle_create(user=player, battle_type=battle_type, **args)
     said = [w for w in battle.setup["warnings"] if w.startswith("Mission Selection gave")]

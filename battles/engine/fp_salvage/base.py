@@ -25,6 +25,8 @@ STATUSES: tuple[str, ...] = ("active", "casualty", "fled", "exited", "removed")
 SIDES: tuple[str, ...] = ("hostile", "third", "ally")
 #: The four battlefield edges, read from a D12 in threes (the chapter says "randomly select").
 EDGES: tuple[str, ...] = ("north", "east", "south", "west")
+#: What the screens say before round 1.
+SETUP_NOW = "Set-up: place the Salvage markers and Points of Interest, deploy (see the set-up card), then start round 1."
 
 
 def err(message: str, field: str | None = None) -> TrackerError:

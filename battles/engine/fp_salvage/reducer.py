@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from battles.engine.fp_salvage import forces, pois
-from battles.engine.fp_salvage.base import STATUSES, change_tension, err, face, roll, roll_table, rolls, take
+from battles.engine.fp_salvage.base import SETUP_NOW, STATUSES, change_tension, err, face, roll, roll_table, rolls, take
 from battles.engine.fp_salvage.forces import add_enemies, crew_member, hostiles_on_table, mine
 from live.engine.tracker import Action, Event, payload_ints, require_owner
 from rules.engine.dice import Dice, DiceError, RollRecord
@@ -413,7 +413,7 @@ def outcome(state: Mapping[str, Any]) -> dict[str, Any]:
 def refresh(state: dict[str, Any]) -> None:
     """The "now" sentence for the screens."""
     if state["phase"] == "setup":
-        state["now"] = "Set-up: place Salvage markers and Points of Interest, deploy, then start round 1."
+        state["now"] = SETUP_NOW
         return
     if state["phase"] == "over":
         state["now"] = "The mission is over: " + ("won." if state["won"] else "not every Point of Interest was resolved.")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from battles.engine.fp_salvage.base import EDGES, KIND, MISSION, SOURCE, err, roll, row, table
+from battles.engine.fp_salvage.base import EDGES, KIND, MISSION, SETUP_NOW, SOURCE, err, roll, row, table
 from live.engine.tracker import flag_value
 from rules.engine.dice import Dice
 from rules.engine.tables import RangeTable
@@ -237,6 +237,6 @@ def initial_state(setup: Mapping[str, Any], tables: Mapping[str, RangeTable]) ->
         "won": None,
         "held_field": None,
         "next": {"enemy": 1, "contact": 1, "marker": 1},
-        "now": "",
+        "now": SETUP_NOW,
         "last": None,
     }

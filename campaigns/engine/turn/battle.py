@@ -26,6 +26,8 @@ from campaigns.engine.wording import plural
 
 #: The "Record the battle" inputs a finished battle decides (in the step's names).
 DECIDED: tuple[str, ...] = ("won", "held_field", "casualties", "kills", "psionic_uses", "enemy", "elite")
+#: The ``mission_type`` of a battle against another player's crew (pp.35-37).
+PVP = "pvp"
 #: The input that lets the player record something other than the finished battle's result.
 OVERRIDE = "override_battle"
 
@@ -37,9 +39,10 @@ class BattleRecord:
     ``battle_id``/``title`` name the battle; ``casualties`` are crew ids (as text); ``kills`` the
     enemies killed, ``None`` when the battle was not counted (played at the table and typed in);
     ``psionic_uses`` how many times the crew's Psionics used a power (pp.17-24); ``enemy`` the
-    enemy's name or category; ``elite`` an elite-level force (p.48); ``pvp`` a battle against
-    another player's crew (pp.35-37: no Rivals, no Battlefield Finds) and ``bonus_loot`` the
-    extra Loot rolls it earned (an opponent of Power Rating 5+, p.37).
+    enemy's name or category; ``elite`` an elite-level force (p.48); ``mission_type`` a special
+    mission type's id (p.116) or ``pvp`` for a battle against another player's crew (pp.35-37:
+    no Rivals, no Battlefield Finds); ``salvage`` what a Salvage job pays (:mod:`.salvage`);
+    ``bonus_loot`` the extra Loot rolls a PvP battle earned (an opponent of Power Rating 5+, p.37).
     """
 
     battle_id: int
@@ -51,12 +54,19 @@ class BattleRecord:
     psionic_uses: int = 0
     enemy: str = ""
     elite: bool = False
-    pvp: bool = False
+    mission_type: str = ""
+    salvage: Mapping[str, Any] | None = None
     bonus_loot: int = 0
 
     def as_dict(self) -> dict[str, Any]:
-        """JSON-ready (casualties as a list)."""
+        """JSON-ready (casualties as a list); ``mission_type``, ``salvage`` and ``bonus_loot`` only when set."""
+        extra: dict[str, Any] = {"mission_type": self.mission_type} if self.mission_type else {}
+        if self.salvage is not None:
+            extra["salvage"] = dict(self.salvage)
+        if self.bonus_loot:
+            extra["bonus_loot"] = self.bonus_loot
         return {
+            **extra,
             "battle_id": self.battle_id,
             "title": self.title,
             "won": self.won,
@@ -66,14 +76,12 @@ class BattleRecord:
             "psionic_uses": self.psionic_uses,
             "enemy": self.enemy,
             "elite": self.elite,
-            "pvp": self.pvp,
-            "bonus_loot": self.bonus_loot,
         }
 
     def facts(self) -> dict[str, Any]:
         """The turn facts this battle sets for the post-battle steps' conditions: ``pvp`` and
         ``bonus_loot`` for a PvP battle (pp.35-37), nothing otherwise."""
-        return {"pvp": True, "bonus_loot": self.bonus_loot} if self.pvp else {}
+        return {"pvp": True, "bonus_loot": self.bonus_loot} if self.mission_type == PVP else {}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> BattleRecord:
@@ -91,7 +99,8 @@ class BattleRecord:
                 psionic_uses=int(data.get("psionic_uses") or 0),
                 enemy=str(data.get("enemy") or ""),
                 elite=bool(data.get("elite")),
-                pvp=bool(data.get("pvp")),
+                mission_type=str(data.get("mission_type") or ""),
+                salvage=dict(data["salvage"]) if isinstance(data.get("salvage"), Mapping) else None,
                 bonus_loot=int(data.get("bonus_loot") or 0),
             )
         except (KeyError, TypeError, ValueError) as exc:

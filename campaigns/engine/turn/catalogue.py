@@ -111,10 +111,11 @@ _TURN_ROWS: dict[tuple[str, str], dict[str, Any]] = {
     ("post-battle", "battlefield finds"): {
         "key": "post.finds",
         "slot": "battlefield_finds",
-        "condition": "held_field&not_pvp",  # no Battlefield Finds after a PvP battle (p.37)
+        "condition": "held_field&not_salvage&not_pvp",  # none after a Salvage job (p.146) or a PvP battle (p.37)
     },
     ("post-battle", "check for salvage mission points of interest"): {"key": "post.salvage_poi", "condition": "salvage"},
-    ("post-battle", "check for invasion"): {"key": "post.invasion", "slot": "invasion"},
+    # A Salvage job has no Battlefield Finds and no Invasion check (pp.146-147).
+    ("post-battle", "check for invasion"): {"key": "post.invasion", "slot": "invasion", "condition": "not_salvage"},
     ("post-battle", "check for instability"): {
         "key": "post.instability",
         "rule": "instability",

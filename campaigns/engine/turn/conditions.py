@@ -39,7 +39,9 @@ def _term(term: str, view: CampaignView, facts: Mapping[str, Any]) -> bool:
         return bool(facts.get("krag_colony"))
     if term == "invaded":
         return bool(facts.get("invaded", view.world.invaded))
-    if term in ("salvage", "opportunity"):
+    if term == "salvage":  # the turn's Salvage mission, or a battle played as a Salvage job (p.116)
+        return mission == term or isinstance(facts.get("salvage"), Mapping)
+    if term == "opportunity":
         return mission == term
     if term == "battle_fought":
         return battle is not None
