@@ -1,0 +1,214 @@
+"""Undo, export and import of a Bug Hunt squad through the services and the API: undo takes back
+the last change whatever it was (set-up, post-battle, edit) from what the change kept, with the
+role and version checks of every write; an export imported as a new squad exports the same."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+
+from bughunt import documents, history_services, member_services, services
+from bughunt.models import LogEntry, Mission, Squad, SquadJob, Trooper
+from bughunt.tests.test_coop_api import client_for
+from bughunt.tests.versions import mission_version, squad_version
+from live import services as live_services
+from live.models import Room
+from rules.errors import DropshipError, NotAllowed, NotFound, StaleVersion
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.usefixtures("bughunt_tables")
+
+
+@pytest.fixture
+def squad(player: Any) -> Squad:
+    return services.squad_create(user=player, name="Kilo", character_names=["Vasquez", "Hicks", "Hudson"], seed=3)
+
+
+def played(user: Any, squad: Squad) -> Mission:
+    """A mission created, loaded out, played to its end and through the post-battle sequence."""
+    mission = services.mission_create(user=user, squad_id=squad.pk, version=squad_version(squad.pk), seed=2)
+    loadout = {str(t.pk): "Shot gun" for t in services.available_troopers(squad)}
+    first = next(iter(loadout))
+    services.mission_loadout(
+        user=user, mission_id=mission.pk, version=mission_version(mission.pk), loadout=loadout, hand_cannon=first
+    )
+    mission = services.mission_start(user=user, mission_id=mission.pk, version=mission_version(mission.pk))
+    room = Room.objects.get(pk=int(mission.room_id or 0))
+    live_services.room_act(user=user, room_id=room.pk, type="end_mission", payload={}, version=room.version, seed=1)
+    return services.mission_finish(
+        user=user, mission_id=mission.pk, version=mission_version(mission.pk), in_charge="Hicks", seed=4
+    )
+
+
+def undo(user: Any, squad: Squad) -> str:
+    return history_services.squad_undo(user=user, squad_id=squad.pk, version=squad_version(squad.pk))
+
+
+def test_undo_takes_back_a_set_up_step_and_strikes_its_lines(player: Any, squad: Squad) -> None:
+    mission = services.mission_create(user=player, squad_id=squad.pk, version=squad_version(squad.pk), seed=2)
+    before = documents.snapshot(Squad.objects.get(pk=squad.pk))
+    loadout = {str(t.pk): "Combat rifle" for t in services.available_troopers(squad)}
+    services.mission_loadout(user=player, mission_id=mission.pk, version=mission_version(mission.pk), loadout=loadout)
+    assert Mission.objects.get(pk=mission.pk).setup["loadout"] == loadout
+    undone = undo(player, squad)
+    assert undone.startswith("Loadout:")
+    assert Mission.objects.get(pk=mission.pk).setup["loadout"] == {}
+    assert documents.snapshot(Squad.objects.get(pk=squad.pk)) == before
+    line = LogEntry.objects.get(squad=squad, step="mission: loadout")
+    assert line.undone
+    assert LogEntry.objects.filter(squad=squad, step="undo", text__startswith="Undid: Loadout").exists()
+    # the next undo takes back the mission's creation, not the undo
+    undo(player, squad)
+    assert not Mission.objects.filter(squad=squad).exists()
+    assert LogEntry.objects.filter(squad=squad, step__startswith="mission", undone=True).count() >= 2
+
+
+def test_undo_takes_back_the_post_battle_sequence(player: Any, squad: Squad) -> None:
+    mission = services.mission_create(user=player, squad_id=squad.pk, version=squad_version(squad.pk), seed=2)
+    loadout = {str(t.pk): "Shot gun" for t in services.available_troopers(squad)}
+    services.mission_loadout(user=player, mission_id=mission.pk, version=mission_version(mission.pk), loadout=loadout)
+    mission = services.mission_start(user=player, mission_id=mission.pk, version=mission_version(mission.pk))
+    room = Room.objects.get(pk=int(mission.room_id or 0))
+    live_services.room_act(user=player, room_id=room.pk, type="end_mission", payload={}, version=room.version, seed=1)
+    before = documents.snapshot(Squad.objects.get(pk=squad.pk))
+    services.mission_finish(user=player, mission_id=mission.pk, version=mission_version(mission.pk), in_charge="Hicks", seed=4)
+    assert Mission.objects.get(pk=mission.pk).stage == "done"
+    undo(player, squad)
+    assert Mission.objects.get(pk=mission.pk).stage == "in_play"
+    assert documents.snapshot(Squad.objects.get(pk=squad.pk)) == before
+    assert Mission.objects.get(pk=mission.pk).post_battle == {}
+
+
+def test_undo_takes_back_an_edit_and_refuses_when_nothing_is_left(player: Any, squad: Squad) -> None:
+    services.squad_update(user=player, squad_id=squad.pk, version=squad_version(squad.pk), name="Renamed", signals=True)
+    undo(player, squad)
+    squad.refresh_from_db()
+    assert (squad.name, squad.signals) == ("Kilo", False)
+    with pytest.raises(DropshipError, match="Nothing to undo") as caught:
+        undo(player, squad)  # the creation of the squad is not a change an undo takes back
+    assert caught.value.field == "log"
+
+
+def test_undo_checks_the_version_and_the_role(player: Any, squad: Squad) -> None:
+    services.squad_update(user=player, squad_id=squad.pk, version=squad_version(squad.pk), name="Renamed")
+    stale = squad_version(squad.pk) - 1
+    with pytest.raises(StaleVersion):
+        history_services.squad_undo(user=player, squad_id=squad.pk, version=stale)
+    reader, editor, stranger = (UserFactory.create(username=n) for n in ("gorman", "apone", "burke2"))
+    member_services.member_invite(
+        user=player, squad_id=squad.pk, version=squad_version(squad.pk), username="gorman", role="reader"
+    )
+    with pytest.raises(NotAllowed):
+        undo(reader, squad)
+    with pytest.raises(NotFound):
+        undo(stranger, squad)
+    # a member change is changed back on its own screen: it stops an undo past it
+    with pytest.raises(DropshipError, match="members screen"):
+        undo(player, squad)
+    member_services.member_invite(
+        user=player, squad_id=squad.pk, version=squad_version(squad.pk), username="apone", role="editor"
+    )
+    services.squad_update(user=player, squad_id=squad.pk, version=squad_version(squad.pk), signals=True)
+    assert undo(editor, squad).startswith("Squad changed")
+    assert Squad.objects.get(pk=squad.pk).signals is False
+
+
+def test_a_change_keeps_only_the_open_missions(player: Any, squad: Squad) -> None:
+    played(player, squad)
+    squad.refresh_from_db()
+    snap = documents.snapshot(squad)
+    assert len(snap["mission_ids"]) == 1 and snap["missions"] == []
+
+
+def test_export_import_export_gives_the_same_document(player: Any, other: Any, squad: Squad) -> None:
+    played(player, squad)
+    services.squad_update(user=player, squad_id=squad.pk, version=squad_version(squad.pk), name="Kilo Two")
+    first = history_services.squad_export(user=player, squad_id=squad.pk)
+    assert first["missions"][0]["setup"]["hand_cannon"] in {"1", "2", "3"}
+    assert all(line.get("data", {}).get("room") is None for line in first["log"])
+    made = history_services.squad_import(user=other, doc=json.loads(json.dumps(first)))
+    assert made.owner == other and made.pk != squad.pk
+    assert {t.pk for t in made.troopers.all()}.isdisjoint({t.pk for t in squad.troopers.all()})
+    second = history_services.squad_export(user=other, squad_id=made.pk)
+    assert second == first
+    loadout = made.missions.get().setup["loadout"]
+    assert set(loadout) == {str(pk) for pk in made.troopers.values_list("pk", flat=True)}
+    with pytest.raises(DropshipError):
+        undo(other, made)  # an import starts with nothing to undo
+
+
+@pytest.mark.parametrize(
+    ("spoil", "field"),
+    [
+        (lambda d: d.update(format="dropship-campaign"), "format"),
+        (lambda d: d["squad"].pop("reputation"), "squad.reputation"),
+        (lambda d: d["troopers"][1].update(speed="fast"), "troopers[1].speed"),
+        (lambda d: d["troopers"][0].update(status="immortal"), "troopers[0].status"),
+        (lambda d: d["missions"][0].update(stage="won"), "missions[0].stage"),
+        (lambda d: d["log"][2].update(mission=99), "log[2].mission"),
+        (lambda d: d["troopers"][2].update(ref=1), "troopers[2].ref"),
+    ],
+)
+def test_a_bad_document_names_the_field_and_writes_nothing(player: Any, other: Any, squad: Squad, spoil: Any, field: str) -> None:
+    played(player, squad)
+    doc = copy.deepcopy(history_services.squad_export(user=player, squad_id=squad.pk))
+    spoil(doc)
+    counts = (Squad.objects.count(), Trooper.objects.count(), LogEntry.objects.count(), Room.objects.count())
+    with pytest.raises(DropshipError) as caught:
+        history_services.squad_import(user=other, doc=doc)
+    assert caught.value.field == field and field in caught.value.message
+    response = client_for(other).post("/api/v1/bughunt/squads/import/", doc, format="json")
+    assert response.status_code == 400 and response.json()["field"] == field
+    assert (Squad.objects.count(), Trooper.objects.count(), LogEntry.objects.count(), Room.objects.count()) == counts
+    assert not SquadJob.objects.exists()
+
+
+# -- the API ------------------------------------------------------------------------------------------
+
+
+def test_undo_over_the_api(player: Any, squad: Squad) -> None:
+    client = client_for(player)
+    services.squad_update(user=player, squad_id=squad.pk, version=squad_version(squad.pk), name="Renamed")
+    stale = client.post(f"/api/v1/bughunt/squads/{squad.pk}/undo/", {"version": squad_version(squad.pk) - 1}, format="json")
+    assert stale.status_code == 409
+    done = client.post(f"/api/v1/bughunt/squads/{squad.pk}/undo/", {"version": squad_version(squad.pk)}, format="json")
+    assert done.status_code == 200, done.content
+    assert done.json()["version"] == squad_version(squad.pk) and done.json()["undone"].startswith("Squad changed")
+    assert Squad.objects.get(pk=squad.pk).name == "Kilo"
+    nothing = client.post(f"/api/v1/bughunt/squads/{squad.pk}/undo/", {"version": squad_version(squad.pk)}, format="json")
+    assert nothing.status_code == 400 and nothing.json()["field"] == "log"
+
+
+def test_undo_api_role_checks(player: Any, squad: Squad) -> None:
+    reader, stranger = UserFactory.create(username="gorman"), UserFactory.create(username="carter")
+    member_services.member_invite(
+        user=player, squad_id=squad.pk, version=squad_version(squad.pk), username="gorman", role="reader"
+    )
+    body = {"version": squad_version(squad.pk)}
+    assert client_for(reader).post(f"/api/v1/bughunt/squads/{squad.pk}/undo/", body, format="json").status_code == 403
+    assert client_for(stranger).post(f"/api/v1/bughunt/squads/{squad.pk}/undo/", body, format="json").status_code == 404
+    assert client_for(stranger).post(f"/api/v1/bughunt/squads/{squad.pk}/export/", format="json").status_code == 404
+
+
+def test_export_and_import_jobs_over_the_api(
+    player: Any, other: Any, squad: Squad, django_capture_on_commit_callbacks: Any
+) -> None:
+    played(player, squad)
+    with django_capture_on_commit_callbacks(execute=True):
+        started = client_for(player).post(f"/api/v1/bughunt/squads/{squad.pk}/export/", format="json")
+    assert started.status_code == 202, started.content
+    job = client_for(player).get(f"/api/v1/bughunt/squad-jobs/{started.json()['id']}/").json()
+    assert job["state"] == "done" and job["progress"] == 100 and job["squad"] == squad.pk
+    document = job["document"]
+    assert document["format"] == documents.FORMAT and len(document["troopers"]) == 3
+    assert client_for(other).get(f"/api/v1/bughunt/squad-jobs/{started.json()['id']}/").status_code == 404
+    with django_capture_on_commit_callbacks(execute=True):
+        imported = client_for(other).post("/api/v1/bughunt/squads/import/", {"text": json.dumps(document)}, format="json")
+    assert imported.status_code == 202, imported.content
+    job = client_for(other).get(f"/api/v1/bughunt/squad-jobs/{imported.json()['id']}/").json()
+    assert job["state"] == "done" and job["squad"] and job["document"] is None
+    made = Squad.objects.get(pk=job["squad"])
+    assert made.owner == other and history_services.squad_export(user=other, squad_id=made.pk) == document
