@@ -87,8 +87,8 @@ def remember(squad: Squad) -> None:
 
 def keep(squad: Squad) -> None:
     """After a write changed ``squad`` (as :func:`remember` saw it): the first log line it
-    added keeps the snapshot from before it (a line ``Squad changed.`` is added when it wrote
-    none), so that :func:`restore` can put it back. Changes of :data:`KEPT_STEP` and undos
+    added keeps the snapshot from before it (a line ``Squad changed: <fields>.`` is added when
+    it wrote none), so that :func:`restore` can put it back. Changes of :data:`KEPT_STEP` and undos
     keep none."""
     pending = getattr(_marks, "pending", None)
     _marks.pending = None
@@ -97,7 +97,9 @@ def keep(squad: Squad) -> None:
     _squad_id, last, before = pending
     first = squad.log.filter(id__gt=last).exclude(step__startswith=TABLE_STEP).order_by("id").first()
     if first is None:
-        LogEntry.objects.create(squad=squad, turn=squad.turn, step="edit", text="Squad changed.", before=before)
+        changed = [f.replace("_", " ") for f in SQUAD_FIELDS if before["squad"][f] != getattr(squad, f)]
+        text = f"Squad changed: {', '.join(changed)}." if changed else "Squad changed."
+        LogEntry.objects.create(squad=squad, turn=squad.turn, step="edit", text=text, before=before)
     elif not first.step.startswith(KEPT_STEP) and first.step != "undo":  # an undo is not undone
         first.before = before
         first.save(update_fields=["before"])

@@ -17,13 +17,22 @@ from typing import Any
 from django.db import transaction
 
 from bughunt import documents, squad_room
-from bughunt.models import Squad, SquadJob
+from bughunt.models import LogEntry, Squad, SquadJob
 from bughunt.permissions import squad_for
 from bughunt.services import _bump, _locked_squad, _log
 from rules import jobs
 from rules.errors import DropshipError
 
 # -- undo -------------------------------------------------------------------------------------------
+
+
+def last_change(squad: Squad) -> LogEntry | None:
+    """The log line of the change :func:`squad_undo` would take back, or ``None`` when there
+    is none or a member change came after it (those are changed back on the members screen)."""
+    last = squad.log.filter(undone=False, before__isnull=False).order_by("-id").first()
+    if last is None or squad.log.filter(id__gt=last.pk, undone=False, step__startswith=documents.KEPT_STEP).exists():
+        return None
+    return last
 
 
 @transaction.atomic

@@ -228,6 +228,20 @@ class Transfers:
             raise DropshipError(f"Send the {self.label} export (a JSON object) as the body.", field="file")
         return dict(doc)
 
+    def document_from_form(self, upload: Any, text: str) -> Any:
+        """The export an import form carries, parsed: the uploaded file ``upload`` or else the
+        pasted ``text``. Refused unread when over ``max_bytes`` (naming ``file`` or ``text``);
+        raises :class:`DropshipError` naming ``file`` for what is not JSON."""
+        if upload:
+            self.size_check(upload.size or 0, field="file")
+            text = upload.read().decode("utf-8", errors="replace")
+        else:
+            self.size_check(len(text.encode()), field="text")
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise DropshipError(f"file: this is not JSON ({exc.msg} at line {exc.lineno}).", field="file") from exc
+
     def size_check(self, size: int, *, field: str) -> None:
         """Refuse an import of ``size`` bytes over ``max_bytes``, naming ``field`` and the limit."""
         if size > self.max_bytes:

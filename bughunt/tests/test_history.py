@@ -9,6 +9,8 @@ import json
 from typing import Any
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 
 from bughunt import documents, history_services, member_services, services
 from bughunt.models import LogEntry, Mission, Squad, SquadJob, Trooper
@@ -212,3 +214,64 @@ def test_export_and_import_jobs_over_the_api(
     assert job["state"] == "done" and job["squad"] and job["document"] is None
     made = Squad.objects.get(pk=job["squad"])
     assert made.owner == other and history_services.squad_export(user=other, squad_id=made.pk) == document
+
+
+# -- the screens ---------------------------------------------------------------------------------------
+
+
+def browser_for(user: Any) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_the_squad_page_undoes_the_last_change(player: Any, squad: Squad) -> None:
+    browser = browser_for(player)
+    assert 'data-testid="undo"' not in browser.get(reverse("bughunt:squad", args=[squad.pk])).content.decode()
+    services.squad_update(user=player, squad_id=squad.pk, version=squad_version(squad.pk), name="Renamed")
+    page = browser.get(reverse("bughunt:squad", args=[squad.pk])).content.decode()
+    assert 'data-testid="undo-bar"' in page and "Squad changed: name." in page
+    stale = browser.post(reverse("bughunt:undo", args=[squad.pk]), {"version": squad_version(squad.pk) - 1})
+    assert stale.status_code == 409 and 'data-testid="roster"' in stale.content.decode()  # the page stays whole
+    done = browser.post(reverse("bughunt:undo", args=[squad.pk]), {"version": squad_version(squad.pk)})
+    assert done.status_code == 302 and Squad.objects.get(pk=squad.pk).name == "Kilo"
+    log = browser.get(reverse("bughunt:squad_log", args=[squad.pk])).content.decode()
+    assert "<s>Squad changed: name.</s>" in log and "Undid: Squad changed: name." in log
+
+
+def test_a_reader_sees_no_undo_and_may_not(player: Any, squad: Squad) -> None:
+    reader = UserFactory.create(username="gorman")
+    member_services.member_invite(
+        user=player, squad_id=squad.pk, version=squad_version(squad.pk), username="gorman", role="reader"
+    )
+    services.squad_update(user=player, squad_id=squad.pk, version=squad_version(squad.pk), name="Renamed")
+    browser = browser_for(reader)
+    assert 'data-testid="undo"' not in browser.get(reverse("bughunt:squad", args=[squad.pk])).content.decode()
+    refused = browser.post(reverse("bughunt:undo", args=[squad.pk]), {"version": squad_version(squad.pk)})
+    assert refused.status_code == 403 and Squad.objects.get(pk=squad.pk).name == "Renamed"
+
+
+def test_export_and_import_on_the_screens(player: Any, other: Any, squad: Squad, django_capture_on_commit_callbacks: Any) -> None:
+    played(player, squad)
+    with django_capture_on_commit_callbacks(execute=True):
+        started = browser_for(player).post(reverse("bughunt:export", args=[squad.pk]))
+    job = SquadJob.objects.get()
+    assert started.status_code == 302 and started["Location"] == reverse("bughunt:job", args=[job.pk])
+    page = browser_for(player).get(started["Location"]).content.decode()
+    assert 'data-state="done"' in page and 'data-testid="download"' in page
+    download = browser_for(player).get(reverse("bughunt:job_download", args=[job.pk]))
+    assert download.status_code == 200 and "kilo" in download["Content-Disposition"]
+    text = download.content.decode()
+    assert browser_for(other).get(reverse("bughunt:job_download", args=[job.pk])).status_code == 404
+    bad = json.loads(text)
+    bad["troopers"][0]["xp"] = 2.5
+    refused = browser_for(other).post(reverse("bughunt:import"), {"text": json.dumps(bad)})
+    assert refused.status_code == 400 and "troopers[0].xp" in refused.content.decode()
+    assert not Squad.objects.filter(owner=other).exists()
+    with django_capture_on_commit_callbacks(execute=True):
+        imported = browser_for(other).post(reverse("bughunt:import"), {"text": text})
+    assert imported.status_code == 302
+    page = browser_for(other).get(imported["Location"]).content.decode()
+    made = Squad.objects.get(owner=other)
+    assert 'data-testid="open-squad"' in page and made.name in page
+    assert history_services.squad_export(user=other, squad_id=made.pk) == json.loads(text)
