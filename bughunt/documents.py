@@ -234,6 +234,27 @@ def _value(model: type[models.Model], name: str, value: Any, where: str) -> None
             raise DocumentError(f"{path} must be a JSON {'object' if shape is dict else 'list'}.", field=path)
 
 
+class _Refs(dict[int, int]):
+    """Trooper refs mapped to themselves, noting any ref asked for that is not one of them."""
+
+    def __init__(self, refs: set[int]) -> None:
+        super().__init__((ref, ref) for ref in refs)
+        self.missing: list[int] = []
+
+    def get(self, key: int, default: Any = None) -> Any:  # type: ignore[override]
+        if key not in self:
+            self.missing.append(key)
+        return super().get(key, default)
+
+
+def _known_refs(value: Any, troopers: set[int], path: str) -> None:
+    """Refuse a trooper ref inside ``value`` (at ``path``) that is not one of the document's."""
+    watch = _Refs(troopers)
+    _remap(value, watch)
+    if watch.missing:
+        raise DocumentError(f"{path} names trooper {watch.missing[0]}, which is not one of the troopers' refs.", field=path)
+
+
 def _rows(doc: Mapping[str, Any], key: str, model: type[models.Model], fields: Sequence[str]) -> set[int]:
     rows = doc.get(key)
     if not isinstance(rows, list):
@@ -272,8 +293,14 @@ def check(doc: Any) -> None:
         _value(Squad, name, squad[name], "squad")
     if not squad["name"].strip():
         raise DocumentError("squad.name must not be blank.", field="squad.name")
-    _rows(doc, "troopers", Trooper, TROOPER_FIELDS)
+    troopers = _rows(doc, "troopers", Trooper, TROOPER_FIELDS)
     missions = _rows(doc, "missions", Mission, MISSION_FIELDS)
+    for name in ("operation", "pending"):
+        _known_refs(squad[name], troopers, f"squad.{name}")
+    for key, names in (("troopers", ("flags", "assignments")), ("missions", ("setup", "outcome", "post_battle"))):
+        for index, row in enumerate(doc[key]):
+            for name in names:
+                _known_refs(row[name], troopers, f"{key}[{index}].{name}")
     numbers = [row["number"] for row in doc["missions"]]
     if len(set(numbers)) != len(numbers):
         raise DocumentError("missions: each number must be used once.", field="missions")
@@ -288,7 +315,9 @@ def check(doc: Any) -> None:
             if name not in line:
                 raise DocumentError(f"{where}.{name} is missing.", field=f"{where}.{name}")
             _value(LogEntry, name, line[name], where)
-        if line.get("mission") is not None and line["mission"] not in missions:
+        _known_refs(line["data"], troopers, f"{where}.data")
+        ref = line.get("mission")
+        if ref is not None and (isinstance(ref, bool) or not isinstance(ref, int) or ref not in missions):
             raise DocumentError(f"{where}.mission must be null or the ref of one of the missions.", field=f"{where}.mission")
 
 

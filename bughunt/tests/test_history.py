@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bughunt import documents, history_services, member_services, services
 from bughunt.models import LogEntry, Mission, Squad, SquadJob, Trooper
@@ -152,6 +154,8 @@ def test_export_import_export_gives_the_same_document(player: Any, other: Any, s
         (lambda d: d["missions"][0].update(stage="won"), "missions[0].stage"),
         (lambda d: d["log"][2].update(mission=99), "log[2].mission"),
         (lambda d: d["troopers"][2].update(ref=1), "troopers[2].ref"),
+        (lambda d: d["missions"][0]["setup"].update(hand_cannon="7"), "missions[0].setup"),
+        (lambda d: d["log"][0]["data"].update(trooper=12), "log[0].data"),
     ],
 )
 def test_a_bad_document_names_the_field_and_writes_nothing(player: Any, other: Any, squad: Squad, spoil: Any, field: str) -> None:
@@ -275,3 +279,32 @@ def test_export_and_import_on_the_screens(player: Any, other: Any, squad: Squad,
     made = Squad.objects.get(owner=other)
     assert 'data-testid="open-squad"' in page and made.name in page
     assert history_services.squad_export(user=other, squad_id=made.pk) == json.loads(text)
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**40), 2**40) | st.floats(allow_nan=False) | st.text(max_size=90),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    max_leaves=6,
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_any_value_anywhere_is_imported_or_refused_naming_its_field(player: Any, other: Any, squad: Squad, data: Any) -> None:
+    if not squad.missions.exists():
+        services.mission_create(user=player, squad_id=squad.pk, version=squad_version(squad.pk), seed=2)
+    doc = copy.deepcopy(history_services.squad_export(user=player, squad_id=squad.pk))
+    section = data.draw(st.sampled_from(["squad", "troopers", "missions", "log"]))
+    row = doc["squad"] if section == "squad" else data.draw(st.sampled_from(doc[section]))
+    key = data.draw(st.sampled_from(sorted(row)))
+    row[key] = data.draw(JSON_VALUES)
+    before = (Squad.objects.count(), Trooper.objects.count(), LogEntry.objects.count())
+    try:
+        made = history_services.squad_import(user=other, doc=doc)
+    except DropshipError as exc:
+        assert (
+            exc.status == 400 and exc.field and exc.field.split(".")[0].split("[")[0] in {"squad", "troopers", "missions", "log"}
+        )
+        assert (Squad.objects.count(), Trooper.objects.count(), LogEntry.objects.count()) == before
+    else:  # a value of the right type: the import keeps it as it was given
+        assert history_services.squad_export(user=other, squad_id=made.pk) == doc
