@@ -9,20 +9,22 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import path
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from bughunt import inputs, member_services, selectors, services
+from bughunt import history_services, inputs, member_services, selectors, services
 from bughunt.models import LogEntry, Mission, Squad, Trooper
 from bughunt.permissions import ROLE_NAMES, SquadAccess, squad_for
 from live.engine.tracker import Role
 from live.models import Membership
 from rules import bounds
+from rules.apis import TransferJobSerializer
 from rules.bounds import int_field
-from rules.errors import NotAllowed
+from rules.errors import NotAllowed, NotFound
 from rules.pagination import LogCursorPagination
 from rules.query import query_filters, text_filter
 
@@ -129,7 +131,7 @@ class CampaignLogEntrySerializer(serializers.ModelSerializer[LogEntry]):
 
     class Meta:
         model = LogEntry
-        fields = ["id", "turn", "step", "mission", "text", "rolls", "data", "created"]
+        fields = ["id", "turn", "step", "mission", "text", "rolls", "data", "undone", "created"]
 
 
 class SquadListApi(APIView):
@@ -363,9 +365,81 @@ class MarineApi(APIView):
         return Response(_detail(request, squad_id))
 
 
+# -- undo, export and import ---------------------------------------------------------------------
+
+
+class SquadUndoneSerializer(serializers.Serializer[Any]):
+    version = serializers.IntegerField()
+    undone = serializers.CharField(help_text="What was taken back, in words (its log line).")
+
+
+class SquadUndoApi(APIView):
+    """Take back the squad's last change (a campaign step, a mission set-up or post-battle step,
+    an edit); its log lines are struck through. Member changes are changed back on their own."""
+
+    permission_classes = [SquadAccess]
+
+    @extend_schema(request=inputs.VersionInput, responses=SquadUndoneSerializer)
+    def post(self, request: Request, squad_id: int) -> Response:
+        data = inputs.VersionInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        undone = history_services.squad_undo(user=request.user, squad_id=squad_id, version=data.validated_data["version"])
+        squad, _ = squad_for(request.user, squad_id)
+        return Response({"version": squad.version, "undone": undone})
+
+
+class SquadJobSerializer(TransferJobSerializer):
+    squad = serializers.IntegerField(allow_null=True, help_text="The exported squad, or the imported one when done.")
+
+
+class SquadExportApi(APIView):
+    """Start exporting the squad (any member may): troopers, missions and log as JSON; poll the
+    job for the document."""
+
+    permission_classes = [SquadAccess]
+    write_role = Role.VIEWER
+
+    @extend_schema(request=None, responses={202: SquadJobSerializer})
+    def post(self, request: Request, squad_id: int) -> Response:
+        squad, _ = squad_for(request.user, squad_id)
+        job = history_services.JOBS.start(user=request.user, kind="export", target=squad)
+        return Response(history_services.JOBS.as_dict(job), status=status.HTTP_202_ACCEPTED)
+
+
+class SquadImportApi(APIView):
+    """Import a squad export (the JSON document as the body, or ``{"text": "<JSON>"}``) as a new
+    squad of yours; poll the job for its id. A bad document is refused at once (400 naming the
+    field) and nothing is written."""
+
+    permission_classes = [SquadAccess]
+
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={202: SquadJobSerializer})
+    def post(self, request: Request) -> Response:
+        doc = history_services.JOBS.document_from_body(request.data, request.META.get("CONTENT_LENGTH"))
+        job = history_services.JOBS.start(user=request.user, kind="import", document=doc)
+        return Response(history_services.JOBS.as_dict(job), status=status.HTTP_202_ACCEPTED)
+
+
+class SquadJobApi(APIView):
+    """A squad export or import job of yours: state, progress, message, and the result when done."""
+
+    permission_classes = [SquadAccess]
+
+    @extend_schema(responses=SquadJobSerializer)
+    def get(self, request: Request, job_id: int) -> Response:
+        job = history_services.job_for(request.user, job_id)
+        if job is None:
+            raise NotFound("No such job of yours.", field="job")
+        return Response(history_services.JOBS.as_dict(job))
+
+
 urlpatterns = [
     path("bughunt/squads/", SquadListApi.as_view(), name="api-bughunt-squads"),
+    path("bughunt/squads/import/", SquadImportApi.as_view(), name="api-bughunt-import"),
+    path("bughunt/squad-jobs/<int:job_id>/", SquadJobApi.as_view(), name="api-bughunt-job"),
     path("bughunt/squads/<int:squad_id>/", SquadDetailApi.as_view(), name="api-bughunt-squad"),
+    path("bughunt/squads/<int:squad_id>/undo/", SquadUndoApi.as_view(), name="api-bughunt-undo"),
+    path("bughunt/squads/<int:squad_id>/export/", SquadExportApi.as_view(), name="api-bughunt-export"),
     path("bughunt/squads/<int:squad_id>/log/", SquadLogApi.as_view(), name="api-bughunt-log"),
     path("bughunt/squads/<int:squad_id>/members/", MemberListApi.as_view(), name="api-bughunt-members"),
     path("bughunt/squads/<int:squad_id>/members/<int:member_id>/", MemberDetailApi.as_view(), name="api-bughunt-member"),

@@ -13,6 +13,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from rules.models import TransferJob
+
 
 class Squad(models.Model):
     """A Hunter Squad and its campaign (Bug Hunt pp.170-206).
@@ -156,7 +158,9 @@ class Mission(models.Model):
 class LogEntry(models.Model):
     """One line of the campaign log: what happened at which step, with every roll it took.
 
-    ``rolls`` is a list of :class:`rules.engine.dice.RollRecord` dicts.
+    ``rolls`` is a list of :class:`rules.engine.dice.RollRecord` dicts. The first line a squad
+    write adds keeps ``before``, the squad as it was (``bughunt.documents.snapshot``), so
+    that the last change can be undone without replaying anything.
     """
 
     squad = models.ForeignKey(Squad, on_delete=models.CASCADE, related_name="log")
@@ -166,6 +170,10 @@ class LogEntry(models.Model):
     text = models.TextField()
     rolls = models.JSONField(default=list, blank=True)
     data = models.JSONField(default=dict, blank=True)
+    undone = models.BooleanField(default=False, help_text="Taken back by an undo: shown struck through.")
+    before = models.JSONField(
+        null=True, blank=True, help_text="The squad as it was before the change this line starts (undo puts it back)."
+    )
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -173,3 +181,11 @@ class LogEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.step}: {self.text[:60]}"
+
+
+class SquadJob(TransferJob):
+    """An export or import of a squad running in a Celery worker (``rules.models.TransferJob``):
+    the result is the export document, or the imported squad."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="squad_jobs")
+    squad = models.ForeignKey(Squad, null=True, blank=True, on_delete=models.SET_NULL, related_name="jobs")

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.db import transaction
 
-from bughunt import squad_room
+from bughunt import documents, squad_room
 from bughunt.engine import campaign, characters, missions
 from bughunt.engine import support as support_rules
 from bughunt.models import LogEntry, Mission, Squad, Trooper
@@ -68,10 +68,12 @@ def _locked_squad(user: Any, squad_id: int, version: int | None, *, at_least: Ro
     )
     if squad is None:  # gone since squad_for read it
         raise NotFound("No such squad, or it is not shared with you.", field="squad")
+    documents.remember(squad)  # what the squad was before this write, for its undo
     return squad
 
 
 def _bump(squad: Squad, *fields: str) -> None:
+    documents.keep(squad)  # the write's first log line keeps the squad from before it (undo)
     writes.bump(squad, fields=fields)
     state = {**squad.room.state, "squad": squad.pk, "name": squad.name, "turn": squad.turn}
     squad.room.state = state

@@ -9,12 +9,15 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET, require_POST
+from django.urls import reverse
+from django.utils.http import content_disposition_header
+from django.utils.text import slugify
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from bughunt import inputs, member_services, selectors, services
-from bughunt.models import Mission, Squad
+from bughunt import history_services, inputs, member_services, selectors, services
+from bughunt.models import Mission, Squad, SquadJob
 from bughunt.permissions import EDITOR, ROLE_NAMES, squad_for
 from live.engine.tracker import Role
 from live.models import Membership
@@ -75,6 +78,7 @@ def _squad_context(request: HttpRequest, squad: Squad, **extra: Any) -> dict[str
     members = selectors.members(squad)
     mission = selectors.current_mission(squad)
     tables = selectors.bughunt_tables()
+    recent = list(squad.log.order_by("-id")[:8])
     return {
         "squad": squad,
         "active": active,
@@ -84,7 +88,7 @@ def _squad_context(request: HttpRequest, squad: Squad, **extra: Any) -> dict[str
         "assignments": services.assignment_choices(squad, tables),
         "advances": services.advancement_choices(squad, tables),
         "difficulties": Squad.DIFFICULTIES,
-        "recent": list(squad.log.order_by("-id")[:8]),
+        "recent": recent,
         "movie_magic_left": len(tables["bh-movie-magic"].entries) - len(squad.movie_magic_used),
         "campaign": campaign,
         "role_name": ROLE_NAMES[role],
@@ -92,6 +96,8 @@ def _squad_context(request: HttpRequest, squad: Squad, **extra: Any) -> dict[str
         "can_edit": role != Role.VIEWER,
         "members": members,
         "editors": [m["username"] for m in members if m["role"] == "editor"],
+        "last_change": history_services.last_change(squad) if role != Role.VIEWER else None,
+        "just_undone": next((e for e in recent[:1] if e.step == "undo"), None) if role != Role.VIEWER else None,
         **extra,
     }
 
@@ -236,6 +242,89 @@ def marine(request: HttpRequest, squad_id: int) -> HttpResponse:
         )
 
     return _squad_write(request, squad_id, write, at_least=Role.OWNER)
+
+
+@login_required
+@require_POST
+def squad_undo(request: HttpRequest, squad_id: int) -> HttpResponse:
+    """Take back the squad's last change (an editor at least); a refusal keeps the squad page."""
+
+    def write(squad: Squad) -> Any:
+        v = validated(inputs.VersionInput, request.POST)
+        return history_services.squad_undo(user=request.user, squad_id=squad.pk, version=v["version"])
+
+    return _squad_write(request, squad_id, write)
+
+
+# -- export and import ------------------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def squad_export(request: HttpRequest, squad_id: int) -> HttpResponse:
+    """Start an export job (any member) and show its progress."""
+    squad = _squad_or_404(request, squad_id)
+    try:
+        job = history_services.JOBS.start(user=request.user, kind="export", target=squad)
+    except DropshipError as exc:
+        return render(request, "bughunt/squad_detail.html", _squad_context(request, squad, error=exc), status=exc.status)
+    return redirect("bughunt:job", job_id=job.pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def squad_import(request: HttpRequest) -> HttpResponse:
+    """Upload a squad export (a .json file or pasted text); it becomes a new squad of yours
+    through a job with progress. A bad document is refused here, naming the field."""
+    if request.method == "POST":
+        try:
+            doc = history_services.JOBS.document_from_form(request.FILES.get("file"), request.POST.get("text", ""))
+            job = history_services.JOBS.start(user=request.user, kind="import", document=doc)
+        except DropshipError as exc:
+            return render(request, "bughunt/import.html", {"error": exc}, status=exc.status)
+        return redirect("bughunt:job", job_id=job.pk)
+    return render(request, "bughunt/import.html", {})
+
+
+def _job_or_404(request: HttpRequest, job_id: int) -> SquadJob:
+    job = history_services.job_for(request.user, job_id)
+    if job is None:
+        raise Http404("No such job of yours.")
+    return job
+
+
+@login_required
+@require_GET
+def squad_job(request: HttpRequest, job_id: int) -> HttpResponse:
+    """A job's progress; the page polls itself (HTMX) until the job is done or failed."""
+    job = _job_or_404(request, job_id)
+    template = "bughunt/job.html#progress" if getattr(request, "htmx", False) else "bughunt/job.html"
+    context = {
+        "job": job,
+        "progress": history_services.JOBS.progress(job),
+        "poll_url": reverse("bughunt:job", args=[job.pk]),
+        "download_url": reverse("bughunt:job_download", args=[job.pk]),
+        "retry_url": reverse("bughunt:import"),
+        "open_url": reverse("bughunt:squad", args=[job.squad_id]) if job.squad_id else "",
+        "open_name": job.squad.name if job.squad else "",
+        "open_testid": "open-squad",
+    }
+    return render(request, template, context)
+
+
+@login_required
+@require_GET
+def squad_job_download(request: HttpRequest, job_id: int) -> HttpResponse:
+    """The document of a finished export, as a .json download."""
+    job = _job_or_404(request, job_id)
+    if job.kind != "export" or job.state != "done" or not isinstance(job.document, dict):
+        raise Http404("No finished export of yours.")
+    # the name is user text: only its slug reaches the header
+    stem = slugify(str(job.document.get("squad", {}).get("name") or ""), allow_unicode=True) or "squad"
+    response = JsonResponse(job.document, json_dumps_params={"indent": 1, "sort_keys": True})
+    filename = f"{stem}-{job.squad_id or job.pk}.bughunt.json"
+    response["Content-Disposition"] = content_disposition_header(as_attachment=True, filename=filename)
+    return response
 
 
 @login_required

@@ -10,7 +10,6 @@ one gets 409 with the current version). Reading needs the reader role, writing t
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -32,8 +31,9 @@ from campaigns.permissions import ROLE_NAMES, CampaignAccess, campaign_for
 from live.engine.tracker import Role
 from live.models import Membership
 from rules import bounds
+from rules.apis import TransferJobSerializer
 from rules.bounds import int_field
-from rules.errors import DropshipError, NotAllowed, NotFound
+from rules.errors import NotAllowed, NotFound
 from rules.pagination import LogCursorPagination
 from rules.query import choice_filter, query_filters, text_filter
 
@@ -313,29 +313,12 @@ class CampaignLogLineSerializer(serializers.ModelSerializer[LogEntry]):
         fields = ["id", "turn", "kind", "step", "text", "rolls", "changes", "undone", "created"]
 
 
-class CampaignJobSerializer(serializers.Serializer[Any]):
-    id = serializers.IntegerField()
-    kind = serializers.CharField(help_text="export or import.")
-    state = serializers.CharField(help_text="pending, running, done or failed.")
-    progress = serializers.IntegerField(help_text="Percent, 0-100.")
-    message = serializers.CharField()
+class CampaignJobSerializer(TransferJobSerializer):
     campaign = serializers.IntegerField(allow_null=True, help_text="The exported campaign, or the imported one when done.")
-    document = serializers.JSONField(allow_null=True, help_text="The export document, once an export is done.")
-    created = serializers.DateTimeField()
 
 
 def _job(job: CampaignJob) -> dict[str, Any]:
-    done = job.state == "done"
-    return {
-        "id": job.pk,
-        "kind": job.kind,
-        "state": job.state,
-        "progress": services.job_progress(job),
-        "message": job.message,
-        "campaign": job.campaign_id if job.kind == "export" or done else None,
-        "document": job.document if job.kind == "export" and done else None,
-        "created": job.created,
-    }
+    return services.JOBS.as_dict(job)
 
 
 # -- input serializers -----------------------------------------------------------------------------
@@ -1189,17 +1172,8 @@ class ImportApi(APIView):
     def post(self, request: Request) -> Response:
         # Refused before the body is read: the stated length first, the document's own size
         # in job_start (a body sent without a length).
-        length = str(request.META.get("CONTENT_LENGTH") or "0")
-        services.import_size_check(int(length) if length.isdigit() else 0, field="file")
-        doc: Any = request.data
-        if isinstance(doc, dict) and set(doc) == {"text"} and isinstance(doc["text"], str):
-            try:
-                doc = json.loads(doc["text"])
-            except json.JSONDecodeError as exc:
-                raise DropshipError(f"text: this is not JSON ({exc.msg} at line {exc.lineno}).", field="text") from exc
-        if not isinstance(doc, dict):
-            raise DropshipError("Send the campaign export (a JSON object) as the body.", field="file")
-        job = services.job_start(user=request.user, kind="import", document=dict(doc))
+        doc = services.JOBS.document_from_body(request.data, request.META.get("CONTENT_LENGTH"))
+        job = services.job_start(user=request.user, kind="import", document=doc)
         return Response(_job(job), status=status.HTTP_202_ACCEPTED)
 
 

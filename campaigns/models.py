@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import models
 
 from campaigns.engine.slots import SLOTS
+from rules.models import TransferJob
 
 
 class Campaign(models.Model):
@@ -235,27 +236,9 @@ class LogEntry(models.Model):
         return self.text[:60]
 
 
-class CampaignJob(models.Model):
-    """An export or import running in a Celery worker: ``progress`` 0-100 and the result (the
-    export document, or the imported campaign) or the reason it failed. ``heartbeat`` is written
-    as the job makes progress, so that a job whose worker died is found and ended
-    (``rules.jobs.sweep``)."""
-
-    KINDS = [("export", "Export"), ("import", "Import")]
-    STATES = [(s, s) for s in ("pending", "running", "done", "failed")]
+class CampaignJob(TransferJob):
+    """An export or import of a campaign running in a Celery worker (``rules.models.TransferJob``):
+    the result is the export document, or the imported campaign."""
 
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="campaign_jobs")
-    kind = models.CharField(max_length=6, choices=KINDS)
     campaign = models.ForeignKey(Campaign, null=True, blank=True, on_delete=models.SET_NULL, related_name="jobs")
-    state = models.CharField(max_length=8, choices=STATES, default="pending")
-    progress = models.PositiveSmallIntegerField(default=0)
-    message = models.TextField(blank=True)
-    document = models.JSONField(null=True, blank=True)
-    created = models.DateTimeField(auto_now_add=True)
-    heartbeat = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["-id"]
-
-    def __str__(self) -> str:
-        return f"{self.kind} {self.state}"

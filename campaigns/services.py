@@ -9,14 +9,11 @@ members, money and contacts, and the helpers they share.
 
 from __future__ import annotations
 
-import contextlib
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from django.core.cache import cache
 from django.db import transaction
-from django.utils import timezone
 
 from campaigns import documents
 from campaigns.engine import difficulty, wording
@@ -37,7 +34,6 @@ from rules.engine import names
 from rules.engine.dice import Dice, RollRecord
 from rules.errors import DropshipError, rule_errors
 from rules.models import RuleTable
-from rules.payloads import check_json
 from rules.selectors import visible_tables
 
 # -- shared helpers ------------------------------------------------------------------------
@@ -603,129 +599,48 @@ MAX_IMPORT_BYTES = 2_000_000
 JOB_LABEL = "campaign"
 
 
-class _Swept(Exception):
-    """The job was ended by the sweeper while it ran: what it made is thrown away."""
+#: Campaign export and import jobs: the runner every game's jobs share (``rules.jobs.Transfers``).
+JOBS = jobs.Transfers(
+    model=CampaignJob,
+    label=JOB_LABEL,
+    app="campaigns",
+    target="campaign",
+    task="campaigns.tasks.campaign_job_run",
+    export=lambda user, campaign_id: campaign_export(user=user, campaign_id=campaign_id),
+    export_words=lambda doc: f"Exported {len(doc['characters'])} crew, {len(doc['turns'])} turns, {len(doc['log'])} log lines.",
+    import_=lambda user, doc, progress: campaign_import(user=user, doc=doc, progress=progress),
+    max_bytes=MAX_IMPORT_BYTES,
+)
 
 
 def import_size_check(size: int, *, field: str) -> None:
     """Refuse an import of ``size`` bytes over :data:`MAX_IMPORT_BYTES`. Raises
     :class:`DropshipError` naming ``field`` and the limit."""
-    if size > MAX_IMPORT_BYTES:
-        raise DropshipError(
-            f"{field}: the import is {size:,} bytes; at most {MAX_IMPORT_BYTES:,} bytes (2 MB) are allowed. Nothing was stored.",
-            field=field,
-            extra={"limit": MAX_IMPORT_BYTES},
-        )
-
-
-def job_progress_key(job_id: int) -> str:
-    return f"campaigns:job:{job_id}:progress"
+    JOBS.size_check(size, field=field)
 
 
 def job_progress(job: CampaignJob) -> int:
     """The job's progress in percent: the live value while it runs, else the stored one."""
-    if job.state == "running":
-        return int(jobs.cache_get(job_progress_key(job.pk), job.progress))
-    return job.progress
+    return JOBS.progress(job)
 
 
 def job_sweep(*, user: Any = None, job_id: int | None = None) -> int:
     """End ``user``'s jobs (or the one job ``job_id``) whose worker was lost: ``failed`` with a
     message to start it again (``rules.jobs.sweep`` states the limits). Called whenever jobs are
     read or started, as there is no scheduler. Returns how many were ended."""
-    queryset = CampaignJob.objects.all()
-    if user is not None:
-        queryset = queryset.filter(owner_id=user.pk)
-    if job_id is not None:
-        queryset = queryset.filter(pk=job_id)
-    return jobs.sweep(queryset, label=JOB_LABEL, state_field="state", message_field="message", queued="pending")
+    return JOBS.sweep(user=user, job_id=job_id)
 
 
 @transaction.atomic
 def job_start(*, user: Any, kind: str, campaign: Campaign | None = None, document: Any = None) -> CampaignJob:
-    """Queue an export of ``campaign`` or an import of ``document``; a Celery worker runs it
-    after commit (at once, in-process, without Redis).
-
-    Raises :class:`DropshipError` for an unknown ``kind`` or an import over
-    :data:`MAX_IMPORT_BYTES` or holding a NUL character or a non-finite number anywhere
-    (``field`` the path inside the document, from ``file``; nothing is stored), and
-    :class:`rules.jobs.QueueUnavailable` (503) when the broker cannot take the job, which is
-    then ``failed`` with a message to try again."""
-    from campaigns.tasks import campaign_job_run
-
-    if kind not in ("export", "import"):
-        raise DropshipError("kind must be export or import.", field="kind")
-    if kind == "import":
-        import_size_check(len(json.dumps(document).encode()), field="file")
-        # An uploaded file or pasted text is parsed by the view, not by the API's JSON parser,
-        # so nothing has refused NUL characters yet: PostgreSQL cannot store them in jsonb.
-        check_json(document, field="file")
-    job_sweep(user=user)
-    job = CampaignJob.objects.create(
-        owner=user,
-        kind=kind,
-        campaign=campaign,
-        document=document if kind == "import" else None,
-        heartbeat=timezone.now(),
-    )
-
-    def mark_failed(message: str) -> None:
-        CampaignJob.objects.filter(pk=job.pk, state="pending").update(state="failed", message=message, document=None)
-
-    jobs.enqueue_on_commit(campaign_job_run, job.pk, mark_failed=mark_failed)
+    """Queue an export of ``campaign`` or an import of ``document`` (``rules.jobs.Transfers.start``
+    says what is refused); a Celery worker runs it after commit."""
+    job: CampaignJob = JOBS.start(user=user, kind=kind, target=campaign, document=document)
     return job
 
 
 def job_run(*, job_id: int) -> CampaignJob:
-    """Run a queued job: the export's document or the imported campaign, or the reason it
-    failed (a failed import writes nothing).
-
-    Every error ends the job: a :class:`DropshipError` with its message, anything else with a
-    short message (the traceback goes to the server log). A job already ended, or running in a
-    live worker (a message delivered again), is left as it is; one whose worker was lost is
-    swept to ``failed`` first. The import's document is dropped once the job ends."""
-    job_sweep(job_id=job_id)
-    job = CampaignJob.objects.select_related("owner").get(pk=job_id)
-    claimed = CampaignJob.objects.filter(pk=job.pk, state="pending").update(state="running", progress=5, heartbeat=timezone.now())
-    if not claimed:
-        return job
-    job.state = "running"
-
-    def progress(percent: int) -> None:
-        # An import runs in one transaction, so its beats go to the cache where the sweeper
-        # sees them before the commit.
-        jobs.cache_set(job_progress_key(job.pk), percent, 3600)
-        jobs.beat_in_cache(JOB_LABEL, job.pk)
-
-    running = CampaignJob.objects.filter(pk=job.pk, state="running")
-    try:
-        if job.kind == "export":
-            if job.campaign_id is None:
-                raise DropshipError("The campaign was deleted before the export ran.", field="campaign")
-            progress(30)
-            document = campaign_export(user=job.owner, campaign_id=job.campaign_id)
-            message = (
-                f"Exported {len(document['characters'])} crew, {len(document['turns'])} turns, {len(document['log'])} log lines."
-            )
-            running.update(state="done", progress=100, document=document, message=message, heartbeat=timezone.now())
-        else:
-            with transaction.atomic():
-                made = campaign_import(user=job.owner, doc=job.document, progress=progress)
-                message = f"Imported as {made.name}."
-                ended = running.update(
-                    state="done", progress=100, campaign=made, message=message, document=None, heartbeat=timezone.now()
-                )
-                if not ended:
-                    raise _Swept
-    except _Swept:
-        pass
-    except DropshipError as exc:
-        running.update(state="failed", message=exc.message, document=None if job.kind == "import" else job.document)
-    except Exception as exc:
-        what = "The import" if job.kind == "import" else "The export"
-        message = jobs.unexpected(JOB_LABEL, job.pk, exc, what=what)
-        running.update(state="failed", message=message, document=None if job.kind == "import" else job.document)
-    with contextlib.suppress(*jobs.BROKER_ERRORS):  # an entry left behind expires on its own
-        cache.delete(job_progress_key(job.pk))
-    job.refresh_from_db()
+    """Run a queued job (``rules.jobs.Transfers.run``): the export's document or the imported
+    campaign, or the reason it failed (a failed import writes nothing)."""
+    job: CampaignJob = JOBS.run(job_id=job_id)
     return job

@@ -30,6 +30,19 @@ from rules.models import RuleSystem, RuleTable, TableEntry
 from rules.query import choice_filter, query_filters, text_filter
 
 
+class TransferJobSerializer(serializers.Serializer[Any]):
+    """An export or import job (``rules.jobs.Transfers.as_dict``); each game adds the field
+    naming what was exported or imported."""
+
+    id = serializers.IntegerField()
+    kind = serializers.CharField(help_text="export or import.")
+    state = serializers.CharField(help_text="pending, running, done or failed.")
+    progress = serializers.IntegerField(help_text="Percent, 0-100.")
+    message = serializers.CharField()
+    document = serializers.JSONField(allow_null=True, help_text="The export document, once an export is done.")
+    created = serializers.DateTimeField()
+
+
 class EntrySerializer(serializers.ModelSerializer[TableEntry]):
     class Meta:
         model = TableEntry

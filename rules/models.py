@@ -218,3 +218,28 @@ class TablesVersion(models.Model):
 
     def __str__(self) -> str:
         return self.token
+
+
+class TransferJob(models.Model):
+    """What an export or import job of a game's campaign keeps (``rules.jobs.Transfers`` runs it):
+    ``progress`` 0-100 and the result (the export document) or the reason it failed.
+    ``heartbeat`` is written as the job makes progress, so that a job whose worker died is found
+    and ended (``rules.jobs.sweep``). Each app adds its owner and the campaign the job is about."""
+
+    KINDS = [("export", "Export"), ("import", "Import")]
+    STATES = [(s, s) for s in ("pending", "running", "done", "failed")]
+
+    kind = models.CharField(max_length=6, choices=KINDS)
+    state = models.CharField(max_length=8, choices=STATES, default="pending")
+    progress = models.PositiveSmallIntegerField(default=0)
+    message = models.TextField(blank=True)
+    document = models.JSONField(null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    heartbeat = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        abstract = True
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.state}"

@@ -65,6 +65,8 @@ def _path_value(path: str, name: str, world: World) -> Any:
     if name == "slug" and path.startswith("/api/v1/tables/"):
         return world.system_table.slug
     if name == "job_id":
+        if "bughunt" in path:
+            return world.extra["squad_job"].pk
         return world.battle_job.pk if "battle" in path else world.campaign_job.pk
     if name == "slot":
         return None  # the generated slot names, valid or not, are the interesting part

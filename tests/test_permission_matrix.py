@@ -32,7 +32,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from battles.models import Battle, BattleJob
-from bughunt.models import Mission, Squad
+from bughunt.models import Mission, Squad, SquadJob
 from campaigns.models import Campaign, CampaignJob, Character, LogEntry, Ship
 from live.models import Membership, Room
 from rules.engine.names import RECIPES
@@ -51,7 +51,7 @@ WRITES = ("post", "patch", "delete")
 class Rule:
     """Who may use one URL pattern: the object it guards and the level each method needs."""
 
-    guards: str  # campaign, battle, squad, room, table, campaign_job, battle_job, admin or "" (nothing)
+    guards: str  # campaign, battle, squad, room, table, campaign_job, battle_job, squad_job, admin or "" (nothing)
     read: str  # level for GET
     write: str  # level for POST/PATCH/DELETE
     delete: str | None = None  # when DELETE needs more than the other writes
@@ -107,6 +107,11 @@ MATRIX: dict[str, Rule] = {
     "bughunt/<int:squad_id>/": R("squad", "reader"),
     "bughunt/<int:squad_id>/settings/": R("squad", "reader", "owner"),
     "bughunt/<int:squad_id>/log/": R("squad", "reader"),
+    "bughunt/<int:squad_id>/undo/": R("squad", "reader", "editor"),
+    "bughunt/<int:squad_id>/export/": R("squad", "reader"),
+    "bughunt/import/": R("", "user"),
+    "bughunt/jobs/<int:job_id>/": R("squad_job", "owner"),
+    "bughunt/jobs/<int:job_id>/download/": R("squad_job", "owner"),
     "bughunt/<int:squad_id>/assignment/": R("squad", "reader", "editor"),
     "bughunt/<int:squad_id>/advance/": R("squad", "reader", "editor"),
     "bughunt/<int:squad_id>/offer/": R("squad", "reader", "editor"),
@@ -168,6 +173,10 @@ MATRIX: dict[str, Rule] = {
     "api/v1/bughunt/squads/": R("", "user"),
     "api/v1/bughunt/squads/<int:squad_id>/": R("squad", "reader", "editor"),
     "api/v1/bughunt/squads/<int:squad_id>/log/": R("squad", "reader", "editor"),
+    "api/v1/bughunt/squads/<int:squad_id>/undo/": R("squad", "reader", "editor"),
+    "api/v1/bughunt/squads/<int:squad_id>/export/": R("squad", "reader"),
+    "api/v1/bughunt/squads/import/": R("", "user"),
+    "api/v1/bughunt/squad-jobs/<int:job_id>/": R("squad_job", "owner"),
     "api/v1/bughunt/squads/<int:squad_id>/assignments/": R("squad", "reader", "editor"),
     "api/v1/bughunt/squads/<int:squad_id>/advance/": R("squad", "reader", "editor"),
     "api/v1/bughunt/squads/<int:squad_id>/offers/": R("squad", "reader", "editor"),
@@ -293,6 +302,7 @@ def _url(route: str, world: World) -> str:
         values["member_id"] = world.extra["squad_editor_membership"].pk
     if "jobs/" in route:
         values["job_id"] = world.battle_job.pk if "battle" in route else world.campaign_job.pk
+        values["job_id"] = world.extra["squad_job"].pk if "bughunt" in route else values["job_id"]
     if route.startswith("campaigns/") and "act/" in route:
         values["action"] = "adjust"
     elif "act/" in route:
@@ -318,6 +328,7 @@ def _snapshot() -> tuple[Any, ...]:
         BattleJob,
         Squad,
         Mission,
+        SquadJob,
         Room,
         Membership,
         RuleTable,

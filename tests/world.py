@@ -12,6 +12,7 @@ from django.core.management import call_command
 from battles import services as battle_services
 from battles.models import Battle, BattleJob
 from battles.tests.fp_data import PUNKS
+from bughunt import history_services as bughunt_history
 from bughunt import member_services as bughunt_members
 from bughunt import services as bughunt_services
 from bughunt.models import Mission, Squad
@@ -117,6 +118,8 @@ def build_world() -> World:
         user=owner, squad_id=squad.pk, version=Squad.objects.get(pk=squad.pk).version, username="reader", role="reader"
     )
 
+    squad_job = bughunt_history.JOBS.run(job_id=bughunt_history.JOBS.start(user=owner, kind="export", target=squad).pk)
+
     room = live_services.room_create(user=owner, kind="threat", title="LV-426")
     code = live_services.room_code(room)
     assert code is not None
@@ -142,5 +145,5 @@ def build_world() -> World:
         room=room,
         user_table=user_table,
         system_table=system_table,
-        extra={"squad_editor_membership": squad_editor_membership},
+        extra={"squad_editor_membership": squad_editor_membership, "squad_job": squad_job},
     )

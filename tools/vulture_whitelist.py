@@ -28,6 +28,9 @@ _.get_player_name  # SerializerMethodField getter
 _.player_name  # serializer field, in Meta.fields
 _.marines  # serializer field (a squad member's marines), declared for the schema
 _.get_steps  # SerializerMethodField getter
+_.abstract  # Django model Meta option (rules.models.TransferJob)
+_.campaign_job_run  # Celery task, named by dotted path in rules.jobs.Transfers(task=...)
+_.squad_job_run  # Celery task, named by dotted path in rules.jobs.Transfers(task=...)
 _.get_code  # SerializerMethodField getter
 _.get_turn_note  # SerializerMethodField getter
 _.turn_note  # serializer field, in Meta.fields
