@@ -251,3 +251,88 @@ def test_a_wounded_enemy_attacks_a_trooper_who_comes_close_in_the_troopers_phase
     # p.178: it lies where it fell and attacks at once; the trooper's own action is untouched
     fought = act(state, "brawl", figure="f2", enemy="e1", by="enemy", faces=[6, 2, 5])
     assert fought["units"][1]["figures"][0]["combat_round"] is None and enemy(fought, "e1")["acted_round"] is None
+
+
+# -- move, then act (pp.176, 178, 198) -------------------------------------------------------------------------
+
+
+def fig(state: dict[str, Any], fid: str) -> dict[str, Any]:
+    return next(f for u in state["units"] for f in u["figures"] if f["id"] == fid)
+
+
+def test_a_figure_moves_then_acts_never_the_reverse() -> None:
+    state = to_quick(robots(), [1, 1])
+    moved = act(state, "move", figure="f1")
+    assert fig(moved, "f1")["moved_round"] == 1 and "moves up to 4 inches" in text(moved)
+    assert "check every Contact marker" in text(moved)  # p.192: a finished move checks Detection
+    assert "one move per activation" in refused(moved, "move", "figure", figure="f1")
+    fired = act(moved, "shoot", figure="f1", weapon="Combat rifle", enemy="e1", faces=[2])  # move, then fire: allowed
+    assert fig(fired, "f1")["combat_round"] == 1
+    # the reverse order is refused (p.198): f2 fires, then may not move
+    shot = act(state, "shoot", figure="f2", weapon="Combat rifle", enemy="e1", faces=[2])
+    assert "never the reverse" in refused(shot, "move", "figure", figure="f2")
+
+
+def test_moving_happens_only_in_the_figures_activation() -> None:
+    state = robots()
+    assert "Start of round" in refused(state, "move", "type", figure="f1")
+    state = to_quick(state, [1, 5])  # Vasquez Quick, the Fire team Slow
+    assert "Slow Action phase" in refused(state, "move", "unit", figure="f2")
+    done = act(state, "act", unit="u1")
+    assert "already acted" in refused(done, "move", "unit", figure="f1")
+    assert "Enemy Action phase" in refused(act(done, "next_phase"), "move", "type", figure="f2")
+    slow = act(act(done, "next_phase"), "next_phase")
+    assert fig(act(slow, "move", figure="f2"), "f2")["moved_round"] == 1
+    # the referee may still move a figure out of turn, with the reason logged
+    forced = act(done, "move", figure="f1", override="forgot to move before firing")
+    assert fig(forced, "f1")["moved_round"] == 1 and forced["_events"][-1]["type"] == "override"
+
+
+def test_a_dash_forbids_firing_and_brawling_and_wounded_troopers_cannot_dash() -> None:
+    state = to_quick(robots(), [1, 1])
+    dashed = act(state, "move", figure="f2", dash="on")
+    assert "Dashes up to 6 inches" in text(dashed)  # Speed 4 + 2 (p.176)
+    assert "do not fire" in refused(dashed, "shoot", "figure", figure="f2", weapon="Combat rifle", enemy="e1")
+    assert "by Dashing" in refused(dashed, "brawl", "figure", figure="f2", enemy="e1", by="trooper")
+    # an enemy that charges a Dashed trooper still fights it (its action, not the trooper's)
+    state["units"][1]["figures"][1]["wounded"] = True
+    assert "can no longer Dash" in refused(state, "move", "dash", figure="f3", dash="on")  # p.178
+    assert fig(act(state, "move", figure="f3"), "f3")["moved_round"] == 1
+
+
+def test_a_stunned_trooper_moves_or_acts_not_both() -> None:
+    state = to_quick(robots(), [1, 1])
+    state["units"][1]["figures"][0]["stun"] = 1
+    state["units"][1]["figures"][1]["stun"] = 2
+    moved = act(state, "move", figure="f2")
+    assert "that is all it does" in text(moved)
+    assert "Stunned and has moved" in refused(moved, "shoot", "figure", figure="f2", weapon="Combat rifle", enemy="e1")
+    fired = act(state, "shoot", figure="f3", weapon="Combat rifle", enemy="e1", faces=[2])
+    refused(fired, "move", "figure", figure="f3")
+    # Done acting takes one Stun marker off each Stunned figure (p.198)
+    done = act(fired, "act", unit="u2")
+    assert (fig(done, "f2")["stun"], fig(done, "f3")["stun"]) == (0, 1)
+
+
+def test_a_held_unit_moves_or_fires_in_the_slow_phase_and_snap_fire_costs_the_move() -> None:
+    state = to_quick(robots(), [1, 1])
+    moved = act(state, "move", figure="f2")
+    assert "begun its activation" in refused(moved, "hold", "unit", unit="u2")
+    held = act(act(state, "hold", unit="u1"), "hold", unit="u2")
+    snap = act(act(held, "next_phase"), "shoot", figure="f1", weapon="Combat rifle", enemy="e1", faces=[2])
+    slow = act(snap, "next_phase")
+    assert "Snap Fire means no move" in refused(slow, "move", "figure", figure="f1")  # p.198
+    slow = act(slow, "move", figure="f2")
+    assert "moves or fires, not both" in refused(slow, "shoot", "figure", figure="f2", weapon="Combat rifle", enemy="e1")
+    assert fig(act(slow, "shoot", figure="f3", weapon="Combat rifle", enemy="e1", faces=[2]), "f3")["combat_round"] == 1
+
+
+def test_an_aimed_weapon_loses_its_bonus_after_a_recorded_move() -> None:
+    sniper = [{**SETUP["main_characters"][0], "weapons": ["Sniper rifle"]}]
+    state = to_quick(robots(main_characters=sniper), [1, 1])
+    # p.179: Aimed +1 only when the firer does not move; 4 + 1 Combat Skill + 1 Aimed = 6 hits in cover (6+)
+    still = act(state, "shoot", figure="f1", weapon="Sniper rifle", enemy="e1", band="cover", faces=[4, 6])
+    assert "Aimed, not moved" in text(still) and enemy(still, "e1")["stun"] + enemy(still, "e1")["wounded"] == 0
+    moved = act(act(state, "move", figure="f1"), "shoot", figure="f1", weapon="Sniper rifle", enemy="e1", band="cover",
+                faces=[4])  # fmt: skip
+    assert "Aimed" not in text(moved) and "totals 5 (miss)" in text(moved)

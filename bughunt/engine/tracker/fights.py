@@ -274,7 +274,7 @@ def _shoot(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[st
             _foe(state, tables, group, target) if group is not None and target is not None else None,
             dice,
             band=band,
-            moved=payload_flag(action, "moved"),
+            moved=payload_flag(action, "moved") or fig.get("moved_round") == state["round"],
             target_behind_cover=payload_flag(action, "behind_cover"),
             ones_this_round=int(weapon["ones"]),
             take_rapid_fire=payload_flag(action, "rapid_fire", default=True),

@@ -111,7 +111,71 @@ def trooper_turn(
             f"{fig['name']} has already taken a Combat Action this round: one weapon, once per activation (pp.177, 198).",
             field="figure",
         )
+    if fig.get("evac_call_round") == rnd:
+        raise TrackerError(f"{fig['name']} called Evac this round: no other action (p.201).", field="figure")
+    if fig.get("moved_round") == rnd:
+        _after_move(state, unit, fig, what)
     return way
+
+
+def _after_move(state: Mapping[str, Any], unit: Mapping[str, Any], fig: Mapping[str, Any], what: str) -> None:
+    """Refuse the Combat Action ``what`` of a figure that has moved this round when the rules
+    forbid both: a Stunned trooper (p.178), a held unit in the Slow phase (p.198), firing or
+    starting a Brawl after a Dash (p.176)."""
+    name = fig["name"]
+    if fig["stun"] > 0:
+        raise TrackerError(f"{name} is Stunned and has moved: a Stunned trooper moves or acts, not both (pp.178, 198).", field="figure")
+    if unit["held"] and state["phase"] == "slow":
+        raise TrackerError(
+            f"{name} held for Snap Fire and has moved: in the Slow phase a held unit moves or fires, not both (p.198).",
+            field="figure",
+        )
+    if fig.get("dashed_round") == state["round"]:
+        if what == "Firing":
+            raise TrackerError(f"{name} Dashed this round: a Dash is for troopers who do not fire (p.176).", field="figure")
+        if what == "A Brawl":
+            raise TrackerError(f"{name} Dashed this round: troopers cannot enter a Brawl by Dashing (p.176).", field="figure")
+
+
+def move_turn(state: Mapping[str, Any], action: Action, unit: Mapping[str, Any], fig: Mapping[str, Any], *, dash: bool) -> str:
+    """How ``fig`` may move now (p.198: move first, then a Combat Action, never the reverse):
+    ``"activation"`` or ``"override"``. Raises :class:`TrackerError` (``field`` "type", "unit",
+    "figure" or "dash") saying why not: outside its unit's activation, moved already, after its
+    Combat Action (Snap Fire included: no move that round), after calling Evac; a Dash when
+    Wounded (p.178). What a move forbids afterwards is checked by :func:`trooper_turn`."""
+    if override_reason(action):
+        return OVERRIDE
+    phase, rnd, name = state["phase"], state["round"], unit["name"]
+    if phase == "enemy":
+        raise TrackerError(
+            "Troopers do not move in the Enemy Action phase: a held unit may only fire (Snap Fire, p.198).", field="type"
+        )
+    if phase not in ("quick", "slow"):
+        raise TrackerError(
+            f"Moving is part of a trooper's activation (Quick or Slow Action phase, p.198); it is now the {PHASE_NAMES[phase]}.",
+            field="type",
+        )
+    if unit["acted"]:
+        raise TrackerError(f"{name} has already acted this round (p.198).", field="unit")
+    if phase == "quick" and (unit["slot"] != "quick" or unit["held"]):
+        why = "holds for Snap Fire" if unit["held"] else f"acts in the Slow Action phase (Reaction die {unit['face']})"
+        raise TrackerError(f"{name} {why}: it does not move in the Quick Action phase.", field="unit")
+    if phase == "slow" and unit["slot"] is None:
+        raise TrackerError(f"{name} has no Reaction die this round.", field="unit")
+    if fig.get("moved_round") == rnd:
+        raise TrackerError(f"{fig['name']} has already moved this round: one move per activation (p.198).", field="figure")
+    if fig.get("evac_call_round") == rnd:
+        raise TrackerError(f"{fig['name']} called Evac this round and must stay put (p.201).", field="figure")
+    if fig.get("combat_round") == rnd:
+        raise TrackerError(
+            f"{fig['name']} has taken its Combat Action: a figure moves first and then acts, never the reverse"
+            + (" (and Snap Fire means no move this round)" if unit["snap_fired"] else "")
+            + " (p.198).",
+            field="figure",
+        )
+    if dash and fig["wounded"]:
+        raise TrackerError(f"{fig['name']} is Wounded and can no longer Dash (p.178).", field="dash")
+    return ACTIVATION
 
 
 def spend(state: dict[str, Any], unit: dict[str, Any], fig: dict[str, Any], way: str) -> str:
