@@ -336,3 +336,55 @@ def test_an_aimed_weapon_loses_its_bonus_after_a_recorded_move() -> None:
     moved = act(act(state, "move", figure="f1"), "shoot", figure="f1", weapon="Sniper rifle", enemy="e1", band="cover",
                 faces=[4])  # fmt: skip
     assert "Aimed" not in text(moved) and "totals 5 (miss)" in text(moved)
+
+
+# -- chained Shatter-form bursts (pp.180, 195) -------------------------------------------------------------------
+
+
+def shatter_forms(count: int = 4, **setup: Any) -> dict[str, Any]:
+    """``count`` Shatter-forms e1.. (Combat Skill +1, Toughness 4, no save, p.195) revealed from c1."""
+    state = act(new(**setup), "detect", contact="c1", faces=[5], enemy_face=[85], variant_face=[1], numbers_faces=[count - 1],
+                leader_faces=[12, 12, 12])  # fmt: skip
+    assert state["enemy"]["name"] == "Shatter-forms" and len(state["groups"][0]["figures"]) == count
+    return state
+
+
+def test_a_shatter_form_killed_by_a_burst_bursts_in_turn() -> None:
+    state = shatter_forms()
+    # e1: Hit 6 + 1 > 4, killed; its burst reaches e2 first: Hit 6 + 0 > 4, killed, and e2 bursts at once (p.180)
+    # on the rest of the figures named (f2): save 1, Hit 2 + 0: Stunned; then e1's burst reaches f2: save 6, shrugged off
+    after = typed(state, "hit", [6, 6, 1, 2, 6], enemy="e1", damage=1, near="e2 f2")
+    assert [enemy(after, e)["status"] for e in ("e1", "e2", "e3")] == ["killed", "killed", "active"]
+    assert fig(after, "f2")["stun"] == 1 and "standing together" in text(after)
+    burst = [r for r in rolls(after) if "shattering" in r["reason"]]
+    assert len(burst) == 4 and all(r["entered"] for r in rolls(after))
+    assert any("Shatter-forms 2 shattering" in r["reason"] for r in burst)
+
+
+def test_named_figures_near_each_shatter_form_carry_the_chain() -> None:
+    state = shatter_forms()
+    # near_e2 names e3 by e2: e1 kills e2 (6), e2 kills e3 (6), e3 has nobody else named near it
+    after = typed(state, "hit", [6, 6, 6], enemy="e1", damage=1, near="e2", near_e2="e3")
+    assert [enemy(after, e)["status"] for e in ("e1", "e2", "e3", "e4")] == ["killed", "killed", "killed", "active"]
+    assert "Shatter-forms 3 shatters: no figure was named" in text(after)
+    assert "No enemy 'e9'" in refused(state, "hit", "near_e9", enemy="e1", damage=1, near="e2", near_e9="e3")
+
+
+def test_the_chain_stops_at_the_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bughunt.engine.tracker import fights
+
+    monkeypatch.setattr(fights, "SHATTER_CHAIN_CAP", 2)
+    state = shatter_forms()
+    after = typed(state, "hit", [6, 6, 6], enemy="e1", damage=1, near="e2", near_e2="e3", near_e3="e4")
+    assert enemy(after, "e3")["status"] == "killed" and enemy(after, "e4")["status"] == "active"
+    assert "2 bursts in a row is the app's limit" in text(after)
+
+
+def test_a_shatter_form_killed_by_an_area_splash_bursts_on_the_figures_named_there() -> None:
+    state = to_quick(shatter_forms(main_characters=GRENADIER), [1, 1])
+    # Frag grenade at e1 (close, 3+): firing 1, 1 miss; ammo 4; splash e2 5 (hit), e3 1 (missed);
+    # e2 Hit 6 + 0 > 4 killed: it bursts on the group named at the point: e1 Hit 1 (Stunned), e3 Hit 1 (Stunned)
+    after = typed(state, "shoot", [1, 1, 4, 5, 1, 6, 1, 1], figure="f1", weapon="Frag grenade", enemy="e1",
+                  band="close", near="e2 e3")  # fmt: skip
+    assert enemy(after, "e2")["status"] == "killed"
+    assert (enemy(after, "e1")["stun"], enemy(after, "e3")["stun"]) == (1, 1)

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bughunt.engine import combat
@@ -94,11 +94,12 @@ def _apply_to_enemy(
     dice: Dice,
     *,
     near: Sequence[Target] = (),
+    chain: Chain | None = None,
 ) -> tuple[list[str], list[RollRecord]]:
     """Copy a fight's result onto an enemy figure. Stunned in the Enemy Action phase (Snap Fire
     as it moves), it takes no other action this round (p.198). On death, Acid blobs split (p.195)
     and a Shatter-form bursts: every figure in ``near`` (within 2") takes a Damage 0 Hit, rolled
-    and applied here (p.195)."""
+    and applied here (p.195); a Shatter-form killed by a burst bursts in turn (see :class:`Chain`)."""
     stunned = after.stun_markers > int(fig["stun"])
     fig["stun"] = after.stun_markers
     fig["wounded"] = after.wounded
@@ -121,18 +122,75 @@ def _apply_to_enemy(
             _add_enemy(state, group, note=f"split from {fig['name']}")
         notes.append(split.text)
     if group["type"] == "Shatter-forms":
-        caught = [t for t in near if t[2]["status"] == "active" and t[2] is not fig]
-        if not caught:
-            notes.append(
-                f"{fig['name']} shatters: no figure was named within 2 inches (p.195); resolve any by hand with Hit and near."
-            )
-        for target in caught:
-            texts, extra = _hit_target(
-                state, tables, dice, target, combat.SHATTER_DAMAGE, area=False, ranged=False,
-                special=frozenset({combat.SHATTER_FORMS}), source=f"{fig['name']} shattering", by=group["type"],
-            )  # fmt: skip
-            notes.extend(texts)
-            rolls.extend(extra)
+        texts, extra = _burst(state, tables, dice, group, fig, near, chain or Chain())
+        notes.extend(texts)
+        rolls.extend(extra)
+    return notes, rolls
+
+
+SHATTER_CHAIN_CAP = 12
+"""Most Shatter-form bursts one action resolves. Each dead figure bursts once and is never hit
+again, so a chain ends by itself; the cap only guards against a loop in a bad state."""
+
+
+@dataclass
+class Chain:
+    """Shatter-form bursts set off by one action (p.195, resolved as they happen, p.180).
+
+    ``cluster``: the figures named near the shot's target or point, or within 2" of the first
+    Shatter-form that died; ``named``: figures named within 2" of a given Shatter-form (payload
+    ``near_<enemy id>``). A Shatter-form killed by a burst (or an Area or Stun splash) bursts on
+    its own named figures, or else on the cluster (taken as standing together), the dead and
+    itself left out. ``bursts`` counts them against the cap."""
+
+    named: dict[str, list[Target]] = field(default_factory=dict)
+    cluster: list[Target] = field(default_factory=list)
+    bursts: int = 0
+
+
+def _chain(state: Mapping[str, Any], action: Action) -> Chain:
+    """The :class:`Chain` of an action: ``near_<enemy id>`` payload keys name the figures within
+    2" of that Shatter-form, should it die. Raises :class:`TrackerError` for an unknown id."""
+    named: dict[str, list[Target]] = {}
+    for key in action.payload:
+        if key.startswith("near_e"):
+            _enemy(state, key.removeprefix("near_"), field=key, active=False)
+            named[key.removeprefix("near_")] = _targets(state, action, key)
+    return Chain(named=named)
+
+
+def _burst(
+    state: dict[str, Any],
+    tables: Mapping[str, RangeTable],
+    dice: Dice,
+    group: Mapping[str, Any],
+    fig: Mapping[str, Any],
+    near: Sequence[Target],
+    chain: Chain,
+) -> tuple[list[str], list[RollRecord]]:
+    """A Shatter-form dies: a Damage 0 Hit on every figure within 2" (p.195), each rolled here."""
+    if chain.bursts >= SHATTER_CHAIN_CAP:
+        return [f"{fig['name']} shatters, but {SHATTER_CHAIN_CAP} bursts in a row is the app's limit: resolve it by hand."], []
+    chain.bursts += 1
+    around, how = list(chain.named.get(fig["id"], near)), ""
+    if fig["id"] not in chain.named and not near:
+        around, how = chain.cluster, " (the figures named near the first blast or burst, taken as standing together)"
+    chain.cluster = chain.cluster or list(near)
+    caught = [t for t in around if t[2]["status"] == "active" and t[2] is not fig]
+    if not caught:
+        return [
+            f"{fig['name']} shatters: no figure was named within 2 inches (p.195); resolve any by hand with Hit and near."
+        ], []
+    names = ", ".join(t[2]["name"] for t in caught)
+    notes = [f"{fig['name']} shatters: a Damage 0 Hit on {names}{how} (p.195)."]
+    rolls: list[RollRecord] = []
+    for target in caught:
+        texts, extra = _hit_target(
+            state, tables, dice, target, combat.SHATTER_DAMAGE, area=False, ranged=False,
+            special=frozenset({combat.SHATTER_FORMS}), source=f"{fig['name']} shattering", by=group["type"], chain=chain,
+        )  # fmt: skip
+        notes.extend(texts)
+        rolls.extend(extra)
     return notes, rolls
 
 
@@ -167,6 +225,7 @@ def _hit_target(
     source: str,
     piercing: bool = False,
     by: str | None = None,
+    chain: Chain | None = None,
 ) -> tuple[list[str], list[RollRecord]]:
     """Roll one Hit on ``target`` (save, then 1D6 + Damage, p.178) and apply it to the state."""
     kind, owner, fig = target
@@ -177,7 +236,7 @@ def _hit_target(
             tables, _foe(state, tables, owner, fig), damage, dice,
             piercing=piercing, area=area, ranged=ranged, attacker_special=special, source=source,
         )  # fmt: skip
-        notes, extra = _apply_to_enemy(state, tables, owner, fig, result.target, result.removed, dice)
+        notes, extra = _apply_to_enemy(state, tables, owner, fig, result.target, result.removed, dice, chain=chain)
         return [result.text, *notes], [*result.rolls, *extra]
     result = combat.resolve_hit(
         tables, _trooper(fig), damage, dice,
@@ -186,17 +245,19 @@ def _hit_target(
     return [result.text, *_apply_to_trooper(state, fig, result, by=by)], list(result.rolls)
 
 
-def _stun_target(state: dict[str, Any], tables: Mapping[str, RangeTable], dice: Dice, target: Target) -> list[str]:
-    """One more Stun marker on ``target`` from a Stun weapon (pp.178-179); three knock it out."""
+def _stun_target(
+    state: dict[str, Any], tables: Mapping[str, RangeTable], dice: Dice, target: Target, chain: Chain
+) -> tuple[list[str], list[RollRecord]]:
+    """One more Stun marker on ``target`` from a Stun weapon (pp.178-179); three knock it out
+    (a Shatter-form knocked out bursts)."""
     kind, owner, fig = target
     if kind == "enemy":
         after, _ = combat.apply_stun(_foe(state, tables, owner, fig), tables=tables)
-        notes, _rolls_none = _apply_to_enemy(state, tables, owner, fig, after, False, dice)
-        return notes
+        return _apply_to_enemy(state, tables, owner, fig, after, False, dice, chain=chain)
     fig["stun"] += 1
     if fig["stun"] >= KNOCKOUT_STUN:
-        return [f"{fig['name']} has 3 Stun markers and is knocked out.{_leave(state, fig, 'knocked_out')}"]
-    return []
+        return [f"{fig['name']} has 3 Stun markers and is knocked out.{_leave(state, fig, 'knocked_out')}"], []
+    return [], []
 
 
 def _splash(
@@ -206,6 +267,7 @@ def _splash(
     shot: combat.ShotResult,
     near: Sequence[Target],
     firer: Mapping[str, Any],
+    chain: Chain,
 ) -> tuple[list[str], list[RollRecord]]:
     """Apply an Area or Stun shot's splash rolls to the figures within 2" (p.179): Area hits at
     the weapon's Damage, Stun markers for Stun weapons, in the order the figures were named."""
@@ -218,11 +280,13 @@ def _splash(
         target = near[roll.figure - 1]
         if roll.kind == "stun":
             texts.append(f"{target[2]['name']} is Stunned.")
-            texts.extend(_stun_target(state, tables, dice, target))
+            words_, extra = _stun_target(state, tables, dice, target, chain)
+            texts.extend(words_)
+            rolls.extend(extra)
             continue
         words_, extra = _hit_target(
             state, tables, dice, target, gun.damage, area=True, ranged=True,
-            special=frozenset(firer["special"]), source=gun.name, piercing=gun.has("Piercing"),
+            special=frozenset(firer["special"]), source=gun.name, piercing=gun.has("Piercing"), chain=chain,
         )  # fmt: skip
         texts.extend(words_)
         rolls.extend(extra)
@@ -296,12 +360,16 @@ def _shoot(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[st
     if spent:
         texts.append(spent)
     rolls = list(shot.rolls)
+    chain = _chain(state, action)
+    chain.cluster = [*([("enemy", group, target)] if group is not None and target is not None else []), *shatter_near, *near]
     if group is not None and target is not None and shot.target is not None:
         removed = any(h.removed for h in shot.hits)
-        notes, extra = _apply_to_enemy(state, tables, group, target, shot.target, removed, dice, near=[*shatter_near, *near])
+        notes, extra = _apply_to_enemy(
+            state, tables, group, target, shot.target, removed, dice, near=[*shatter_near, *near], chain=chain
+        )
         texts.extend(notes)
         rolls.extend(extra)
-    notes, extra = _splash(state, tables, dice, shot, near, fig)
+    notes, extra = _splash(state, tables, dice, shot, near, fig, chain)
     texts.extend(notes)
     rolls.extend(extra)
     if shot.spare_hits:
@@ -368,7 +436,9 @@ def _brawl(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[st
     if fallen is not None:
         texts.extend(_apply_to_trooper(state, fig, fallen, by=group["type"]))
     near: list[Target] = [("trooper", unit, fig), *shatter_near]
-    notes, extra = _apply_to_enemy(state, tables, group, enemy, fight.enemy, enemy_removed, dice, near=near)
+    notes, extra = _apply_to_enemy(
+        state, tables, group, enemy, fight.enemy, enemy_removed, dice, near=near, chain=_chain(state, action)
+    )
     texts.extend(notes)
     rolls.extend(extra)
     data = {"figure": fig["id"], "enemy": enemy["id"], "by": "crash" if crash else by, **_rolls(*rolls)}
@@ -391,7 +461,9 @@ def _hit(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str,
             foe = _foe(state, tables, group, enemy)
             result = combat.resolve_hit(tables, foe, damage, dice, piercing=piercing, area=area, ranged=ranged, faces=faces)
             near = _targets(state, action, "near")
-            notes, extra = _apply_to_enemy(state, tables, group, enemy, result.target, result.removed, dice, near=near)
+            notes, extra = _apply_to_enemy(
+                state, tables, group, enemy, result.target, result.removed, dice, near=near, chain=_chain(state, action)
+            )
             return [Event("hit", " ".join([result.text, *notes]), {"enemy": enemy["id"], **_rolls(*result.rolls, *extra)})]
         _, fig = _figure(state, action.payload.get("figure"))
         result = combat.resolve_hit(tables, _trooper(fig), damage, dice, piercing=piercing, area=area, ranged=ranged, faces=faces)
@@ -470,7 +542,8 @@ def _drop_ship_fire(state: dict[str, Any], action: Action, dice: Dice, tables: M
             continue
         for grp, foe in targets:
             if foe["name"] == shot.target.name and foe["status"] == "active":
-                notes, extra = _apply_to_enemy(state, tables, grp, foe, shot.target, any(h.removed for h in shot.hits), dice)
+                removed = any(h.removed for h in shot.hits)
+                notes, extra = _apply_to_enemy(state, tables, grp, foe, shot.target, removed, dice, chain=_chain(state, action))
                 texts.extend(notes)
                 rolls.extend(extra)
     return [Event("drop_ship_fire", " ".join(texts), {"enemy": enemy["id"], **_rolls(*rolls)})]

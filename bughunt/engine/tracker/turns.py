@@ -124,7 +124,9 @@ def _after_move(state: Mapping[str, Any], unit: Mapping[str, Any], fig: Mapping[
     starting a Brawl after a Dash (p.176)."""
     name = fig["name"]
     if fig["stun"] > 0:
-        raise TrackerError(f"{name} is Stunned and has moved: a Stunned trooper moves or acts, not both (pp.178, 198).", field="figure")
+        raise TrackerError(
+            f"{name} is Stunned and has moved: a Stunned trooper moves or acts, not both (pp.178, 198).", field="figure"
+        )
     if unit["held"] and state["phase"] == "slow":
         raise TrackerError(
             f"{name} held for Snap Fire and has moved: in the Slow phase a held unit moves or fires, not both (p.198).",
