@@ -388,3 +388,61 @@ def test_a_shatter_form_killed_by_an_area_splash_bursts_on_the_figures_named_the
                   band="close", near="e2 e3")  # fmt: skip
     assert enemy(after, "e2")["status"] == "killed"
     assert (enemy(after, "e1")["stun"], enemy(after, "e3")["stun"]) == (1, 1)
+
+
+# -- Distract (p.191) ----------------------------------------------------------------------------------------
+
+
+def test_distracted_enemies_take_no_action_in_that_enemy_phase() -> None:
+    state = next_round(to_round_end(to_quick(robots())))  # round 2: the robots may act
+    state = act(state, "investigate", location="t1", figure="f2", faces=[1])  # 1: Distract
+    state = to_quick(state)
+    distracted = act(state, "activate", location="t1", figure="f1", enemies="e1 e2", faces=[6])
+    assert "Berserk robots 1, Berserk robots 2" in text(distracted)
+    assert [enemy(distracted, e).get("distracted_round") for e in ("e1", "e2", "e3")] == [2, 2, None]
+    phase = act(distracted, "next_phase")
+    assert "Distracted" in refused(phase, "brawl", "enemy", figure="f2", enemy="e1")
+    fought = act(phase, "brawl", figure="f2", enemy="e3", faces=[6, 2, 5])  # e3 was beyond 18"
+    assert enemy(fought, "e3")["acted_round"] == 2
+    # the next round they act again
+    later = enemy_phase(next_round(act(act(phase, "next_phase"), "next_phase")))
+    assert enemy(act(later, "brawl", figure="f2", enemy="e1", faces=[6, 2, 5]), "e1")["acted_round"] == 3
+
+
+def test_distract_with_no_enemy_named_holds_every_enemy_and_enemies_revealed_nearby() -> None:
+    state = act(new(), "investigate", location="t1", faces=[1])
+    state = enemy_phase(state)
+    state = act(state, "activate", location="t1", figure="f1", faces=[6])  # late: round 2's Enemy Action phase
+    assert "no enemy yet" in text(state)
+    state = act(state, "detect", contact="c1", faces=[5], enemy_face=[48], variant_face=[1], numbers_faces=[2],
+                leader_faces=[12, 12, 12], distracted="on")  # fmt: skip
+    assert "Distracted in round 2" in text(state) and enemy(state, "e1")["distracted_round"] == 2
+    state = act(state, "detect", contact="c2", faces=[5], numbers_faces=[1], leader_faces=[12, 12, 12])
+    assert enemy(state, "e4").get("distracted_round") is None and 'tick "distracted"' in text(state)
+
+
+# -- knock-back and malfunctions are the app's to apply (pp.178-179) ------------------------------------------------
+
+
+def test_every_knock_back_is_named_in_the_log_and_the_event() -> None:
+    state = to_quick(robots(), [1, 1])
+    saved = act(state, "hit", figure="f2", damage=1, faces=[6])  # 5+ armour: shrugged off, knocked back 1" (p.178)
+    assert saved["_events"][-1]["data"]["knocked_back"] == ["Fire team 1"] and "Knocked back 1 inch" in text(saved)
+    # a Brawl: trooper 6 against robot 2 + 2; the robot's save 2 fails, Hit 1 + 0 below 5: Stunned and knocked back
+    fought = act(state, "brawl", figure="f2", enemy="e1", faces=[6, 2, 2, 1])
+    assert enemy(fought, "e1")["stun"] == 1 and fought["_events"][-1]["data"]["knocked_back"] == ["Berserk robots 1"]
+    # the bursts of a Shatter chain: each figure they knock back is named once
+    chained = typed(shatter_forms(), "hit", [6, 6, 1, 2, 6], enemy="e1", damage=1, near="e2 f2")
+    assert chained["_events"][-1]["data"]["knocked_back"] == ["Fire team 1"]
+    killed = act(state, "hit", enemy="e1", damage=1, faces=[1, 6])  # save 1, Hit 6 + 1 > 5: no knock-back for the dead
+    assert killed["_events"][-1]["data"]["knocked_back"] == [] and "Knocked back" not in text(killed)
+
+
+def test_a_third_natural_one_over_snap_fire_and_a_later_shot_malfunctions_the_weapon_by_itself() -> None:
+    # p.178: the natural 1s of one round add up across the weapon's shots
+    state = act(act(to_quick(robots(), [1, 1]), "hold", unit="u1"), "next_phase")
+    snap = act(state, "shoot", figure="f1", weapon="Combat rifle", enemy="e1", faces=[1])
+    assert snap["units"][0]["figures"][0]["weapons"][1]["ones"] == 1
+    again = act(snap, "shoot", figure="f1", weapon="Combat rifle", enemy="e1", faces=[1], override="second Snap Fire house rule")
+    rifle = again["units"][0]["figures"][0]["weapons"][1]
+    assert rifle["ones"] == 2 and rifle["malfunctioned"] and "malfunction" in text(again).lower()

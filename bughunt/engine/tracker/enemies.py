@@ -172,8 +172,15 @@ def _detect(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[s
         leader["leader"] = {"name": revealed.leader.name, "key": revealed.leader.key, "rule": revealed.leader.rule}
         leader["name"] = f"{revealed.enemy.name} {revealed.leader.name}"
     texts.append(revealed.text)
-    if state.get("distract_round") == state["round"] and state["phase"] in ("start", "quick", "enemy"):
-        texts.append('Any of them within 18" of the Distract location are Distracted too.')
+    if distract_ahead(state):
+        if payload_flag(action, "distracted"):
+            for foe in group["figures"]:
+                foe["distracted_round"] = state["distract_round"]
+            texts.append(
+                f"They are within 18 inches of the Distract location: Distracted in round {state['distract_round']} (p.191)."
+            )
+        else:
+            texts.append('Any of them within 18" of the Distract location are Distracted too (tick "distracted").')
     if contact.get("beep_round") == state["round"] and state["phase"] == "start":
         state["bonus_fire"] = {"round": state["round"], "group": group["id"], "fired": []}
         texts.append(
@@ -183,6 +190,13 @@ def _detect(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[s
     elif spotter:
         texts.append(f"{spotter} may now fire at them if able.")
     return [Event("detect", " ".join(texts), {"contact": contact["id"], "group": group["id"], **_rolls(*rolls)})]
+
+
+def distract_ahead(state: Mapping[str, Any]) -> bool:
+    """Whether an activated Distract location's Enemy Action phase is still to come (p.191):
+    enemies revealed within 18" before it are Distracted too."""
+    rnd, when = state["round"], state.get("distract_round")
+    return when is not None and (when > rnd or (when == rnd and state["phase"] in ("start", "quick", "enemy")))
 
 
 def _add_enemy(state: dict[str, Any], group: dict[str, Any], *, note: str = "") -> dict[str, Any]:

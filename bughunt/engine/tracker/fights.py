@@ -146,6 +146,17 @@ class Chain:
     named: dict[str, list[Target]] = field(default_factory=dict)
     cluster: list[Target] = field(default_factory=list)
     bursts: int = 0
+    knocked: list[str] = field(default_factory=list)
+    """Figures knocked back by the hits rolled along the way (splash, bursts)."""
+
+
+def _knock_back(events_data: dict[str, Any], texts: list[str], knocked: Sequence[str]) -> None:
+    """Name every figure a Hit knocked back 1" (p.178: a save made, Stunned or Wounded) in the
+    event's text and its data (``knocked_back``): the players move them at the table."""
+    names = list(dict.fromkeys(knocked))
+    events_data["knocked_back"] = names
+    if names:
+        texts.append(f"Knocked back 1 inch, away from the attack (p.178): {', '.join(names)}.")
 
 
 def _chain(state: Mapping[str, Any], action: Action) -> Chain:
@@ -231,17 +242,22 @@ def _hit_target(
     kind, owner, fig = target
     if fig["status"] != "active":
         return [], []
+    chain = chain or Chain()
     if kind == "enemy":
         result = combat.resolve_hit(
             tables, _foe(state, tables, owner, fig), damage, dice,
             piercing=piercing, area=area, ranged=ranged, attacker_special=special, source=source,
         )  # fmt: skip
+        if result.knockback_in:
+            chain.knocked.append(fig["name"])
         notes, extra = _apply_to_enemy(state, tables, owner, fig, result.target, result.removed, dice, chain=chain)
         return [result.text, *notes], [*result.rolls, *extra]
     result = combat.resolve_hit(
         tables, _trooper(fig), damage, dice,
         piercing=piercing, area=area, ranged=ranged, attacker_special=special, source=source,
     )  # fmt: skip
+    if result.knockback_in:
+        chain.knocked.append(fig["name"])
     return [result.text, *_apply_to_trooper(state, fig, result, by=by)], list(result.rolls)
 
 
@@ -376,8 +392,8 @@ def _shoot(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[st
         texts.append(
             f"{shot.spare_hits} hit(s) left over: put them on a figure within 3 inches with Hit (not for Focused weapons)."
         )
-    knocked = [h.target.name for h in shot.hits if h.knockback_in]
-    data: dict[str, Any] = {"figure": fig["id"], "way": way, "knocked_back": knocked, **_rolls(*rolls)}
+    data: dict[str, Any] = {"figure": fig["id"], "way": way, **_rolls(*rolls)}
+    _knock_back(data, texts, [*(h.target.name for h in shot.hits if h.knockback_in), *chain.knocked])
     return [Event("shoot", " ".join(texts), data)]
 
 
@@ -436,12 +452,12 @@ def _brawl(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[st
     if fallen is not None:
         texts.extend(_apply_to_trooper(state, fig, fallen, by=group["type"]))
     near: list[Target] = [("trooper", unit, fig), *shatter_near]
-    notes, extra = _apply_to_enemy(
-        state, tables, group, enemy, fight.enemy, enemy_removed, dice, near=near, chain=_chain(state, action)
-    )
+    chain = _chain(state, action)
+    notes, extra = _apply_to_enemy(state, tables, group, enemy, fight.enemy, enemy_removed, dice, near=near, chain=chain)
     texts.extend(notes)
     rolls.extend(extra)
     data = {"figure": fig["id"], "enemy": enemy["id"], "by": "crash" if crash else by, **_rolls(*rolls)}
+    _knock_back(data, texts, [*(h.target.name for h in fight.hits if h.knockback_in), *chain.knocked])
     return [Event("brawl", " ".join(texts), data)]
 
 
@@ -461,16 +477,22 @@ def _hit(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str,
             foe = _foe(state, tables, group, enemy)
             result = combat.resolve_hit(tables, foe, damage, dice, piercing=piercing, area=area, ranged=ranged, faces=faces)
             near = _targets(state, action, "near")
+            chain = _chain(state, action)
             notes, extra = _apply_to_enemy(
-                state, tables, group, enemy, result.target, result.removed, dice, near=near, chain=_chain(state, action)
+                state, tables, group, enemy, result.target, result.removed, dice, near=near, chain=chain
             )
-            return [Event("hit", " ".join([result.text, *notes]), {"enemy": enemy["id"], **_rolls(*result.rolls, *extra)})]
+            texts = [result.text, *notes]
+            data: dict[str, Any] = {"enemy": enemy["id"], **_rolls(*result.rolls, *extra)}
+            _knock_back(data, texts, [*([enemy["name"]] if result.knockback_in else []), *chain.knocked])
+            return [Event("hit", " ".join(texts), data)]
         _, fig = _figure(state, action.payload.get("figure"))
         result = combat.resolve_hit(tables, _trooper(fig), damage, dice, piercing=piercing, area=area, ranged=ranged, faces=faces)
     except combat.CombatError as exc:
         raise _combat_error(exc) from None
-    notes = _apply_to_trooper(state, fig, result)
-    return [Event("hit", " ".join([result.text, *notes]), {"figure": fig["id"], **_rolls(*result.rolls)})]
+    texts = [result.text, *_apply_to_trooper(state, fig, result)]
+    data = {"figure": fig["id"], **_rolls(*result.rolls)}
+    _knock_back(data, texts, [fig["name"]] if result.knockback_in else [])
+    return [Event("hit", " ".join(texts), data)]
 
 
 def _enemy_attack(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable], kind: str) -> list[Event]:
@@ -493,7 +515,10 @@ def _enemy_attack(state: dict[str, Any], action: Action, dice: Dice, tables: Map
         raise _combat_error(exc) from None
     notes = _apply_to_trooper(state, fig, attack.result, by=group["type"]) if attack.result is not None else []
     enemy_spent(state, enemy)
-    return [Event(kind, " ".join([f"{enemy['name']}: {attack.text}", *notes]), {"figure": fig["id"], **_rolls(*attack.rolls)})]
+    texts = [f"{enemy['name']}: {attack.text}", *notes]
+    data: dict[str, Any] = {"figure": fig["id"], **_rolls(*attack.rolls)}
+    _knock_back(data, texts, [fig["name"]] if attack.result is not None and attack.result.knockback_in else [])
+    return [Event(kind, " ".join(texts), data)]
 
 
 def _spitter(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
@@ -537,13 +562,17 @@ def _drop_ship_fire(state: dict[str, Any], action: Action, dice: Dice, tables: M
     texts = [f"Drop ship supporting fire: {fire.text}"]
     rolls = list(fire.rolls)
     targets = [(group, enemy)] + ([second] if second else [])
+    chain = _chain(state, action)
     for shot in fire.shots:
         if shot.target is None:
             continue
+        chain.knocked.extend(h.target.name for h in shot.hits if h.knockback_in)
         for grp, foe in targets:
             if foe["name"] == shot.target.name and foe["status"] == "active":
                 removed = any(h.removed for h in shot.hits)
-                notes, extra = _apply_to_enemy(state, tables, grp, foe, shot.target, removed, dice, chain=_chain(state, action))
+                notes, extra = _apply_to_enemy(state, tables, grp, foe, shot.target, removed, dice, chain=chain)
                 texts.extend(notes)
                 rolls.extend(extra)
-    return [Event("drop_ship_fire", " ".join(texts), {"enemy": enemy["id"], **_rolls(*rolls)})]
+    data: dict[str, Any] = {"enemy": enemy["id"], **_rolls(*rolls)}
+    _knock_back(data, texts, chain.knocked)
+    return [Event("drop_ship_fire", " ".join(texts), data)]

@@ -6,7 +6,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bughunt.engine.tracker.base import _entry_data, _face, _figure, _find, _mine, _phase, _roll, _signed
+from bughunt.engine.tracker.base import (
+    _active_enemies,
+    _enemy,
+    _entry_data,
+    _face,
+    _figure,
+    _find,
+    _mine,
+    _phase,
+    _roll,
+    _signed,
+)
 from bughunt.engine.tracker.turns import spend, trooper_turn
 from live.engine.tracker import (
     Action,
@@ -15,6 +26,7 @@ from live.engine.tracker import (
     payload_flag,
     payload_int,
     require_owner,
+    words,
 )
 from rules.engine.dice import Dice
 from rules.engine.tables import RangeTable
@@ -89,6 +101,7 @@ def _activate(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping
     contact = None
     if loc["key"] == "neutralize" and state["contacts"]:
         contact = _find(state["contacts"], action.payload.get("contact"), "contact", "Contact marker")
+    distracted = [_enemy(state, eid, field="enemies")[1] for eid in dict.fromkeys(words(action.payload.get("enemies")))]
     record = _roll(dice, "D6", f"Activate {loc['id']}", _face(action, "faces"), modifier=fig["savvy"] + intel)
     sums = (
         f"rolled {record.natural} {_signed(fig['savvy'])} Savvy"
@@ -108,7 +121,7 @@ def _activate(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping
     rnd = state["round"]
     if loc["key"] == "distract":
         state["distract_round"] = rnd if state["phase"] in ("start", "quick") else rnd + 1
-        effect = f"Enemies within 18 inches are Distracted and skip the Enemy Action phase of round {state['distract_round']}."
+        effect = _distract(state, distracted)
     elif loc["key"] == "block":
         loc["blocked"] = True
         effect = "Within 2 inches is Impassable to enemies and Contact markers (not troopers); roll each round's end to see if it opens."
@@ -124,6 +137,21 @@ def _activate(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping
         effect = f"No new Contact markers this round or the next {rounds} (until the end of round {state['delay_until']})."
     text = f"{fig['name']} activates {loc['type']} ({loc['id']}): {sums}: success. {effect}"
     return [Event("activate", text, {"location": loc["id"], "roll": record.as_dict()})]
+
+
+def _distract(state: dict[str, Any], named: list[dict[str, Any]]) -> str:
+    """Mark the enemies within 18" of an activated Distract location (``named``; none named: every
+    enemy on the table) as Distracted: they take no action in the Enemy Action phase of
+    ``distract_round`` (p.191, refused by :func:`bughunt.engine.tracker.turns.enemy_turn`)."""
+    rnd = state["distract_round"]
+    foes = named or _active_enemies(state)
+    for foe in foes:
+        foe["distracted_round"] = rnd
+    who = ", ".join(f["name"] for f in foes) if named else ("every enemy on the table" if foes else "no enemy yet")
+    return (
+        f"Enemies within 18 inches ({who}) are Distracted and skip the Enemy Action phase of round {rnd};"
+        " enemies revealed within 18 inches before then are Distracted too."
+    )
 
 
 def _investigate_signal(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:

@@ -10,8 +10,8 @@ free bonus shots at enemies revealed from a "Beep... Sir?" marker at the start o
 (p.193), once per figure.
 
 Enemies act in the Enemy Action phase only, once a round, and not in the round they were placed
-(p.193: revealed enemies take no action that round) nor while Stunned (p.178: a Stunned enemy
-stays in place). An enemy Stunned by Snap Fire while moving loses the rest of its round (p.198).
+(p.193: revealed enemies take no action that round), nor while Stunned (p.178: a Stunned enemy
+stays in place), nor in the round a Distract location holds them (p.191). An enemy Stunned by Snap Fire while moving loses the rest of its round (p.198).
 
 Override: any action may carry ``override`` (a reason, owner only); the phase and activation
 checks are skipped and the reason is logged with the action.
@@ -202,7 +202,8 @@ def enemy_turn(
     state: Mapping[str, Any], action: Action, enemy: Mapping[str, Any], *, what: str, once: str = "acted_round"
 ) -> bool:
     """Whether ``enemy`` may take ``what`` now: the Enemy Action phase, once a round (the round
-    kept under ``once``), not placed this round (p.193), not Stunned (p.178). Returns True when
+    kept under ``once``), not placed this round (p.193), not Stunned (p.178), not Distracted
+    (p.191). Returns True when
     the referee overrode the check. Raises :class:`TrackerError` saying why not."""
     if override_reason(action):
         return True
@@ -214,6 +215,11 @@ def enemy_turn(
         raise TrackerError(f"{enemy['name']} was placed this round and takes no action until next round (p.193).", field="enemy")
     if enemy["stun"] > 0:
         raise TrackerError(f"{enemy['name']} is Stunned: it stays in place and takes no action (p.178).", field="enemy")
+    if enemy.get("distracted_round") == state["round"]:
+        raise TrackerError(
+            f"{enemy['name']} is Distracted by the Distract location: no action in this Enemy Action phase (p.191).",
+            field="enemy",
+        )
     if enemy.get(once) == state["round"]:
         raise TrackerError(f"{enemy['name']} has already acted this round (p.198).", field="enemy")
     return False
