@@ -109,7 +109,8 @@ def _apply_to_enemy(
         removed = True
         notes.append(f"{fig['name']} has 3 Stun markers and is knocked out (p.178).")
     if not removed:
-        moving = fig.get("placed_round") != state["round"] and fig.get("acted_round") != state["round"]
+        rnd = state["round"]
+        moving = rnd not in (fig.get("placed_round"), fig.get("acted_round"), fig.get("distracted_round"))
         if stunned and state["phase"] == "enemy" and moving:
             fig["acted_round"] = state["round"]
             notes.append(f"{fig['name']} is Stunned while moving: it takes no other action this round (p.198).")
