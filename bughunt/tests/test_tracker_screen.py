@@ -108,6 +108,7 @@ def test_the_screen_reads_old_states_and_leaves_them_alone() -> None:
         "evac_can_be_called": False,
         "delay_in_force": False,
         "distracted": False,
+        "distract_ahead": False,
         "new_enemies": [],
         "precursor_reroll_open": False,
         "signals_short": False,

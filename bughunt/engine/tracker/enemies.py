@@ -20,6 +20,7 @@ from bughunt.engine.tracker.base import (
     _rolls,
     _text,
 )
+from bughunt.engine.tracker.screen import distract_ahead
 from bughunt.engine.tracker.setup import _delayed, _new_contact, _place
 from bughunt.engine.tracker.turns import enemy_spent, enemy_turn
 from live.engine.tracker import (
@@ -190,13 +191,6 @@ def _detect(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[s
     elif spotter:
         texts.append(f"{spotter} may now fire at them if able.")
     return [Event("detect", " ".join(texts), {"contact": contact["id"], "group": group["id"], **_rolls(*rolls)})]
-
-
-def distract_ahead(state: Mapping[str, Any]) -> bool:
-    """Whether an activated Distract location's Enemy Action phase is still to come (p.191):
-    enemies revealed within 18" before it are Distracted too."""
-    rnd, when = state["round"], state.get("distract_round")
-    return when is not None and (when > rnd or (when == rnd and state["phase"] in ("start", "quick", "enemy")))
 
 
 def _add_enemy(state: dict[str, Any], group: dict[str, Any], *, note: str = "") -> dict[str, Any]:

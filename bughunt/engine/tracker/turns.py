@@ -2,7 +2,9 @@
 troopers and enemies, the referee's override with its logged reason, and the player's own dice
 asked for one step at a time.
 
-Troopers: a figure takes one Combat Action (fire one weapon, a Brawl it starts, clearing a
+Troopers: a figure may move (or Dash, not when Wounded) and then take its Combat Action, never
+the reverse (p.198); a Stunned trooper, or a held unit in the Slow phase, moves or acts but not
+both (pp.178, 198); a Dash rules out firing and entering a Brawl (p.176). A figure takes one Combat Action (fire one weapon, a Brawl it starts, clearing a
 Malfunction) when its unit acts: in the Quick Action phase with a Quick die, in the Slow Action
 phase with a Slow die or a held action, or as Snap Fire in the Enemy Action phase when holding
 (p.198; firing then means no move this round). The only shots outside an activation are the
