@@ -335,6 +335,7 @@ def _shoot(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[st
     way = trooper_turn(state, action, unit, fig, what="Firing", group=group)
     near = [t for t in _targets(state, action, "near") if t[2] is not target]
     shatter_near = _targets(state, action, "shatter_near")
+    chain = _chain(state, action)
     try:
         gun = combat.weapon(tables, weapon["name"])
         if gun.has("Launcher"):
@@ -377,7 +378,6 @@ def _shoot(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[st
     if spent:
         texts.append(spent)
     rolls = list(shot.rolls)
-    chain = _chain(state, action)
     chain.cluster = [*([("enemy", group, target)] if group is not None and target is not None else []), *shatter_near, *near]
     if group is not None and target is not None and shot.target is not None:
         removed = any(h.removed for h in shot.hits)
@@ -428,6 +428,7 @@ def _brawl(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[st
     else:
         enemy_turn(state, action, enemy, what="Brawl")
     shatter_near = [t for t in [*_targets(state, action, "near"), *_targets(state, action, "shatter_near")] if t[2] is not fig]
+    chain = _chain(state, action)
     try:
         fight = combat.resolve_brawl(
             tables,
@@ -453,7 +454,6 @@ def _brawl(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[st
     if fallen is not None:
         texts.extend(_apply_to_trooper(state, fig, fallen, by=group["type"]))
     near: list[Target] = [("trooper", unit, fig), *shatter_near]
-    chain = _chain(state, action)
     notes, extra = _apply_to_enemy(state, tables, group, enemy, fight.enemy, enemy_removed, dice, near=near, chain=chain)
     texts.extend(notes)
     rolls.extend(extra)
