@@ -1,19 +1,21 @@
-"""Who may act now on the mission tracker (Bug Hunt pp.177-178, 193, 198): the activation checks for
+"""Who may act now on the mission tracker (Bug Hunt pp.176-178, 191, 193, 198): the activation checks for
 troopers and enemies, the referee's override with its logged reason, and the player's own dice
 asked for one step at a time.
 
 Troopers: a figure may move (or Dash, not when Wounded) and then take its Combat Action, never
 the reverse (p.198); a Stunned trooper, or a held unit in the Slow phase, moves or acts but not
-both (pp.178, 198); a Dash rules out firing and entering a Brawl (p.176). A figure takes one Combat Action (fire one weapon, a Brawl it starts, clearing a
-Malfunction) when its unit acts: in the Quick Action phase with a Quick die, in the Slow Action
-phase with a Slow die or a held action, or as Snap Fire in the Enemy Action phase when holding
-(p.198; firing then means no move this round). The only shots outside an activation are the
+both (pp.178, 198); a Dash rules out firing and entering a Brawl (p.176). A figure takes one
+Combat Action (fire one weapon, a Brawl it starts, clearing a Malfunction) when its unit acts:
+in the Quick Action phase with a Quick die, in the Slow Action phase with a Slow die or a held
+action, or as Snap Fire in the Enemy Action phase when holding (p.198; firing then means no
+move this round). The only shots outside an activation are the
 free bonus shots at enemies revealed from a "Beep... Sir?" marker at the start of the round
 (p.193), once per figure.
 
 Enemies act in the Enemy Action phase only, once a round, and not in the round they were placed
 (p.193: revealed enemies take no action that round), nor while Stunned (p.178: a Stunned enemy
-stays in place), nor in the round a Distract location holds them (p.191). An enemy Stunned by Snap Fire while moving loses the rest of its round (p.198).
+stays in place), nor in the round a Distract location holds them (p.191). An enemy Stunned by
+Snap Fire while moving loses the rest of its round (p.198).
 
 Override: any action may carry ``override`` (a reason, owner only); the phase and activation
 checks are skipped and the reason is logged with the action.
@@ -205,8 +207,7 @@ def enemy_turn(
 ) -> bool:
     """Whether ``enemy`` may take ``what`` now: the Enemy Action phase, once a round (the round
     kept under ``once``), not placed this round (p.193), not Stunned (p.178), not Distracted
-    (p.191). Returns True when
-    the referee overrode the check. Raises :class:`TrackerError` saying why not."""
+    (p.191). Returns True when the referee overrode the check. Raises :class:`TrackerError` saying why not."""
     if override_reason(action):
         return True
     if state["phase"] != "enemy":
