@@ -397,7 +397,8 @@ def test_distracted_enemies_take_no_action_in_that_enemy_phase() -> None:
     state = next_round(to_round_end(to_quick(robots())))  # round 2: the robots may act
     state = act(state, "investigate", location="t1", figure="f2", faces=[1])  # 1: Distract
     state = to_quick(state)
-    distracted = act(state, "activate", location="t1", figure="f1", enemies="e1 e2", faces=[6])
+    distracted = act(state, "activate", location="t1", figure="f1", enemies="e1", distract_e2="on", distract_e3="off",
+                     faces=[6])  # fmt: skip
     assert "Berserk robots 1, Berserk robots 2" in text(distracted)
     assert [enemy(distracted, e).get("distracted_round") for e in ("e1", "e2", "e3")] == [2, 2, None]
     phase = act(distracted, "next_phase")

@@ -88,8 +88,8 @@ comes next; ``roll_die`` {faces} gives exactly those, ``cancel_roll`` drops the 
   ``remove_contact`` {contact}, ``note_contact`` {contact, where}, ``adjust_enemy`` {enemy,
   stun?, wounded?, status?}, ``caller`` {enemy, faces?}.
 - places: ``close_spawn_point`` {spawn, figure, helper?, faces?}, ``investigate`` {location,
-  figure?, faces?}, ``activate`` {location, figure, contact?, enemies? (Distract: ids within
-  18", none named: all), faces?}, ``investigate_signal``.
+  figure?, faces?}, ``activate`` {location, figure, contact?, enemies? or distract_<enemy id>
+  on (Distract: those within 18", none named: all), faces?}, ``investigate_signal``.
 - objectives: ``scout``, ``beacon``, ``pick_up`` {objective, figure}, ``drop_package`` {figure},
   ``hack`` {objective, figure, faces?}, ``set_objective`` {objective, completed}, ``survey``
   {figure, left?} (Scientific survey team: first at the center, then after a whole round there

@@ -101,7 +101,11 @@ def _activate(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping
     contact = None
     if loc["key"] == "neutralize" and state["contacts"]:
         contact = _find(state["contacts"], action.payload.get("contact"), "contact", "Contact marker")
-    distracted = [_enemy(state, eid, field="enemies")[1] for eid in dict.fromkeys(words(action.payload.get("enemies")))]
+    ticked = [
+        key.removeprefix("distract_") for key in action.payload if key.startswith("distract_") and payload_flag(action, key)
+    ]
+    named = dict.fromkeys([*words(action.payload.get("enemies")), *ticked])
+    distracted = [_enemy(state, eid, field="enemies")[1] for eid in named]
     record = _roll(dice, "D6", f"Activate {loc['id']}", _face(action, "faces"), modifier=fig["savvy"] + intel)
     sums = (
         f"rolled {record.natural} {_signed(fig['savvy'])} Savvy"
