@@ -447,3 +447,20 @@ def test_a_third_natural_one_over_snap_fire_and_a_later_shot_malfunctions_the_we
     again = act(snap, "shoot", figure="f1", weapon="Combat rifle", enemy="e1", faces=[1], override="second Snap Fire house rule")
     rifle = again["units"][0]["figures"][0]["weapons"][1]
     assert rifle["ones"] == 2 and rifle["malfunctioned"] and "malfunction" in text(again).lower()
+
+
+def test_firing_rules_out_tactical_locations_and_spawn_points_and_closing_one_rules_out_firing() -> None:
+    state = to_quick(robots(), [1, 1])
+    state = act(state, "investigate", location="t1", figure="f3", faces=[1])
+    fired = act(state, "shoot", figure="f2", weapon="Combat rifle", enemy="e1", faces=[2])
+    # p.191: a figure that fires or Brawls does not investigate or activate a Tactical Location
+    assert "does not" in refused(fired, "investigate", "figure", location="t2", figure="f2")
+    assert "does not" in refused(fired, "activate", "figure", location="t1", figure="f2", faces=[6])
+    # p.199: the worker on a Spawn Point and its helper do not fire
+    fired["spawn_points"] = [{"id": "s1", "where": "edge at 3 o'clock", "countdown": None, "closed": False}]
+    assert "closing a Spawn Point" in refused(fired, "close_spawn_point", "figure", spawn="s1", figure="f2")
+    assert "helping" in refused(fired, "close_spawn_point", "helper", spawn="s1", figure="f3", helper="f2")
+    worked = act(fired, "close_spawn_point", spawn="s1", figure="f4", helper="f5", faces=[1])
+    assert "cannot fire this round" in text(worked)
+    for fid in ("f4", "f5"):
+        assert "Spawn Point" in refused(worked, "shoot", "figure", figure=fid, weapon="Combat rifle", enemy="e1")

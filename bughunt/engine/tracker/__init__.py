@@ -31,6 +31,8 @@ State::
                              "combat_round": None | 2,   # round of its last Combat Action (p.198)
                              "moved_round": None | 2, "dashed_round": None | 2,  # its move this round (pp.176, 198)
                              "evac_call_round": None | 5,  # it called Evac: no move or action that round (p.201)
+                             "fired_round": None | 2,    # it fired or started a Brawl (no Tactical Location, p.191)
+                             "hold_fire_round": None | 2,  # it worked on a Spawn Point: no firing (p.199)
                              "trooper_id": 42 (when the setup gives one), "defeated_by": "Razor lizards",
                              "weapons": [{"name": "Combat rifle", "ones": 0, "malfunctioned": False,
                                           "out_of_ammo": False, "no_malfunction": False,

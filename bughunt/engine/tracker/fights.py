@@ -375,6 +375,7 @@ def _shoot(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[st
         fig["three_shots_round"] = None
     texts = [shot.text]
     spent = spend(state, unit, fig, way)
+    fig["fired_round"] = state["round"]
     if spent:
         texts.append(spent)
     rolls = list(shot.rolls)
@@ -443,6 +444,7 @@ def _brawl(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[st
         raise _combat_error(exc) from None
     texts = [fight.text]
     if way:
+        fig["fired_round"] = state["round"]
         spent = spend(state, unit, fig, way)
         texts.append(spent or f"{fig['name']} entered the Brawl on their action and cannot fire this round (p.176).")
     elif not (crash or lying):

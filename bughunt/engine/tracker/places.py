@@ -18,7 +18,7 @@ from bughunt.engine.tracker.base import (
     _roll,
     _signed,
 )
-from bughunt.engine.tracker.turns import spend, trooper_turn
+from bughunt.engine.tracker.turns import hands_busy, not_firing, spend, trooper_turn
 from live.engine.tracker import (
     Action,
     Event,
@@ -42,12 +42,15 @@ def _close_spawn_point(state: dict[str, Any], action: Action, dice: Dice, tables
         raise TrackerError(f"Spawn Point {point['id']} is already closed.", field="spawn")
     unit, fig = _figure(state, action.payload.get("figure"))
     _mine(action, unit)
+    not_firing(state, action, fig, what="closing a Spawn Point")
     rule = tables["bh-close-spawn-point"].entries[0].data
     helper = None
     if action.payload.get("helper"):
         _, helper = _figure(state, action.payload.get("helper"), field="helper")
         if helper is fig:
             raise TrackerError("helper must be another trooper within 1 inch of the worker.", field="helper")
+        not_firing(state, action, helper, what="helping to close a Spawn Point", field="helper")
+    hands_busy(state, fig, *([helper] if helper else []))
     bonus = int(rule["helper_bonus"]) if helper else 0
     record = _roll(dice, "D6", f"Close Spawn Point {point['id']}", _face(action, "faces"), modifier=fig["savvy"] + bonus)
     target = int(rule["target"])
@@ -58,7 +61,7 @@ def _close_spawn_point(state: dict[str, Any], action: Action, dice: Dice, tables
         text = f"{fig['name']} works on Spawn Point {point['id']}: {parts} = {record.total} against {target}+: closed, with its Countdown."
     else:
         text = f"{fig['name']} works on Spawn Point {point['id']}: {parts} = {record.total} against {target}+: still open."
-    return [Event("close_spawn_point", text + " They cannot fire this action.", {"spawn": point["id"], "roll": record.as_dict()})]
+    return [Event("close_spawn_point", text + " They cannot fire this round.", {"spawn": point["id"], "roll": record.as_dict()})]
 
 
 def _investigate(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
@@ -69,6 +72,7 @@ def _investigate(state: dict[str, Any], action: Action, dice: Dice, tables: Mapp
     if action.payload.get("figure"):
         unit, fig = _figure(state, action.payload.get("figure"))
         _mine(action, unit)
+        not_firing(state, action, fig, what="investigating a Tactical Location (p.191)")
         who = fig["name"]
     else:
         require_owner(action)
@@ -89,6 +93,7 @@ def _activate(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping
     loc = _find(state["locations"], action.payload.get("location"), "location", "Tactical Location")
     unit, fig = _figure(state, action.payload.get("figure"))
     _mine(action, unit)
+    not_firing(state, action, fig, what="activating a Tactical Location (p.191)")
     if loc["type"] is None:
         raise TrackerError(f"Investigate Tactical Location {loc['id']} first.", field="location")
     if loc["broken"]:

@@ -117,6 +117,8 @@ def trooper_turn(
         )
     if fig.get("evac_call_round") == rnd:
         raise TrackerError(f"{fig['name']} called Evac this round: no other action (p.201).", field="figure")
+    if what == "Firing" and fig.get("hold_fire_round") == rnd:
+        raise TrackerError(f"{fig['name']} worked on a Spawn Point this round and cannot fire (p.199).", field="figure")
     if fig.get("moved_round") == rnd:
         _after_move(state, unit, fig, what)
     return way
@@ -141,6 +143,20 @@ def _after_move(state: Mapping[str, Any], unit: Mapping[str, Any], fig: Mapping[
             raise TrackerError(f"{name} Dashed this round: a Dash is for troopers who do not fire (p.176).", field="figure")
         if what == "A Brawl":
             raise TrackerError(f"{name} Dashed this round: troopers cannot enter a Brawl by Dashing (p.176).", field="figure")
+
+
+def not_firing(state: Mapping[str, Any], action: Action, fig: Mapping[str, Any], *, what: str, field: str = "figure") -> None:
+    """Refuse ``what`` (investigating or activating a Tactical Location, p.191; working on or
+    helping to close a Spawn Point, p.199) for a figure that fired or started a Brawl this round
+    (``fired_round``), unless the referee overrides."""
+    if fig.get("fired_round") == state["round"] and not override_reason(action):
+        raise TrackerError(f"{fig['name']} fired or fought a Brawl this round: {what} needs a trooper who does not.", field=field)
+
+
+def hands_busy(state: dict[str, Any], *figs: dict[str, Any]) -> None:
+    """Mark ``figs`` as unable to fire for the rest of the round (closing a Spawn Point, p.199)."""
+    for fig in figs:
+        fig["hold_fire_round"] = state["round"]
 
 
 def move_turn(state: Mapping[str, Any], action: Action, unit: Mapping[str, Any], fig: Mapping[str, Any], *, dash: bool) -> str:
