@@ -110,6 +110,7 @@ def test_the_screen_reads_old_states_and_leaves_them_alone() -> None:
         "distracted": False,
         "distract_ahead": False,
         "new_enemies": [],
+        "begun": [],
         "precursor_reroll_open": False,
         "signals_short": False,
         "drop_ship_fired": False,

@@ -92,5 +92,6 @@ def test_move_and_dash_buttons_follow_the_activation(player) -> None:  # type: i
     assert 'data-testid="move-f1"' in html and 'Dash (6", no firing)' in html
     html = post(client, room, type="move", figure="f1", dash="on").content.decode()
     assert "Dashes up to 6 inches" in html and 'data-testid="moved-f1"' in html and 'data-testid="move-f1"' not in html
+    assert html.count("Hold for Snap Fire") == 1  # the Fire team only: Vasquez has begun acting (p.198)
     refused = post(client, room, type="shoot", figure="f1", weapon="Shot gun", enemy="e1")
     assert refused.status_code == 400 and "Dashed this round" in refused.content.decode()

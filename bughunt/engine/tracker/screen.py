@@ -58,6 +58,15 @@ def distract_ahead(state: Mapping[str, Any]) -> bool:
     return when is not None and (when > rnd or (when == rnd and state["phase"] in ("start", "quick", "enemy")))
 
 
+def begun(state: Mapping[str, Any]) -> list[str]:
+    """Ids of the units a figure of which has moved or taken its Combat Action this round: they
+    have started acting and can no longer hold for Snap Fire (p.198)."""
+    rnd = state["round"]
+    return [
+        u["id"] for u in state.get("units", ()) if any(rnd in (f.get("moved_round"), f.get("combat_round")) for f in u["figures"])
+    ]
+
+
 def new_enemies(state: Mapping[str, Any]) -> list[str]:
     """Ids of the enemies on the table placed this round: they cannot act in the round they were
     placed (pp.193, 196)."""
@@ -89,7 +98,7 @@ def screen(state: Mapping[str, Any]) -> dict[str, Any]:
     """Everything above for one state, as the tracker template reads it::
 
     {"evac_can_be_called": bool, "delay_in_force": bool, "distracted": bool, "distract_ahead": bool,
-     "new_enemies": ["e3", ...], "precursor_reroll_open": bool, "signals_short": bool,
+     "new_enemies": ["e3", ...], "begun": ["u1", ...], "precursor_reroll_open": bool, "signals_short": bool,
      "drop_ship_fired": bool, "next_round": 4}
     """
     return {
@@ -98,6 +107,7 @@ def screen(state: Mapping[str, Any]) -> dict[str, Any]:
         "distracted": distracted(state),
         "distract_ahead": distract_ahead(state),
         "new_enemies": new_enemies(state),
+        "begun": begun(state),
         "precursor_reroll_open": precursor_reroll_open(state),
         "signals_short": signals_short(state.get("signals", 0), state.get("signals_investigated", 0)),
         "drop_ship_fired": drop_ship_fired(state),
