@@ -244,6 +244,11 @@ def bughunt_moves(state: dict[str, Any]) -> list[Move]:
           for w in ("Frag grenade", "Flash grenade") for near in (enemies[1:3], [*enemies[1:2], figures[-1]])],
         *[("brawl", {"figure": f, "enemy": e, "by": by}) for f in figures[:1] for e in enemies[:2] for by in ("trooper", "enemy")],
         *[("adjust_enemy", {"enemy": e, "stun": 2}) for e in enemies[:1]],
+        *[("move", {"figure": f, **dash}) for f in figures[:2] for dash in ({}, {"dash": "on"})],
+        *[("hit", {"enemy": e, "damage": 1, "near": enemies[1:3], f"near_{enemies[1 % len(enemies)]}": figures[:1]})
+          for e in enemies[:1]],
+        *[("activate", {"location": t["id"], "figure": figures[0], "enemies": enemies[:1]}) for t in state["locations"][:1]],
+        *[("investigate", {"location": t["id"], "figure": figures[0]}) for t in state["locations"][:1]],
     ]  # fmt: skip
 
 
@@ -260,11 +265,19 @@ def bughunt_check(state: dict[str, Any]) -> None:
             assert combat_round is None or combat_round <= rnd, fig
             if combat_round == rnd:
                 assert state["phase"] != "start" and unit["die"] is not None, (state["phase"], unit)
+            # a move is part of the figure's activation too; a Dash is a move (pp.176, 198)
+            if fig.get("moved_round") == rnd:
+                assert state["phase"] != "start" and unit["die"] is not None, (state["phase"], unit)
+            assert fig.get("dashed_round") != rnd or fig.get("moved_round") == rnd, fig
+    ids_ = [f["id"] for unit in state["units"] for f in unit["figures"]]
+    assert len(ids_) == len(set(ids_)), ids_  # each figure in exactly one unit, with one status
     for group in state["groups"]:
         for foe in group["figures"]:
             # enemies never act in the round they were placed (p.193), nor in the future
             acted = foe.get("acted_round")
             assert acted is None or foe["placed_round"] < acted <= rnd, foe
+            assert acted is None or acted != foe.get("distracted_round"), foe  # Distracted: no action (p.191)
+            assert foe["stun"] < bughunt_tracker.KNOCKOUT_STUN or foe["status"] != "active", foe
     pending = state.get("pending")
     if pending:
         assert pending["count"] >= 1 and pending["sides"] >= 2 and pending["reason"], pending

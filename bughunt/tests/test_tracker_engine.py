@@ -628,9 +628,12 @@ def test_evac_is_refused_before_round_five() -> None:
 
 
 def test_evac_roll_adds_objectives_packages_and_savvy() -> None:
-    state = act(to_quick(at_round(5), [1, 1]), "hack", objective="o2", figure="f1", faces=[6])
-    state = act(state, "pick_up", objective="o5", figure="f2")
+    state = act(to_quick(at_round(5), [1, 1]), "hack", objective="o2", figure="f2", faces=[6])
+    state = act(state, "pick_up", objective="o5", figure="f3")
+    # p.201: the caller stands still and does nothing else (f2 has hacked this round)
+    assert "stands still" in refused(state, "request_evac", "figure", figure="f2", faces=[3, 3])
     state = act(state, "request_evac", figure="f1", faces=[3, 3])
+    assert "stay put" in refused(state, "move", "figure", figure="f1")
     assert rolls(state)[0]["total"] == 10  # 6 + 2 Vital + 1 package + 1 Savvy
     assert state["evac"]["status"] == "coming" and state["evac"]["arrives_round"] == 6
     low = act(at_round(5), "request_evac", figure="f2", faces=[4, 5])

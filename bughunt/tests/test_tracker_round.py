@@ -251,3 +251,216 @@ def test_a_wounded_enemy_attacks_a_trooper_who_comes_close_in_the_troopers_phase
     # p.178: it lies where it fell and attacks at once; the trooper's own action is untouched
     fought = act(state, "brawl", figure="f2", enemy="e1", by="enemy", faces=[6, 2, 5])
     assert fought["units"][1]["figures"][0]["combat_round"] is None and enemy(fought, "e1")["acted_round"] is None
+
+
+# -- move, then act (pp.176, 178, 198) -------------------------------------------------------------------------
+
+
+def fig(state: dict[str, Any], fid: str) -> dict[str, Any]:
+    return next(f for u in state["units"] for f in u["figures"] if f["id"] == fid)
+
+
+def test_a_figure_moves_then_acts_never_the_reverse() -> None:
+    state = to_quick(robots(), [1, 1])
+    moved = act(state, "move", figure="f1")
+    assert fig(moved, "f1")["moved_round"] == 1 and "moves up to 4 inches" in text(moved)
+    assert "check every Contact marker" in text(moved)  # p.192: a finished move checks Detection
+    assert "one move per activation" in refused(moved, "move", "figure", figure="f1")
+    fired = act(moved, "shoot", figure="f1", weapon="Combat rifle", enemy="e1", faces=[2])  # move, then fire: allowed
+    assert fig(fired, "f1")["combat_round"] == 1
+    # the reverse order is refused (p.198): f2 fires, then may not move
+    shot = act(state, "shoot", figure="f2", weapon="Combat rifle", enemy="e1", faces=[2])
+    assert "never the reverse" in refused(shot, "move", "figure", figure="f2")
+
+
+def test_moving_happens_only_in_the_figures_activation() -> None:
+    state = robots()
+    assert "Start of round" in refused(state, "move", "type", figure="f1")
+    state = to_quick(state, [1, 5])  # Vasquez Quick, the Fire team Slow
+    assert "Slow Action phase" in refused(state, "move", "unit", figure="f2")
+    done = act(state, "act", unit="u1")
+    assert "already acted" in refused(done, "move", "unit", figure="f1")
+    assert "Enemy Action phase" in refused(act(done, "next_phase"), "move", "type", figure="f2")
+    slow = act(act(done, "next_phase"), "next_phase")
+    assert fig(act(slow, "move", figure="f2"), "f2")["moved_round"] == 1
+    # the referee may still move a figure out of turn, with the reason logged
+    forced = act(done, "move", figure="f1", override="forgot to move before firing")
+    assert fig(forced, "f1")["moved_round"] == 1 and forced["_events"][-1]["type"] == "override"
+
+
+def test_a_dash_forbids_firing_and_brawling_and_wounded_troopers_cannot_dash() -> None:
+    state = to_quick(robots(), [1, 1])
+    dashed = act(state, "move", figure="f2", dash="on")
+    assert "Dashes up to 6 inches" in text(dashed)  # Speed 4 + 2 (p.176)
+    assert "do not fire" in refused(dashed, "shoot", "figure", figure="f2", weapon="Combat rifle", enemy="e1")
+    assert "by Dashing" in refused(dashed, "brawl", "figure", figure="f2", enemy="e1", by="trooper")
+    # an enemy that charges a Dashed trooper still fights it (its action, not the trooper's)
+    state["units"][1]["figures"][1]["wounded"] = True
+    assert "can no longer Dash" in refused(state, "move", "dash", figure="f3", dash="on")  # p.178
+    assert fig(act(state, "move", figure="f3"), "f3")["moved_round"] == 1
+
+
+def test_a_stunned_trooper_moves_or_acts_not_both() -> None:
+    state = to_quick(robots(), [1, 1])
+    state["units"][1]["figures"][0]["stun"] = 1
+    state["units"][1]["figures"][1]["stun"] = 2
+    moved = act(state, "move", figure="f2")
+    assert "that is all it does" in text(moved)
+    assert "Stunned and has moved" in refused(moved, "shoot", "figure", figure="f2", weapon="Combat rifle", enemy="e1")
+    fired = act(state, "shoot", figure="f3", weapon="Combat rifle", enemy="e1", faces=[2])
+    refused(fired, "move", "figure", figure="f3")
+    # Done acting takes one Stun marker off each Stunned figure (p.198)
+    done = act(fired, "act", unit="u2")
+    assert (fig(done, "f2")["stun"], fig(done, "f3")["stun"]) == (0, 1)
+
+
+def test_a_held_unit_moves_or_fires_in_the_slow_phase_and_snap_fire_costs_the_move() -> None:
+    state = to_quick(robots(), [1, 1])
+    moved = act(state, "move", figure="f2")
+    assert "begun its activation" in refused(moved, "hold", "unit", unit="u2")
+    held = act(act(state, "hold", unit="u1"), "hold", unit="u2")
+    snap = act(act(held, "next_phase"), "shoot", figure="f1", weapon="Combat rifle", enemy="e1", faces=[2])
+    slow = act(snap, "next_phase")
+    assert "Snap Fire means no move" in refused(slow, "move", "figure", figure="f1")  # p.198
+    slow = act(slow, "move", figure="f2")
+    assert "moves or fires, not both" in refused(slow, "shoot", "figure", figure="f2", weapon="Combat rifle", enemy="e1")
+    assert fig(act(slow, "shoot", figure="f3", weapon="Combat rifle", enemy="e1", faces=[2]), "f3")["combat_round"] == 1
+
+
+def test_an_aimed_weapon_loses_its_bonus_after_a_recorded_move() -> None:
+    sniper = [{**SETUP["main_characters"][0], "weapons": ["Sniper rifle"]}]
+    state = to_quick(robots(main_characters=sniper), [1, 1])
+    # p.179: Aimed +1 only when the firer does not move; 4 + 1 Combat Skill + 1 Aimed = 6 hits in cover (6+)
+    still = act(state, "shoot", figure="f1", weapon="Sniper rifle", enemy="e1", band="cover", faces=[4, 6])
+    assert "Aimed, not moved" in text(still) and enemy(still, "e1")["stun"] + enemy(still, "e1")["wounded"] == 0
+    moved = act(act(state, "move", figure="f1"), "shoot", figure="f1", weapon="Sniper rifle", enemy="e1", band="cover",
+                faces=[4])  # fmt: skip
+    assert "Aimed" not in text(moved) and "totals 5 (miss)" in text(moved)
+
+
+# -- chained Shatter-form bursts (pp.180, 195) -------------------------------------------------------------------
+
+
+def shatter_forms(count: int = 4, **setup: Any) -> dict[str, Any]:
+    """``count`` Shatter-forms e1.. (Combat Skill +1, Toughness 4, no save, p.195) revealed from c1."""
+    state = act(new(**setup), "detect", contact="c1", faces=[5], enemy_face=[85], variant_face=[1], numbers_faces=[count - 1],
+                leader_faces=[12, 12, 12])  # fmt: skip
+    assert state["enemy"]["name"] == "Shatter-forms" and len(state["groups"][0]["figures"]) == count
+    return state
+
+
+def test_a_shatter_form_killed_by_a_burst_bursts_in_turn() -> None:
+    state = shatter_forms()
+    # e1: Hit 6 + 1 > 4, killed; its burst reaches e2 first: Hit 6 + 0 > 4, killed, and e2 bursts at once (p.180)
+    # on the rest of the figures named (f2): save 1, Hit 2 + 0: Stunned; then e1's burst reaches f2: save 6, shrugged off
+    after = typed(state, "hit", [6, 6, 1, 2, 6], enemy="e1", damage=1, near="e2 f2")
+    assert [enemy(after, e)["status"] for e in ("e1", "e2", "e3")] == ["killed", "killed", "active"]
+    assert fig(after, "f2")["stun"] == 1 and "standing together" in text(after)
+    burst = [r for r in rolls(after) if "shattering" in r["reason"]]
+    assert len(burst) == 4 and all(r["entered"] for r in rolls(after))
+    assert any("Shatter-forms 2 shattering" in r["reason"] for r in burst)
+
+
+def test_named_figures_near_each_shatter_form_carry_the_chain() -> None:
+    state = shatter_forms()
+    # near_e2 names e3 by e2: e1 kills e2 (6), e2 kills e3 (6), e3 has nobody else named near it
+    after = typed(state, "hit", [6, 6, 6], enemy="e1", damage=1, near="e2", near_e2="e3")
+    assert [enemy(after, e)["status"] for e in ("e1", "e2", "e3", "e4")] == ["killed", "killed", "killed", "active"]
+    assert "Shatter-forms 3 shatters: no figure was named" in text(after)
+    assert "No enemy 'e9'" in refused(state, "hit", "near_e9", enemy="e1", damage=1, near="e2", near_e9="e3")
+
+
+def test_the_chain_stops_at_the_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bughunt.engine.tracker import fights
+
+    monkeypatch.setattr(fights, "SHATTER_CHAIN_CAP", 2)
+    state = shatter_forms()
+    after = typed(state, "hit", [6, 6, 6], enemy="e1", damage=1, near="e2", near_e2="e3", near_e3="e4")
+    assert enemy(after, "e3")["status"] == "killed" and enemy(after, "e4")["status"] == "active"
+    assert "2 bursts in a row is the app's limit" in text(after)
+
+
+def test_a_shatter_form_killed_by_an_area_splash_bursts_on_the_figures_named_there() -> None:
+    state = to_quick(shatter_forms(main_characters=GRENADIER), [1, 1])
+    # Frag grenade at e1 (close, 3+): firing 1, 1 miss; ammo 4; splash e2 5 (hit), e3 1 (missed);
+    # e2 Hit 6 + 0 > 4 killed: it bursts on the group named at the point: e1 Hit 1 (Stunned), e3 Hit 1 (Stunned)
+    after = typed(state, "shoot", [1, 1, 4, 5, 1, 6, 1, 1], figure="f1", weapon="Frag grenade", enemy="e1",
+                  band="close", near="e2 e3")  # fmt: skip
+    assert enemy(after, "e2")["status"] == "killed"
+    assert (enemy(after, "e1")["stun"], enemy(after, "e3")["stun"]) == (1, 1)
+
+
+# -- Distract (p.191) ----------------------------------------------------------------------------------------
+
+
+def test_distracted_enemies_take_no_action_in_that_enemy_phase() -> None:
+    state = next_round(to_round_end(to_quick(robots())))  # round 2: the robots may act
+    state = act(state, "investigate", location="t1", figure="f2", faces=[1])  # 1: Distract
+    state = to_quick(state)
+    distracted = act(state, "activate", location="t1", figure="f1", enemies="e1", distract_e2="on", distract_e3="off",
+                     faces=[6])  # fmt: skip
+    assert "Berserk robots 1, Berserk robots 2" in text(distracted)
+    assert [enemy(distracted, e).get("distracted_round") for e in ("e1", "e2", "e3")] == [2, 2, None]
+    phase = act(distracted, "next_phase")
+    assert "Distracted" in refused(phase, "brawl", "enemy", figure="f2", enemy="e1")
+    fought = act(phase, "brawl", figure="f2", enemy="e3", faces=[6, 2, 5])  # e3 was beyond 18"
+    assert enemy(fought, "e3")["acted_round"] == 2
+    # the next round they act again
+    later = enemy_phase(next_round(act(act(phase, "next_phase"), "next_phase")))
+    assert enemy(act(later, "brawl", figure="f2", enemy="e1", faces=[6, 2, 5]), "e1")["acted_round"] == 3
+
+
+def test_distract_with_no_enemy_named_holds_every_enemy_and_enemies_revealed_nearby() -> None:
+    state = act(new(), "investigate", location="t1", faces=[1])
+    state = enemy_phase(state)
+    state = act(state, "activate", location="t1", figure="f1", faces=[6])  # late: round 2's Enemy Action phase
+    assert "no enemy yet" in text(state)
+    state = act(state, "detect", contact="c1", faces=[5], enemy_face=[48], variant_face=[1], numbers_faces=[2],
+                leader_faces=[12, 12, 12], distracted="on")  # fmt: skip
+    assert "Distracted in round 2" in text(state) and enemy(state, "e1")["distracted_round"] == 2
+    state = act(state, "detect", contact="c2", faces=[5], numbers_faces=[1], leader_faces=[12, 12, 12])
+    assert enemy(state, "e4").get("distracted_round") is None and 'tick "distracted"' in text(state)
+
+
+# -- knock-back and malfunctions are the app's to apply (pp.178-179) ------------------------------------------------
+
+
+def test_every_knock_back_is_named_in_the_log_and_the_event() -> None:
+    state = to_quick(robots(), [1, 1])
+    saved = act(state, "hit", figure="f2", damage=1, faces=[6])  # 5+ armour: shrugged off, knocked back 1" (p.178)
+    assert saved["_events"][-1]["data"]["knocked_back"] == ["Fire team 1"] and "Knocked back 1 inch" in text(saved)
+    # a Brawl: trooper 6 against robot 2 + 2; the robot's save 2 fails, Hit 1 + 0 below 5: Stunned and knocked back
+    fought = act(state, "brawl", figure="f2", enemy="e1", faces=[6, 2, 2, 1])
+    assert enemy(fought, "e1")["stun"] == 1 and fought["_events"][-1]["data"]["knocked_back"] == ["Berserk robots 1"]
+    # the bursts of a Shatter chain: each figure they knock back is named once
+    chained = typed(shatter_forms(), "hit", [6, 6, 1, 2, 6], enemy="e1", damage=1, near="e2 f2")
+    assert chained["_events"][-1]["data"]["knocked_back"] == ["Fire team 1"]
+    killed = act(state, "hit", enemy="e1", damage=1, faces=[1, 6])  # save 1, Hit 6 + 1 > 5: no knock-back for the dead
+    assert killed["_events"][-1]["data"]["knocked_back"] == [] and "Knocked back" not in text(killed)
+
+
+def test_a_third_natural_one_over_snap_fire_and_a_later_shot_malfunctions_the_weapon_by_itself() -> None:
+    # p.178: the natural 1s of one round add up across the weapon's shots
+    state = act(act(to_quick(robots(), [1, 1]), "hold", unit="u1"), "next_phase")
+    snap = act(state, "shoot", figure="f1", weapon="Combat rifle", enemy="e1", faces=[1])
+    assert snap["units"][0]["figures"][0]["weapons"][1]["ones"] == 1
+    again = act(snap, "shoot", figure="f1", weapon="Combat rifle", enemy="e1", faces=[1], override="second Snap Fire house rule")
+    rifle = again["units"][0]["figures"][0]["weapons"][1]
+    assert rifle["ones"] == 2 and rifle["malfunctioned"] and "malfunction" in text(again).lower()
+
+
+def test_firing_rules_out_tactical_locations_and_spawn_points_and_closing_one_rules_out_firing() -> None:
+    state = to_quick(robots(), [1, 1])
+    state = act(state, "investigate", location="t1", figure="f3", faces=[1])
+    fired = act(state, "shoot", figure="f2", weapon="Combat rifle", enemy="e1", faces=[2])
+    # p.191: a figure that fires or Brawls does not investigate or activate a Tactical Location
+    assert "does not" in refused(fired, "investigate", "figure", location="t2", figure="f2")
+    assert "does not" in refused(fired, "activate", "figure", location="t1", figure="f2", faces=[6])
+    # p.199: the worker on a Spawn Point and its helper do not fire
+    fired["spawn_points"] = [{"id": "s1", "where": "edge at 3 o'clock", "countdown": None, "closed": False}]
+    assert "closing a Spawn Point" in refused(fired, "close_spawn_point", "figure", spawn="s1", figure="f2")
+    assert "helping" in refused(fired, "close_spawn_point", "helper", spawn="s1", figure="f3", helper="f2")
+    worked = act(fired, "close_spawn_point", spawn="s1", figure="f4", helper="f5", faces=[1])
+    assert "cannot fire this round" in text(worked)
+    for fid in ("f4", "f5"):
+        assert "Spawn Point" in refused(worked, "shoot", "figure", figure=fid, weapon="Combat rifle", enemy="e1")

@@ -78,3 +78,20 @@ def test_the_page_asks_for_each_typed_die_in_turn(player, other) -> None:  # typ
     assert "Waiting for dice" in seen and 'data-testid="pending-roll"' not in seen  # only the roller types them
     html = post(client, room, type="cancel_roll").content.decode()
     assert 'data-testid="pending-roll"' not in html and "called off" in html
+
+
+def test_move_and_dash_buttons_follow_the_activation(player) -> None:  # type: ignore[no-untyped-def]
+    room = room_with_robots(player)
+    client = Client()
+    client.force_login(player)
+    assert 'data-testid="move-f1"' not in client.get(f"/rooms/{room.pk}/").content.decode()  # start of round
+    for data in ({"type": "roll_reactions", "faces": "1, 1"}, {"type": "assign_reaction", "unit": "u1", "die": "1"},
+                 {"type": "assign_reaction", "unit": "u2", "die": "2"}, {"type": "next_phase"}):  # fmt: skip
+        assert post(client, room, **data).status_code == 200, data
+    html = client.get(f"/rooms/{room.pk}/").content.decode()
+    assert 'data-testid="move-f1"' in html and 'Dash (6", no firing)' in html
+    html = post(client, room, type="move", figure="f1", dash="on").content.decode()
+    assert "Dashes up to 6 inches" in html and 'data-testid="moved-f1"' in html and 'data-testid="move-f1"' not in html
+    assert html.count("Hold for Snap Fire") == 1  # the Fire team only: Vasquez has begun acting (p.198)
+    refused = post(client, room, type="shoot", figure="f1", weapon="Shot gun", enemy="e1")
+    assert refused.status_code == 400 and "Dashed this round" in refused.content.decode()

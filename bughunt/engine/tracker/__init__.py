@@ -29,6 +29,10 @@ State::
                              "status": "active" | "casualty" | "knocked_out" | "exited" | "evacuated",
                              "package": None | "o4", "three_shots_round": None | 2,
                              "combat_round": None | 2,   # round of its last Combat Action (p.198)
+                             "moved_round": None | 2, "dashed_round": None | 2,  # its move this round (pp.176, 198)
+                             "evac_call_round": None | 5,  # it called Evac: no move or action that round (p.201)
+                             "fired_round": None | 2,    # it fired or started a Brawl (no Tactical Location, p.191)
+                             "hold_fire_round": None | 2,  # it worked on a Spawn Point: no firing (p.199)
                              "trooper_id": 42 (when the setup gives one), "defeated_by": "Razor lizards",
                              "weapons": [{"name": "Combat rifle", "ones": 0, "malfunctioned": False,
                                           "out_of_ammo": False, "no_malfunction": False,
@@ -41,6 +45,7 @@ State::
                  "figures": [{"id": "e1", "name": "Razor lizard 1", "leader": None | {"name", "key", "rule"},
                               "stun": 0, "wounded": False, "status": "active" | "killed",
                               "placed_round": 2, "acted_round": None | 3, "called_round": None | 3,
+                              "distracted_round": None | 3,   # a Distract location holds it that round (p.191)
                               "note": ""}]}],
      "spawn_points": [{"id": "s1", "where": "edge at 5 o'clock", "countdown": None | 3, "closed": False}],
      "locations": [{"id": "t1", "type": None | "Block", "key": None | "block", "rule": "",
@@ -65,9 +70,9 @@ State::
 Actions (``unit``/``figure``/``contact``/``objective``/``location``/``spawn``/``enemy`` are ids;
 ``faces`` are typed physical dice, a list or "6, 3"; ``on``/``off`` for flags). The owner is the
 referee and may do everything; a player acts only on units whose ``owner`` is their user id.
-Who may act when is checked by :mod:`bughunt.engine.tracker.turns` (a trooper's Combat Action in
-its unit's activation, once a round; enemies in the Enemy Action phase, not the round they were
-placed, not Stunned); any action may carry ``override`` (owner only: a reason, logged) to skip
+Who may act when is checked by :mod:`bughunt.engine.tracker.turns` (a trooper's move, then its Combat Action,
+in its unit's activation, each once a round; enemies in the Enemy Action phase, not the round
+they were placed, not Stunned, not Distracted); any action may carry ``override`` (owner only: a reason, logged) to skip
 those checks, and ``typed`` on to type its dice one step at a time (``pending`` says which die
 comes next; ``roll_die`` {faces} gives exactly those, ``cancel_roll`` drops the action):
 
@@ -75,16 +80,18 @@ comes next; ``roll_die`` {faces} gives exactly those, ``cancel_roll`` drops the 
 - round: ``beep_sir`` {faces?, direction_faces?} (start of round 2+), ``set_formation`` {unit,
   formation}, ``roll_reactions`` {faces?}, ``assign_reaction`` {unit, die (1-based)},
   ``reroll_reaction`` {die, faces?} (a Precursor explorer on the table, once a round),
-  ``hold`` {unit}, ``act`` {unit}, ``next_phase`` {faces?; at the end of the Slow phase
+  ``hold`` {unit}, ``move`` {figure, dash?} (move first, then act, p.198), ``act`` {unit}, ``next_phase`` {faces?; at the end of the Slow phase
   ``near_<objective>`` (Patrol: a trooper within 6") and ``secure_<objective>`` (a trooper within
   6", no enemy within 6")}, ``end_mission``.
 - contacts and enemies: ``move_contacts`` {faces?, direction_faces?, leader_<contact>?},
   ``detect`` {contact, band: open|cover, distance?, spotter?, faces?, move_face?, enemy_face?,
-  numbers_faces?, variant_face?, leader_faces?, leader_face?}, ``add_contact`` {where},
+  numbers_faces?, variant_face?, leader_faces?, leader_face?, distracted? (revealed within 18"
+  of a Distract location)}, ``add_contact`` {where},
   ``remove_contact`` {contact}, ``note_contact`` {contact, where}, ``adjust_enemy`` {enemy,
   stun?, wounded?, status?}, ``caller`` {enemy, faces?}.
 - places: ``close_spawn_point`` {spawn, figure, helper?, faces?}, ``investigate`` {location,
-  figure?, faces?}, ``activate`` {location, figure, contact?, faces?}, ``investigate_signal``.
+  figure?, faces?}, ``activate`` {location, figure, contact?, enemies? or distract_<enemy id>
+  on (Distract: those within 18", none named: all), faces?}, ``investigate_signal``.
 - objectives: ``scout``, ``beacon``, ``pick_up`` {objective, figure}, ``drop_package`` {figure},
   ``hack`` {objective, figure, faces?}, ``set_objective`` {objective, completed}, ``survey``
   {figure, left?} (Scientific survey team: first at the center, then after a whole round there
@@ -97,7 +104,10 @@ comes next; ``roll_die`` {faces} gives exactly those, ``cancel_roll`` drops the 
   shatter_near?, grenade?, faces?}, ``brawl`` {figure, enemy, by? (trooper | enemy), second_opponent?,
   crash?, near?, faces?}, ``hit`` {figure | enemy, damage, piercing?, area?, ranged?, faces?},
   ``drop_ship_fire`` {enemy, band, enemy2?, band2?, faces?}, ``spitter`` / ``lancer`` {enemy,
-  figure, faces?}.
+  figure, faces?}. Any of them may name ``near_<enemy id>`` (the figures within 2" of that
+  Shatter-form): a Shatter-form killed by a burst or splash bursts in turn (p.195), on those
+  figures or on the first group named, at most 12 bursts an action. Every knock-back is named
+  in the event (``knocked_back``).
 """
 
 from __future__ import annotations

@@ -40,6 +40,8 @@ EVAC_FROM_ROUND = 5
 """Evac may be requested from round 5 (p.201)."""
 DEFAULT_WEAPONS: tuple[str, ...] = ("Service pistol", "Combat rifle")
 """Standard load (p.172) plus the usual mission weapon when a setup names none (p.187)."""
+DASH_IN = 2
+"""A trooper's Dash adds 2" to its move (p.176)."""
 TROOPER_ARMOR = 5
 """Trooper armor saves on 5-6 (p.178)."""
 POST_BATTLE_CARDS: tuple[str, ...] = ("Escape", "Survived")

@@ -20,6 +20,7 @@ from bughunt.engine.tracker.base import (
     _rolls,
     _text,
 )
+from bughunt.engine.tracker.screen import distract_ahead
 from bughunt.engine.tracker.setup import _delayed, _new_contact, _place
 from bughunt.engine.tracker.turns import enemy_spent, enemy_turn
 from live.engine.tracker import (
@@ -172,8 +173,15 @@ def _detect(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[s
         leader["leader"] = {"name": revealed.leader.name, "key": revealed.leader.key, "rule": revealed.leader.rule}
         leader["name"] = f"{revealed.enemy.name} {revealed.leader.name}"
     texts.append(revealed.text)
-    if state.get("distract_round") == state["round"] and state["phase"] in ("start", "quick", "enemy"):
-        texts.append('Any of them within 18" of the Distract location are Distracted too.')
+    if distract_ahead(state):
+        if payload_flag(action, "distracted"):
+            for foe in group["figures"]:
+                foe["distracted_round"] = state["distract_round"]
+            texts.append(
+                f"They are within 18 inches of the Distract location: Distracted in round {state['distract_round']} (p.191)."
+            )
+        else:
+            texts.append('Any of them within 18" of the Distract location are Distracted too (tick "distracted").')
     if contact.get("beep_round") == state["round"] and state["phase"] == "start":
         state["bonus_fire"] = {"round": state["round"], "group": group["id"], "fired": []}
         texts.append(

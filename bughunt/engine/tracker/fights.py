@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bughunt.engine import combat
@@ -94,11 +94,12 @@ def _apply_to_enemy(
     dice: Dice,
     *,
     near: Sequence[Target] = (),
+    chain: Chain | None = None,
 ) -> tuple[list[str], list[RollRecord]]:
     """Copy a fight's result onto an enemy figure. Stunned in the Enemy Action phase (Snap Fire
     as it moves), it takes no other action this round (p.198). On death, Acid blobs split (p.195)
     and a Shatter-form bursts: every figure in ``near`` (within 2") takes a Damage 0 Hit, rolled
-    and applied here (p.195)."""
+    and applied here (p.195); a Shatter-form killed by a burst bursts in turn (see :class:`Chain`)."""
     stunned = after.stun_markers > int(fig["stun"])
     fig["stun"] = after.stun_markers
     fig["wounded"] = after.wounded
@@ -108,7 +109,8 @@ def _apply_to_enemy(
         removed = True
         notes.append(f"{fig['name']} has 3 Stun markers and is knocked out (p.178).")
     if not removed:
-        moving = fig.get("placed_round") != state["round"] and fig.get("acted_round") != state["round"]
+        rnd = state["round"]
+        moving = rnd not in (fig.get("placed_round"), fig.get("acted_round"), fig.get("distracted_round"))
         if stunned and state["phase"] == "enemy" and moving:
             fig["acted_round"] = state["round"]
             notes.append(f"{fig['name']} is Stunned while moving: it takes no other action this round (p.198).")
@@ -121,18 +123,86 @@ def _apply_to_enemy(
             _add_enemy(state, group, note=f"split from {fig['name']}")
         notes.append(split.text)
     if group["type"] == "Shatter-forms":
-        caught = [t for t in near if t[2]["status"] == "active" and t[2] is not fig]
-        if not caught:
-            notes.append(
-                f"{fig['name']} shatters: no figure was named within 2 inches (p.195); resolve any by hand with Hit and near."
-            )
-        for target in caught:
-            texts, extra = _hit_target(
-                state, tables, dice, target, combat.SHATTER_DAMAGE, area=False, ranged=False,
-                special=frozenset({combat.SHATTER_FORMS}), source=f"{fig['name']} shattering", by=group["type"],
-            )  # fmt: skip
-            notes.extend(texts)
-            rolls.extend(extra)
+        texts, extra = _burst(state, tables, dice, group, fig, near, chain or Chain())
+        notes.extend(texts)
+        rolls.extend(extra)
+    return notes, rolls
+
+
+SHATTER_CHAIN_CAP = 12
+"""Most Shatter-form bursts one action resolves. Each dead figure bursts once and is never hit
+again, so a chain ends by itself; the cap only guards against a loop in a bad state."""
+
+
+@dataclass
+class Chain:
+    """Shatter-form bursts set off by one action (p.195, resolved as they happen, p.180).
+
+    ``cluster``: the figures named near the shot's target or point, or within 2" of the first
+    Shatter-form that died; ``named``: figures named within 2" of a given Shatter-form (payload
+    ``near_<enemy id>``). A Shatter-form killed by a burst (or an Area or Stun splash) bursts on
+    its own named figures, or else on the cluster (taken as standing together), the dead and
+    itself left out. ``bursts`` counts them against the cap."""
+
+    named: dict[str, list[Target]] = field(default_factory=dict)
+    cluster: list[Target] = field(default_factory=list)
+    bursts: int = 0
+    knocked: list[str] = field(default_factory=list)
+    """Figures knocked back by the hits rolled along the way (splash, bursts)."""
+
+
+def _knock_back(events_data: dict[str, Any], texts: list[str], knocked: Sequence[str]) -> None:
+    """Name every figure a Hit knocked back 1" (p.178: a save made, Stunned or Wounded) in the
+    event's text and its data (``knocked_back``): the players move them at the table."""
+    names = list(dict.fromkeys(knocked))
+    events_data["knocked_back"] = names
+    if names:
+        texts.append(f"Knocked back 1 inch, away from the attack (p.178): {', '.join(names)}.")
+
+
+def _chain(state: Mapping[str, Any], action: Action) -> Chain:
+    """The :class:`Chain` of an action: ``near_<enemy id>`` payload keys name the figures within
+    2" of that Shatter-form, should it die. Raises :class:`TrackerError` for an unknown id."""
+    named: dict[str, list[Target]] = {}
+    for key in action.payload:
+        if key.startswith("near_e"):
+            _enemy(state, key.removeprefix("near_"), field=key, active=False)
+            named[key.removeprefix("near_")] = _targets(state, action, key)
+    return Chain(named=named)
+
+
+def _burst(
+    state: dict[str, Any],
+    tables: Mapping[str, RangeTable],
+    dice: Dice,
+    group: Mapping[str, Any],
+    fig: Mapping[str, Any],
+    near: Sequence[Target],
+    chain: Chain,
+) -> tuple[list[str], list[RollRecord]]:
+    """A Shatter-form dies: a Damage 0 Hit on every figure within 2" (p.195), each rolled here."""
+    if chain.bursts >= SHATTER_CHAIN_CAP:
+        return [f"{fig['name']} shatters, but {SHATTER_CHAIN_CAP} bursts in a row is the app's limit: resolve it by hand."], []
+    chain.bursts += 1
+    around, how = list(chain.named.get(fig["id"], near)), ""
+    if fig["id"] not in chain.named and not near:
+        around, how = chain.cluster, " (the figures named near the first blast or burst, taken as standing together)"
+    chain.cluster = chain.cluster or list(near)
+    caught = [t for t in around if t[2]["status"] == "active" and t[2] is not fig]
+    if not caught:
+        return [
+            f"{fig['name']} shatters: no figure was named within 2 inches (p.195); resolve any by hand with Hit and near."
+        ], []
+    names = ", ".join(t[2]["name"] for t in caught)
+    notes = [f"{fig['name']} shatters: a Damage 0 Hit on {names}{how} (p.195)."]
+    rolls: list[RollRecord] = []
+    for target in caught:
+        texts, extra = _hit_target(
+            state, tables, dice, target, combat.SHATTER_DAMAGE, area=False, ranged=False,
+            special=frozenset({combat.SHATTER_FORMS}), source=f"{fig['name']} shattering", by=group["type"], chain=chain,
+        )  # fmt: skip
+        notes.extend(texts)
+        rolls.extend(extra)
     return notes, rolls
 
 
@@ -167,36 +237,44 @@ def _hit_target(
     source: str,
     piercing: bool = False,
     by: str | None = None,
+    chain: Chain | None = None,
 ) -> tuple[list[str], list[RollRecord]]:
     """Roll one Hit on ``target`` (save, then 1D6 + Damage, p.178) and apply it to the state."""
     kind, owner, fig = target
     if fig["status"] != "active":
         return [], []
+    chain = chain or Chain()
     if kind == "enemy":
         result = combat.resolve_hit(
             tables, _foe(state, tables, owner, fig), damage, dice,
             piercing=piercing, area=area, ranged=ranged, attacker_special=special, source=source,
         )  # fmt: skip
-        notes, extra = _apply_to_enemy(state, tables, owner, fig, result.target, result.removed, dice)
+        if result.knockback_in:
+            chain.knocked.append(fig["name"])
+        notes, extra = _apply_to_enemy(state, tables, owner, fig, result.target, result.removed, dice, chain=chain)
         return [result.text, *notes], [*result.rolls, *extra]
     result = combat.resolve_hit(
         tables, _trooper(fig), damage, dice,
         piercing=piercing, area=area, ranged=ranged, attacker_special=special, source=source,
     )  # fmt: skip
+    if result.knockback_in:
+        chain.knocked.append(fig["name"])
     return [result.text, *_apply_to_trooper(state, fig, result, by=by)], list(result.rolls)
 
 
-def _stun_target(state: dict[str, Any], tables: Mapping[str, RangeTable], dice: Dice, target: Target) -> list[str]:
-    """One more Stun marker on ``target`` from a Stun weapon (pp.178-179); three knock it out."""
+def _stun_target(
+    state: dict[str, Any], tables: Mapping[str, RangeTable], dice: Dice, target: Target, chain: Chain
+) -> tuple[list[str], list[RollRecord]]:
+    """One more Stun marker on ``target`` from a Stun weapon (pp.178-179); three knock it out
+    (a Shatter-form knocked out bursts)."""
     kind, owner, fig = target
     if kind == "enemy":
         after, _ = combat.apply_stun(_foe(state, tables, owner, fig), tables=tables)
-        notes, _rolls_none = _apply_to_enemy(state, tables, owner, fig, after, False, dice)
-        return notes
+        return _apply_to_enemy(state, tables, owner, fig, after, False, dice, chain=chain)
     fig["stun"] += 1
     if fig["stun"] >= KNOCKOUT_STUN:
-        return [f"{fig['name']} has 3 Stun markers and is knocked out.{_leave(state, fig, 'knocked_out')}"]
-    return []
+        return [f"{fig['name']} has 3 Stun markers and is knocked out.{_leave(state, fig, 'knocked_out')}"], []
+    return [], []
 
 
 def _splash(
@@ -206,6 +284,7 @@ def _splash(
     shot: combat.ShotResult,
     near: Sequence[Target],
     firer: Mapping[str, Any],
+    chain: Chain,
 ) -> tuple[list[str], list[RollRecord]]:
     """Apply an Area or Stun shot's splash rolls to the figures within 2" (p.179): Area hits at
     the weapon's Damage, Stun markers for Stun weapons, in the order the figures were named."""
@@ -218,11 +297,13 @@ def _splash(
         target = near[roll.figure - 1]
         if roll.kind == "stun":
             texts.append(f"{target[2]['name']} is Stunned.")
-            texts.extend(_stun_target(state, tables, dice, target))
+            words_, extra = _stun_target(state, tables, dice, target, chain)
+            texts.extend(words_)
+            rolls.extend(extra)
             continue
         words_, extra = _hit_target(
             state, tables, dice, target, gun.damage, area=True, ranged=True,
-            special=frozenset(firer["special"]), source=gun.name, piercing=gun.has("Piercing"),
+            special=frozenset(firer["special"]), source=gun.name, piercing=gun.has("Piercing"), chain=chain,
         )  # fmt: skip
         texts.extend(words_)
         rolls.extend(extra)
@@ -254,6 +335,7 @@ def _shoot(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[st
     way = trooper_turn(state, action, unit, fig, what="Firing", group=group)
     near = [t for t in _targets(state, action, "near") if t[2] is not target]
     shatter_near = _targets(state, action, "shatter_near")
+    chain = _chain(state, action)
     try:
         gun = combat.weapon(tables, weapon["name"])
         if gun.has("Launcher"):
@@ -274,7 +356,7 @@ def _shoot(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[st
             _foe(state, tables, group, target) if group is not None and target is not None else None,
             dice,
             band=band,
-            moved=payload_flag(action, "moved"),
+            moved=payload_flag(action, "moved") or fig.get("moved_round") == state["round"],
             target_behind_cover=payload_flag(action, "behind_cover"),
             ones_this_round=int(weapon["ones"]),
             take_rapid_fire=payload_flag(action, "rapid_fire", default=True),
@@ -293,23 +375,27 @@ def _shoot(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[st
         fig["three_shots_round"] = None
     texts = [shot.text]
     spent = spend(state, unit, fig, way)
+    fig["fired_round"] = state["round"]
     if spent:
         texts.append(spent)
     rolls = list(shot.rolls)
+    chain.cluster = [*([("enemy", group, target)] if group is not None and target is not None else []), *shatter_near, *near]
     if group is not None and target is not None and shot.target is not None:
         removed = any(h.removed for h in shot.hits)
-        notes, extra = _apply_to_enemy(state, tables, group, target, shot.target, removed, dice, near=[*shatter_near, *near])
+        notes, extra = _apply_to_enemy(
+            state, tables, group, target, shot.target, removed, dice, near=[*shatter_near, *near], chain=chain
+        )
         texts.extend(notes)
         rolls.extend(extra)
-    notes, extra = _splash(state, tables, dice, shot, near, fig)
+    notes, extra = _splash(state, tables, dice, shot, near, fig, chain)
     texts.extend(notes)
     rolls.extend(extra)
     if shot.spare_hits:
         texts.append(
             f"{shot.spare_hits} hit(s) left over: put them on a figure within 3 inches with Hit (not for Focused weapons)."
         )
-    knocked = [h.target.name for h in shot.hits if h.knockback_in]
-    data: dict[str, Any] = {"figure": fig["id"], "way": way, "knocked_back": knocked, **_rolls(*rolls)}
+    data: dict[str, Any] = {"figure": fig["id"], "way": way, **_rolls(*rolls)}
+    _knock_back(data, texts, [*(h.target.name for h in shot.hits if h.knockback_in), *chain.knocked])
     return [Event("shoot", " ".join(texts), data)]
 
 
@@ -343,6 +429,7 @@ def _brawl(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[st
     else:
         enemy_turn(state, action, enemy, what="Brawl")
     shatter_near = [t for t in [*_targets(state, action, "near"), *_targets(state, action, "shatter_near")] if t[2] is not fig]
+    chain = _chain(state, action)
     try:
         fight = combat.resolve_brawl(
             tables,
@@ -357,6 +444,7 @@ def _brawl(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[st
         raise _combat_error(exc) from None
     texts = [fight.text]
     if way:
+        fig["fired_round"] = state["round"]
         spent = spend(state, unit, fig, way)
         texts.append(spent or f"{fig['name']} entered the Brawl on their action and cannot fire this round (p.176).")
     elif not (crash or lying):
@@ -368,10 +456,11 @@ def _brawl(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[st
     if fallen is not None:
         texts.extend(_apply_to_trooper(state, fig, fallen, by=group["type"]))
     near: list[Target] = [("trooper", unit, fig), *shatter_near]
-    notes, extra = _apply_to_enemy(state, tables, group, enemy, fight.enemy, enemy_removed, dice, near=near)
+    notes, extra = _apply_to_enemy(state, tables, group, enemy, fight.enemy, enemy_removed, dice, near=near, chain=chain)
     texts.extend(notes)
     rolls.extend(extra)
     data = {"figure": fig["id"], "enemy": enemy["id"], "by": "crash" if crash else by, **_rolls(*rolls)}
+    _knock_back(data, texts, [*(h.target.name for h in fight.hits if h.knockback_in), *chain.knocked])
     return [Event("brawl", " ".join(texts), data)]
 
 
@@ -391,14 +480,22 @@ def _hit(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str,
             foe = _foe(state, tables, group, enemy)
             result = combat.resolve_hit(tables, foe, damage, dice, piercing=piercing, area=area, ranged=ranged, faces=faces)
             near = _targets(state, action, "near")
-            notes, extra = _apply_to_enemy(state, tables, group, enemy, result.target, result.removed, dice, near=near)
-            return [Event("hit", " ".join([result.text, *notes]), {"enemy": enemy["id"], **_rolls(*result.rolls, *extra)})]
+            chain = _chain(state, action)
+            notes, extra = _apply_to_enemy(
+                state, tables, group, enemy, result.target, result.removed, dice, near=near, chain=chain
+            )
+            texts = [result.text, *notes]
+            data: dict[str, Any] = {"enemy": enemy["id"], **_rolls(*result.rolls, *extra)}
+            _knock_back(data, texts, [*([enemy["name"]] if result.knockback_in else []), *chain.knocked])
+            return [Event("hit", " ".join(texts), data)]
         _, fig = _figure(state, action.payload.get("figure"))
         result = combat.resolve_hit(tables, _trooper(fig), damage, dice, piercing=piercing, area=area, ranged=ranged, faces=faces)
     except combat.CombatError as exc:
         raise _combat_error(exc) from None
-    notes = _apply_to_trooper(state, fig, result)
-    return [Event("hit", " ".join([result.text, *notes]), {"figure": fig["id"], **_rolls(*result.rolls)})]
+    texts = [result.text, *_apply_to_trooper(state, fig, result)]
+    data = {"figure": fig["id"], **_rolls(*result.rolls)}
+    _knock_back(data, texts, [fig["name"]] if result.knockback_in else [])
+    return [Event("hit", " ".join(texts), data)]
 
 
 def _enemy_attack(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable], kind: str) -> list[Event]:
@@ -421,7 +518,10 @@ def _enemy_attack(state: dict[str, Any], action: Action, dice: Dice, tables: Map
         raise _combat_error(exc) from None
     notes = _apply_to_trooper(state, fig, attack.result, by=group["type"]) if attack.result is not None else []
     enemy_spent(state, enemy)
-    return [Event(kind, " ".join([f"{enemy['name']}: {attack.text}", *notes]), {"figure": fig["id"], **_rolls(*attack.rolls)})]
+    texts = [f"{enemy['name']}: {attack.text}", *notes]
+    data: dict[str, Any] = {"figure": fig["id"], **_rolls(*attack.rolls)}
+    _knock_back(data, texts, [fig["name"]] if attack.result is not None and attack.result.knockback_in else [])
+    return [Event(kind, " ".join(texts), data)]
 
 
 def _spitter(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
@@ -465,12 +565,17 @@ def _drop_ship_fire(state: dict[str, Any], action: Action, dice: Dice, tables: M
     texts = [f"Drop ship supporting fire: {fire.text}"]
     rolls = list(fire.rolls)
     targets = [(group, enemy)] + ([second] if second else [])
+    chain = _chain(state, action)
     for shot in fire.shots:
         if shot.target is None:
             continue
+        chain.knocked.extend(h.target.name for h in shot.hits if h.knockback_in)
         for grp, foe in targets:
             if foe["name"] == shot.target.name and foe["status"] == "active":
-                notes, extra = _apply_to_enemy(state, tables, grp, foe, shot.target, any(h.removed for h in shot.hits), dice)
+                removed = any(h.removed for h in shot.hits)
+                notes, extra = _apply_to_enemy(state, tables, grp, foe, shot.target, removed, dice, chain=chain)
                 texts.extend(notes)
                 rolls.extend(extra)
-    return [Event("drop_ship_fire", " ".join(texts), {"enemy": enemy["id"], **_rolls(*rolls)})]
+    data: dict[str, Any] = {"enemy": enemy["id"], **_rolls(*rolls)}
+    _knock_back(data, texts, chain.knocked)
+    return [Event("drop_ship_fire", " ".join(texts), data)]

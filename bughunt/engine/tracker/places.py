@@ -6,8 +6,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bughunt.engine.tracker.base import _entry_data, _face, _figure, _find, _mine, _phase, _roll, _signed
-from bughunt.engine.tracker.turns import spend, trooper_turn
+from bughunt.engine.tracker.base import (
+    _active_enemies,
+    _enemy,
+    _entry_data,
+    _face,
+    _figure,
+    _find,
+    _mine,
+    _phase,
+    _roll,
+    _signed,
+)
+from bughunt.engine.tracker.turns import hands_busy, not_firing, spend, trooper_turn
 from live.engine.tracker import (
     Action,
     Event,
@@ -15,6 +26,7 @@ from live.engine.tracker import (
     payload_flag,
     payload_int,
     require_owner,
+    words,
 )
 from rules.engine.dice import Dice
 from rules.engine.tables import RangeTable
@@ -30,12 +42,15 @@ def _close_spawn_point(state: dict[str, Any], action: Action, dice: Dice, tables
         raise TrackerError(f"Spawn Point {point['id']} is already closed.", field="spawn")
     unit, fig = _figure(state, action.payload.get("figure"))
     _mine(action, unit)
+    not_firing(state, action, fig, what="closing a Spawn Point")
     rule = tables["bh-close-spawn-point"].entries[0].data
     helper = None
     if action.payload.get("helper"):
         _, helper = _figure(state, action.payload.get("helper"), field="helper")
         if helper is fig:
             raise TrackerError("helper must be another trooper within 1 inch of the worker.", field="helper")
+        not_firing(state, action, helper, what="helping to close a Spawn Point", field="helper")
+    hands_busy(state, fig, *([helper] if helper else []))
     bonus = int(rule["helper_bonus"]) if helper else 0
     record = _roll(dice, "D6", f"Close Spawn Point {point['id']}", _face(action, "faces"), modifier=fig["savvy"] + bonus)
     target = int(rule["target"])
@@ -46,7 +61,7 @@ def _close_spawn_point(state: dict[str, Any], action: Action, dice: Dice, tables
         text = f"{fig['name']} works on Spawn Point {point['id']}: {parts} = {record.total} against {target}+: closed, with its Countdown."
     else:
         text = f"{fig['name']} works on Spawn Point {point['id']}: {parts} = {record.total} against {target}+: still open."
-    return [Event("close_spawn_point", text + " They cannot fire this action.", {"spawn": point["id"], "roll": record.as_dict()})]
+    return [Event("close_spawn_point", text + " They cannot fire this round.", {"spawn": point["id"], "roll": record.as_dict()})]
 
 
 def _investigate(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
@@ -57,6 +72,7 @@ def _investigate(state: dict[str, Any], action: Action, dice: Dice, tables: Mapp
     if action.payload.get("figure"):
         unit, fig = _figure(state, action.payload.get("figure"))
         _mine(action, unit)
+        not_firing(state, action, fig, what="investigating a Tactical Location (p.191)")
         who = fig["name"]
     else:
         require_owner(action)
@@ -77,6 +93,7 @@ def _activate(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping
     loc = _find(state["locations"], action.payload.get("location"), "location", "Tactical Location")
     unit, fig = _figure(state, action.payload.get("figure"))
     _mine(action, unit)
+    not_firing(state, action, fig, what="activating a Tactical Location (p.191)")
     if loc["type"] is None:
         raise TrackerError(f"Investigate Tactical Location {loc['id']} first.", field="location")
     if loc["broken"]:
@@ -89,6 +106,11 @@ def _activate(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping
     contact = None
     if loc["key"] == "neutralize" and state["contacts"]:
         contact = _find(state["contacts"], action.payload.get("contact"), "contact", "Contact marker")
+    ticked = [
+        key.removeprefix("distract_") for key in action.payload if key.startswith("distract_") and payload_flag(action, key)
+    ]
+    named = dict.fromkeys([*words(action.payload.get("enemies")), *ticked])
+    distracted = [_enemy(state, eid, field="enemies")[1] for eid in named]
     record = _roll(dice, "D6", f"Activate {loc['id']}", _face(action, "faces"), modifier=fig["savvy"] + intel)
     sums = (
         f"rolled {record.natural} {_signed(fig['savvy'])} Savvy"
@@ -108,7 +130,7 @@ def _activate(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping
     rnd = state["round"]
     if loc["key"] == "distract":
         state["distract_round"] = rnd if state["phase"] in ("start", "quick") else rnd + 1
-        effect = f"Enemies within 18 inches are Distracted and skip the Enemy Action phase of round {state['distract_round']}."
+        effect = _distract(state, distracted)
     elif loc["key"] == "block":
         loc["blocked"] = True
         effect = "Within 2 inches is Impassable to enemies and Contact markers (not troopers); roll each round's end to see if it opens."
@@ -124,6 +146,21 @@ def _activate(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping
         effect = f"No new Contact markers this round or the next {rounds} (until the end of round {state['delay_until']})."
     text = f"{fig['name']} activates {loc['type']} ({loc['id']}): {sums}: success. {effect}"
     return [Event("activate", text, {"location": loc["id"], "roll": record.as_dict()})]
+
+
+def _distract(state: dict[str, Any], named: list[dict[str, Any]]) -> str:
+    """Mark the enemies within 18" of an activated Distract location (``named``; none named: every
+    enemy on the table) as Distracted: they take no action in the Enemy Action phase of
+    ``distract_round`` (p.191, refused by :func:`bughunt.engine.tracker.turns.enemy_turn`)."""
+    rnd = state["distract_round"]
+    foes = named or _active_enemies(state)
+    for foe in foes:
+        foe["distracted_round"] = rnd
+    who = ", ".join(f["name"] for f in foes) if named else ("every enemy on the table" if foes else "no enemy yet")
+    return (
+        f"Enemies within 18 inches ({who}) are Distracted and skip the Enemy Action phase of round {rnd};"
+        " enemies revealed within 18 inches before then are Distracted too."
+    )
 
 
 def _investigate_signal(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:

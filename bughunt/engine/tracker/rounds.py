@@ -7,12 +7,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from bughunt.engine import contacts as cx
+from bughunt.engine.tracker import turns
 from bughunt.engine.tracker.base import (
+    DASH_IN,
     PHASE_NAMES,
     _active_enemies,
     _all_figures,
     _entry_data,
     _face,
+    _figure,
     _mine,
     _names,
     _phase,
@@ -164,6 +167,11 @@ def _assign_reaction(state: dict[str, Any], action: Action, dice: Dice, tables: 
     return [Event("reaction_assigned", text, data)]
 
 
+def _begun(state: Mapping[str, Any], fig: Mapping[str, Any]) -> bool:
+    """Whether ``fig`` has moved or taken its Combat Action this round."""
+    return state["round"] in (fig.get("moved_round"), fig.get("combat_round"))
+
+
 def _hold(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
     """Hold a Quick action for Snap Fire in the Enemy Action phase (p.198): firing then means no
     move this round; unused, the unit may move or fire (not both) in the Slow phase."""
@@ -172,6 +180,12 @@ def _hold(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str
     _phase(state, "quick", what="Holding for Snap Fire")
     if unit["slot"] != "quick" or unit["acted"] or unit["held"]:
         raise TrackerError(f"{unit['name']} is not waiting to act in the Quick Action phase.", field="unit")
+    begun = [f["name"] for f in unit["figures"] if _begun(state, f)]
+    if begun:
+        raise TrackerError(
+            f"{unit['name']} has begun its activation ({', '.join(begun)} moved or acted): holding means not acting (p.198).",
+            field="unit",
+        )
     unit["held"] = True
     return [
         Event(
@@ -180,6 +194,35 @@ def _hold(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str
             {"unit": unit["id"]},
         )
     ]
+
+
+def _move(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
+    """A trooper (``figure``) moves in its unit's activation (pp.176, 198): up to its Speed, or
+    Dashes (``dash`` on) 2" more, not when Wounded. Move first, then act: after a move a Stunned
+    trooper or a held unit in the Slow phase takes no Combat Action, and a Dash forbids firing
+    and entering a Brawl (checked by :func:`bughunt.engine.tracker.turns.trooper_turn`). Aimed
+    and Heavy weapons read the move (p.179). Ending a move checks every Contact marker for
+    Detection (p.192)."""
+    unit, fig = _figure(state, action.payload.get("figure"))
+    _mine(action, unit)
+    dash = payload_flag(action, "dash")
+    way = turns.move_turn(state, action, unit, fig, dash=dash)
+    rnd = state["round"]
+    fig["moved_round"] = rnd
+    fig["dashed_round"] = rnd if dash else fig.get("dashed_round")
+    inches = int(fig["speed"]) + (DASH_IN if dash else 0)
+    how = f"Dashes up to {inches} inches: no firing and no Brawl this round (p.176)" if dash else f"moves up to {inches} inches"
+    tails = []
+    if fig["stun"] > 0:
+        tails.append("Stunned: that is all it does this activation (p.178)")
+    elif unit["held"] and state["phase"] == "slow":
+        tails.append("held: moving means no firing this round (p.198)")
+    elif not dash:
+        tails.append("it may still take its Combat Action")
+    if state["contacts"]:
+        tails.append("check every Contact marker for Detection (p.192)")
+    text = f"{fig['name']} {how}" + "".join(f"; {t}" for t in tails) + "."
+    return [Event("move", text, {"figure": fig["id"], "dash": dash, "inches": inches, "way": way})]
 
 
 def _act(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
@@ -234,8 +277,8 @@ def _next_phase(state: dict[str, Any], action: Action, dice: Dice, tables: Mappi
         held = []
         for unit in state["units"]:
             if unit["active"] and unit["slot"] == "quick" and not unit["acted"] and not unit["held"]:
-                if any(f.get("combat_round") == state["round"] for f in unit["figures"]):
-                    unit["acted"] = True  # it took a Combat Action: it has acted, nothing to hold (p.198)
+                if any(_begun(state, f) for f in unit["figures"]):
+                    unit["acted"] = True  # it moved or took a Combat Action: it has acted, nothing to hold (p.198)
                     continue
                 unit["held"] = True
                 held.append(unit)

@@ -51,6 +51,22 @@ def distracted(state: Mapping[str, Any]) -> bool:
     return state.get("distract_round") == state["round"]
 
 
+def distract_ahead(state: Mapping[str, Any]) -> bool:
+    """Whether an activated Distract location's Enemy Action phase is still to come (p.191):
+    enemies revealed within 18" before it are Distracted too."""
+    rnd, when = state["round"], state.get("distract_round")
+    return when is not None and (when > rnd or (when == rnd and state["phase"] in ("start", "quick", "enemy")))
+
+
+def begun(state: Mapping[str, Any]) -> list[str]:
+    """Ids of the units a figure of which has moved or taken its Combat Action this round: they
+    have started acting and can no longer hold for Snap Fire (p.198)."""
+    rnd = state["round"]
+    return [
+        u["id"] for u in state.get("units", ()) if any(rnd in (f.get("moved_round"), f.get("combat_round")) for f in u["figures"])
+    ]
+
+
 def new_enemies(state: Mapping[str, Any]) -> list[str]:
     """Ids of the enemies on the table placed this round: they cannot act in the round they were
     placed (pp.193, 196)."""
@@ -81,15 +97,17 @@ def drop_ship_fired(state: Mapping[str, Any]) -> bool:
 def screen(state: Mapping[str, Any]) -> dict[str, Any]:
     """Everything above for one state, as the tracker template reads it::
 
-    {"evac_can_be_called": bool, "delay_in_force": bool, "distracted": bool,
-     "new_enemies": ["e3", ...], "precursor_reroll_open": bool, "signals_short": bool,
+    {"evac_can_be_called": bool, "delay_in_force": bool, "distracted": bool, "distract_ahead": bool,
+     "new_enemies": ["e3", ...], "begun": ["u1", ...], "precursor_reroll_open": bool, "signals_short": bool,
      "drop_ship_fired": bool, "next_round": 4}
     """
     return {
         "evac_can_be_called": evac_can_be_called(state),
         "delay_in_force": delay_in_force(state),
         "distracted": distracted(state),
+        "distract_ahead": distract_ahead(state),
         "new_enemies": new_enemies(state),
+        "begun": begun(state),
         "precursor_reroll_open": precursor_reroll_open(state),
         "signals_short": signals_short(state.get("signals", 0), state.get("signals_investigated", 0)),
         "drop_ship_fired": drop_ship_fired(state),

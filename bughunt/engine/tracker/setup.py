@@ -102,6 +102,8 @@ def _new_figure(
         "package": None,
         "three_shots_round": None,
         "combat_round": None,
+        "moved_round": None,
+        "dashed_round": None,
         "weapons": [_new_weapon(w) for w in weapons],
     }
 

@@ -56,7 +56,14 @@ def _request_evac(state: dict[str, Any], action: Action, dice: Dice, tables: Map
         raise TrackerError(f"Evac is already {state['evac']['status']}.", field="type")
     if fig["stun"]:
         raise TrackerError(f"{fig['name']} is Stunned and cannot call Evac.", field="figure")
+    rnd = state["round"]
+    if rnd in (fig.get("moved_round"), fig.get("combat_round")):
+        raise TrackerError(
+            f"{fig['name']} has moved or acted this round: the caller stands still and does nothing else (p.201).",
+            field="figure",
+        )
     state["evac"]["caller"] = fig["id"]
+    fig["evac_call_round"] = rnd
     event = _evac_roll(
         state, dice, tables, payload_faces(action, "faces", 2), why=f"{fig['name']} calls, standing still and doing nothing else"
     )

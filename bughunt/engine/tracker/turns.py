@@ -1,17 +1,21 @@
-"""Who may act now on the mission tracker (Bug Hunt pp.177-178, 193, 198): the activation checks for
+"""Who may act now on the mission tracker (Bug Hunt pp.176-178, 191, 193, 198): the activation checks for
 troopers and enemies, the referee's override with its logged reason, and the player's own dice
 asked for one step at a time.
 
-Troopers: a figure takes one Combat Action (fire one weapon, a Brawl it starts, clearing a
-Malfunction) when its unit acts: in the Quick Action phase with a Quick die, in the Slow Action
-phase with a Slow die or a held action, or as Snap Fire in the Enemy Action phase when holding
-(p.198; firing then means no move this round). The only shots outside an activation are the
+Troopers: a figure may move (or Dash, not when Wounded) and then take its Combat Action, never
+the reverse (p.198); a Stunned trooper, or a held unit in the Slow phase, moves or acts but not
+both (pp.178, 198); a Dash rules out firing and entering a Brawl (p.176). A figure takes one
+Combat Action (fire one weapon, a Brawl it starts, clearing a Malfunction) when its unit acts:
+in the Quick Action phase with a Quick die, in the Slow Action phase with a Slow die or a held
+action, or as Snap Fire in the Enemy Action phase when holding (p.198; firing then means no
+move this round). The only shots outside an activation are the
 free bonus shots at enemies revealed from a "Beep... Sir?" marker at the start of the round
 (p.193), once per figure.
 
 Enemies act in the Enemy Action phase only, once a round, and not in the round they were placed
-(p.193: revealed enemies take no action that round) nor while Stunned (p.178: a Stunned enemy
-stays in place). An enemy Stunned by Snap Fire while moving loses the rest of its round (p.198).
+(p.193: revealed enemies take no action that round), nor while Stunned (p.178: a Stunned enemy
+stays in place), nor in the round a Distract location holds them (p.191). An enemy Stunned by
+Snap Fire while moving loses the rest of its round (p.198).
 
 Override: any action may carry ``override`` (a reason, owner only); the phase and activation
 checks are skipped and the reason is logged with the action.
@@ -111,7 +115,89 @@ def trooper_turn(
             f"{fig['name']} has already taken a Combat Action this round: one weapon, once per activation (pp.177, 198).",
             field="figure",
         )
+    if fig.get("evac_call_round") == rnd:
+        raise TrackerError(f"{fig['name']} called Evac this round: no other action (p.201).", field="figure")
+    if what == "Firing" and fig.get("hold_fire_round") == rnd:
+        raise TrackerError(f"{fig['name']} worked on a Spawn Point this round and cannot fire (p.199).", field="figure")
+    if fig.get("moved_round") == rnd:
+        _after_move(state, unit, fig, what)
     return way
+
+
+def _after_move(state: Mapping[str, Any], unit: Mapping[str, Any], fig: Mapping[str, Any], what: str) -> None:
+    """Refuse the Combat Action ``what`` of a figure that has moved this round when the rules
+    forbid both: a Stunned trooper (p.178), a held unit in the Slow phase (p.198), firing or
+    starting a Brawl after a Dash (p.176)."""
+    name = fig["name"]
+    if fig["stun"] > 0:
+        raise TrackerError(
+            f"{name} is Stunned and has moved: a Stunned trooper moves or acts, not both (pp.178, 198).", field="figure"
+        )
+    if unit["held"] and state["phase"] == "slow":
+        raise TrackerError(
+            f"{name} held for Snap Fire and has moved: in the Slow phase a held unit moves or fires, not both (p.198).",
+            field="figure",
+        )
+    if fig.get("dashed_round") == state["round"]:
+        if what == "Firing":
+            raise TrackerError(f"{name} Dashed this round: a Dash is for troopers who do not fire (p.176).", field="figure")
+        if what == "A Brawl":
+            raise TrackerError(f"{name} Dashed this round: troopers cannot enter a Brawl by Dashing (p.176).", field="figure")
+
+
+def not_firing(state: Mapping[str, Any], action: Action, fig: Mapping[str, Any], *, what: str, field: str = "figure") -> None:
+    """Refuse ``what`` (investigating or activating a Tactical Location, p.191; working on or
+    helping to close a Spawn Point, p.199) for a figure that fired or started a Brawl this round
+    (``fired_round``), unless the referee overrides."""
+    if fig.get("fired_round") == state["round"] and not override_reason(action):
+        raise TrackerError(f"{fig['name']} fired or fought a Brawl this round: {what} needs a trooper who does not.", field=field)
+
+
+def hands_busy(state: dict[str, Any], *figs: dict[str, Any]) -> None:
+    """Mark ``figs`` as unable to fire for the rest of the round (closing a Spawn Point, p.199)."""
+    for fig in figs:
+        fig["hold_fire_round"] = state["round"]
+
+
+def move_turn(state: Mapping[str, Any], action: Action, unit: Mapping[str, Any], fig: Mapping[str, Any], *, dash: bool) -> str:
+    """How ``fig`` may move now (p.198: move first, then a Combat Action, never the reverse):
+    ``"activation"`` or ``"override"``. Raises :class:`TrackerError` (``field`` "type", "unit",
+    "figure" or "dash") saying why not: outside its unit's activation, moved already, after its
+    Combat Action (Snap Fire included: no move that round), after calling Evac; a Dash when
+    Wounded (p.178). What a move forbids afterwards is checked by :func:`trooper_turn`."""
+    if override_reason(action):
+        return OVERRIDE
+    phase, rnd, name = state["phase"], state["round"], unit["name"]
+    if phase == "enemy":
+        raise TrackerError(
+            "Troopers do not move in the Enemy Action phase: a held unit may only fire (Snap Fire, p.198).", field="type"
+        )
+    if phase not in ("quick", "slow"):
+        raise TrackerError(
+            f"Moving is part of a trooper's activation (Quick or Slow Action phase, p.198); it is now the {PHASE_NAMES[phase]}.",
+            field="type",
+        )
+    if unit["acted"]:
+        raise TrackerError(f"{name} has already acted this round (p.198).", field="unit")
+    if phase == "quick" and (unit["slot"] != "quick" or unit["held"]):
+        why = "holds for Snap Fire" if unit["held"] else f"acts in the Slow Action phase (Reaction die {unit['face']})"
+        raise TrackerError(f"{name} {why}: it does not move in the Quick Action phase.", field="unit")
+    if phase == "slow" and unit["slot"] is None:
+        raise TrackerError(f"{name} has no Reaction die this round.", field="unit")
+    if fig.get("moved_round") == rnd:
+        raise TrackerError(f"{fig['name']} has already moved this round: one move per activation (p.198).", field="figure")
+    if fig.get("evac_call_round") == rnd:
+        raise TrackerError(f"{fig['name']} called Evac this round and must stay put (p.201).", field="figure")
+    if fig.get("combat_round") == rnd:
+        raise TrackerError(
+            f"{fig['name']} has taken its Combat Action: a figure moves first and then acts, never the reverse"
+            + (" (and Snap Fire means no move this round)" if unit["snap_fired"] else "")
+            + " (p.198).",
+            field="figure",
+        )
+    if dash and fig["wounded"]:
+        raise TrackerError(f"{fig['name']} is Wounded and can no longer Dash (p.178).", field="dash")
+    return ACTIVATION
 
 
 def spend(state: dict[str, Any], unit: dict[str, Any], fig: dict[str, Any], way: str) -> str:
@@ -136,8 +222,8 @@ def enemy_turn(
     state: Mapping[str, Any], action: Action, enemy: Mapping[str, Any], *, what: str, once: str = "acted_round"
 ) -> bool:
     """Whether ``enemy`` may take ``what`` now: the Enemy Action phase, once a round (the round
-    kept under ``once``), not placed this round (p.193), not Stunned (p.178). Returns True when
-    the referee overrode the check. Raises :class:`TrackerError` saying why not."""
+    kept under ``once``), not placed this round (p.193), not Stunned (p.178), not Distracted
+    (p.191). Returns True when the referee overrode the check. Raises :class:`TrackerError` saying why not."""
     if override_reason(action):
         return True
     if state["phase"] != "enemy":
@@ -148,6 +234,11 @@ def enemy_turn(
         raise TrackerError(f"{enemy['name']} was placed this round and takes no action until next round (p.193).", field="enemy")
     if enemy["stun"] > 0:
         raise TrackerError(f"{enemy['name']} is Stunned: it stays in place and takes no action (p.178).", field="enemy")
+    if enemy.get("distracted_round") == state["round"]:
+        raise TrackerError(
+            f"{enemy['name']} is Distracted by the Distract location: no action in this Enemy Action phase (p.191).",
+            field="enemy",
+        )
     if enemy.get(once) == state["round"]:
         raise TrackerError(f"{enemy['name']} has already acted this round (p.198).", field="enemy")
     return False
