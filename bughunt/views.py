@@ -280,6 +280,7 @@ def _mission_context(request: HttpRequest, mission: Mission, **extra: Any) -> di
         "extra_rows": services.extra_choices(mission) if mission.stage == "setup" else [],
         "casualties": (mission.post_battle or {}).get("casualties") if mission.stage == "in_play" else None,
         "survivable": services.survivable(mission) if mission.stage == "in_play" else [],
+        "step_one_names": services.step_one_names(mission) if mission.stage == "in_play" and mission.room_id else [],
         "log": mission.log.order_by("id"),
         "everyone": [t for t in squad.troopers.all() if t.status == "active"],
         "post_battle_steps": list(tables["bh-post-battle-sequence"].entries),
