@@ -230,7 +230,8 @@ def squad_create(
     squad.regiment, squad.uniform = regiment.title, regiment.uniform
     _log(squad, "creation", f"Regiment: the {regiment.title}, uniform {regiment.uniform}.", regiment.rolls)
     for character in names:
-        own = _fed(dice, (character_faces or {}).get(character), f"character_faces[{character!r}]")
+        typed = _faces((character_faces or {}).get(character), "character_faces")
+        own = fed(dice, typed, field="character_faces", label=f"character_faces[{character!r}]")
         _roll_character(squad, tables, character[:60], own, step="creation")
         _all_used(own)
     squad.save()

@@ -72,7 +72,7 @@ def roll_objectives(
     try:
         positions = Dice.enter("3D6", list(faces), "Objective positions", keep=Keep.SEPARATE) if faces is not None else None
     except DiceError as exc:
-        raise MissionError(f"faces must be three D6 faces: {exc}") from exc
+        raise MissionError(f"objective_faces must be three D6 faces: {exc}", field="objective_faces") from exc
     record = positions or dice.separate(3, 6, "Objective positions")
     kinds = fed(dice, type_faces, field="objective_type_faces")
     rolls = [record]
@@ -154,7 +154,7 @@ def determine_priority(
             Dice.enter("2D6", list(faces), "Priority", keep=Keep.LOWEST) if faces is not None else dice.lowest(2, 6, "Priority")
         )
     except DiceError as exc:
-        raise MissionError(f"faces must be two D6 faces: {exc}") from exc
+        raise MissionError(f"priority_faces must be two D6 faces: {exc}", field="priority_faces") from exc
     base = int(record.total or 0)
     value = base + (1 if vital else 0) + (2 if critical else 0) + reputation_spent
     priority = max(PRIORITY_MIN, min(PRIORITY_MAX, value))
@@ -229,7 +229,7 @@ def request_support(
             Dice.enter("2D6", list(faces), f"Support: {option}") if faces is not None else dice.roll("2D6", f"Support: {option}")
         )
     except DiceError as exc:
-        raise MissionError(f"faces must be two D6 faces: {exc}") from exc
+        raise MissionError(f"faces must be two D6 faces: {exc}", field="faces") from exc
     return SupportRequest(
         option=option, target=target, granted=int(record.total or 0) >= target, record=record, data=entries[option].data
     )

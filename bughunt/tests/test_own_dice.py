@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from bughunt import services
+from bughunt import selectors, services
 from bughunt.models import LogEntry, Mission, Squad
 from bughunt.tests.versions import mission_version, squad_version
 from live import services as live_services
@@ -96,9 +96,13 @@ def test_typed_regiment_and_character_dice_give_the_tables_rows(player) -> None:
         ({"regiment_faces": [5, 15]}, "regiment_faces", ["D100 (Uniform color) needs 1 face(s) of 1-100"]),
         ({"regiment_faces": [5, 15, 35, 1]}, "regiment_faces", ["too many"]),
         ({"regiment_faces": [0, 15, 35]}, "regiment_faces", ["1 to 100"]),
-        ({"character_faces": {"Hicks": [45, 12, 95]}}, "character_faces['Hicks']", ["Hicks: commendations", "1-6"]),
-        ({"character_faces": {"Hicks": [45, 12, 5, 1]}}, "character_faces['Hicks']", ["too many"]),
-        ({"character_faces": {"Hicks": [101, 12, 5]}}, "character_faces['Hicks']", ["1 to 100"]),
+        (
+            {"character_faces": {"Hicks": [45, 12, 95]}},
+            "character_faces",
+            ["character_faces['Hicks']", "Hicks: commendations", "1-6"],
+        ),
+        ({"character_faces": {"Hicks": [45, 12, 5, 1]}}, "character_faces", ["character_faces['Hicks']", "too many"]),
+        ({"character_faces": {"Hicks": [101, 12, 5]}}, "character_faces", ["character_faces['Hicks']", "1 to 100"]),
         ({"character_faces": {"Bishop": [1, 1, 1]}}, "character_faces", ["Bishop"]),
     ],
 )
@@ -152,6 +156,9 @@ def test_typed_mission_dice_give_the_tables_rows(player, squad) -> None:  # type
         ({"signals_faces": [1, 2]}, "signals_faces", ["too many"]),
         ({"edge_faces": [13]}, "edge_faces", ["1 to 12"]),
         ({"edge_faces": "x"}, "edge_faces", ["whole numbers"]),
+        ({"objective_faces": [0, 1, 2]}, "objective_faces", ["1 to 6"]),
+        ({"priority_faces": [4]}, "priority_faces", ["needs 2 face(s)"]),
+        ({"priority_faces": [4, 7]}, "priority_faces", ["1 to 6"]),
     ],
 )
 def test_bad_mission_dice_are_refused_and_nothing_is_written(player, squad, kwargs, field, words) -> None:  # type: ignore[no-untyped-def]
@@ -166,6 +173,39 @@ def test_signals_dice_without_signals_and_priority_dice_under_escalation_are_ref
     _refused(_create, "signals_faces", "without Signals", user=player, squad=plain, signals_faces=[3])
     _refused(_create, "priority_faces", "escalation", user=player, squad=plain, priority_faces=[3, 3])
     assert not plain.missions.exists()
+
+
+def test_support_and_assignment_dice_name_their_field_and_give_the_tables_rows(player, squad) -> None:  # type: ignore[no-untyped-def]
+    """p.187: the Fire team comes on 2D6 at or over its target; 6 + 6 gets any option. p.183:
+    a Special Assignment's 2D6 of 1 + 1 is under every target."""
+    hicks = squad.troopers.get(name="Hicks")
+    for faces, words in (([1], "needs 2 face(s)"), ([7, 1], "1 to 6")):
+        _refused(
+            services.special_assignment_apply, "faces", words, user=player, squad_id=squad.pk,
+            version=squad_version(squad.pk), trooper_id=hicks.pk, assignment="Cross-training", faces=faces,
+        )  # fmt: skip
+    assert not squad.log.filter(step="special assignment").exists()
+    services.special_assignment_apply(
+        user=player, squad_id=squad.pk, version=squad_version(squad.pk), trooper_id=hicks.pk, assignment="Cross-training",
+        faces="1, 1",
+    )  # fmt: skip
+    applied = squad.log.get(step="special assignment")
+    assert applied.rolls[0]["faces"] == [1, 1] and applied.rolls[0]["entered"]
+    assert "Cross-training" not in squad.troopers.get(name="Hicks").assignments
+    mission = _create(player, squad)
+    for faces, words in (([1], "needs 2 face(s)"), ([7, 1], "1 to 6")):
+        _refused(
+            services.mission_request_support, "faces", words, user=player, mission_id=mission.pk,
+            version=mission_version(mission.pk), option="Fire team", faces=faces,
+        )  # fmt: skip
+    mission.refresh_from_db()
+    assert mission.setup["support"]["requests"] == []
+    mission = services.mission_request_support(
+        user=player, mission_id=mission.pk, version=mission_version(mission.pk), option="Fire team", faces="6, 6"
+    )
+    assert mission.setup["support"]["requests"][0]["granted"] is True
+    line = mission.log.get(step="mission: support")
+    assert line.rolls[0]["faces"] == [6, 6] and line.rolls[0]["entered"]
 
 
 # -- the post-battle sequence (pp.201-206) -------------------------------------------------------
@@ -343,3 +383,44 @@ def test_the_casualty_screen_takes_each_ones_d100_by_name(player, squad) -> None
     mission.refresh_from_db()
     assert mission.post_battle["casualties"]["results"]["Hudson"]["result"] == "School of hard knocks"
     assert mission.post_battle["casualties"]["rolls"][0]["entered"]
+
+
+# -- one log (issue 22, item 7) ----------------------------------------------------------------------
+
+
+def test_a_tracker_shots_dice_are_in_the_squad_log_by_mission_and_step(player, squad) -> None:  # type: ignore[no-untyped-def]
+    """Every shot's dice reach the squad log under ``tracker: shoot`` and the mission's number:
+    typed with the action, rolled by the app, or typed one step at a time (the last die's line
+    is filed under the shot it completes, not under ``roll die``)."""
+    mission = _on_table(player, squad)
+    robots = {"faces": [5], "enemy_face": [48], "variant_face": [1], "numbers_faces": [2], "leader_faces": [12, 12, 12]}
+    _act(player, mission, "detect", contact="c1", **robots)  # three Berserk robots (p.195)
+    units = [u for u in Room.objects.get(pk=int(mission.room_id or 0)).state["units"] if u["active"]]
+    _act(player, mission, "roll_reactions", faces=[1] * len(units))
+    for die, unit in enumerate(units, start=1):
+        _act(player, mission, "assign_reaction", unit=unit["id"], die=die)
+    _act(player, mission, "next_phase")  # the Quick Actions phase
+    shot = {"weapon": "Shot gun", "enemy": "e1", "band": "open"}
+    _act(player, mission, "shoot", figure="f1", faces=[2, 2], **shot)  # Vasquez, dice typed with the shot
+    _act(player, mission, "shoot", figure="f2", typed="on", **shot)  # Hicks: the app asks for the dice
+    _act(player, mission, "roll_die", faces=[2, 2])
+    _act(player, mission, "shoot", figure="f3", **shot)  # Hudson: the app rolls
+    lines = list(selectors.log_list(squad=squad, step="tracker: shoot", mission=1))
+    assert [line.step for line in lines] == ["tracker: shoot"] * 4 and all(line.mission == mission for line in lines)
+    fired = [line for line in lines if line.rolls]
+    assert [line.text.split(": ", 1)[1].split(" fires")[0] for line in fired] == ["Vasquez", "Hicks", "Hudson"]
+    firing = [line.rolls[0] for line in fired]
+    assert all(r["reason"] == "Shot gun firing dice at Berserk robots 1" for r in firing)
+    assert [(r["faces"], r["entered"]) for r in firing[:2]] == [([2, 2], True), ([2, 2], True)]
+    assert not firing[2]["entered"] and len(firing[2]["faces"]) == 2
+    assert not selectors.log_list(squad=squad, step="tracker: shoot", mission=2).exists()
+    assert not selectors.log_list(squad=squad, step="tracker: roll die").exists()
+    api = APIClient()
+    api.force_authenticate(player)
+    body = api.get(f"/api/v1/bughunt/squads/{squad.pk}/log/", {"step": "tracker: shoot", "mission": "1"}).json()
+    assert [e["rolls"][0]["faces"] for e in body["results"] if e["rolls"]][:2] == [[2, 2], [2, 2]]
+    client = Client()
+    client.force_login(player)
+    page = client.get(f"/bughunt/{squad.pk}/log/", {"step": "tracker: shoot", "mission": "1"}).content.decode()
+    assert page.count("Shot gun firing dice at Berserk robots 1: 2D6 [2, 2] (typed)") == 2  # separate dice: no total
+    assert "Reactions" not in page and '<option value="tracker: shoot" selected>' in page

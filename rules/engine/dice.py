@@ -366,13 +366,15 @@ class FedDice(Dice):
 
     ``field`` names the input the faces came from: a roll that finds too few faces left, or a
     face its die cannot show, raises :class:`DiceError` naming ``field``, the roll asked for and
-    the faces it allows; :meth:`check_used` refuses faces left over once the step is done."""
+    the faces it allows; :meth:`check_used` refuses faces left over once the step is done.
+    ``label`` begins those messages (default ``field``), e.g. ``character_faces['Hicks']``."""
 
-    def __init__(self, faces: Sequence[int], *, field: str = "faces") -> None:
+    def __init__(self, faces: Sequence[int], *, field: str = "faces", label: str | None = None) -> None:
         super().__init__(seed=0)
         self.typed = tuple(int(f) for f in faces)
         self.used = 0
         self.field = field
+        self.label = label or field
 
     def roll(self, notation: str | Notation, reason: str = "", *, modifier: int = 0, keep: Keep = Keep.SUM) -> RollRecord:
         parsed = parse(notation) if isinstance(notation, str) else notation
@@ -380,7 +382,7 @@ class FedDice(Dice):
         if self.used + parsed.count > len(self.typed):
             left = len(self.typed) - self.used
             raise DiceError(
-                f"{self.field}: {len(self.typed)} face(s) typed, too few: {what} needs {parsed.count} face(s) of "
+                f"{self.label}: {len(self.typed)} face(s) typed, too few: {what} needs {parsed.count} face(s) of "
                 f"1-{parsed.sides} and {left} {'is' if left == 1 else 'are'} left.",
                 field=self.field,
             )
@@ -388,7 +390,7 @@ class FedDice(Dice):
         try:
             record = Dice.enter(parsed, faces, reason, modifier=modifier, keep=keep)
         except DiceError as exc:
-            raise DiceError(f"{self.field}: {what}: {exc.message}", field=self.field) from exc
+            raise DiceError(f"{self.label}: {what}: {exc.message}", field=self.field) from exc
         self.used += parsed.count
         return record
 
@@ -399,13 +401,13 @@ class FedDice(Dice):
         """Raise :class:`DiceError` naming ``field`` when typed faces were left unused."""
         if self.used != len(self.typed):
             raise DiceError(
-                f"{self.field}: {len(self.typed)} face(s) typed, too many: these rolls took {self.used}.", field=self.field
+                f"{self.label}: {len(self.typed)} face(s) typed, too many: these rolls took {self.used}.", field=self.field
             )
 
 
-def fed(dice: Dice, faces: Sequence[int] | None, *, field: str) -> Dice:
+def fed(dice: Dice, faces: Sequence[int] | None, *, field: str, label: str | None = None) -> Dice:
     """``dice`` when ``faces`` is ``None`` (the app rolls), else a :class:`FedDice` of them."""
-    return dice if faces is None else FedDice(faces, field=field)
+    return dice if faces is None else FedDice(faces, field=field, label=label)
 
 
 _PLAIN_FACE = Dice.face
