@@ -114,7 +114,8 @@ def _squad_write(request: HttpRequest, squad_id: int, write: Callable[[Squad], A
         result = write(squad)
     except DropshipError as exc:
         squad.refresh_from_db()
-        return render(request, "bughunt/squad_detail.html", _squad_context(request, squad, error=exc), status=exc.status)
+        context = _squad_context(request, squad, error=exc, form=request.POST)  # what was typed stays
+        return render(request, "bughunt/squad_detail.html", context, status=exc.status)
     if isinstance(result, Mission):
         return redirect("bughunt:mission", mission_id=result.pk)
     return redirect("bughunt:squad", squad_id=squad.pk)
@@ -305,7 +306,8 @@ def _mission_write(request: HttpRequest, mission_id: int, write: Callable[[Missi
     except DropshipError as exc:
         mission.refresh_from_db()
         mission.squad.refresh_from_db()
-        return render(request, "bughunt/mission_detail.html", _mission_context(request, mission, error=exc), status=exc.status)
+        context = _mission_context(request, mission, error=exc, form=request.POST)  # what was typed stays
+        return render(request, "bughunt/mission_detail.html", context, status=exc.status)
     return redirect("bughunt:mission", mission_id=mission.pk)
 
 

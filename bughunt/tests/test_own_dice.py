@@ -361,6 +361,8 @@ def test_the_screens_carry_a_my_dice_field_and_keep_the_page_whole_on_a_refusal(
         assert f'name="{name}"' in detail
     bad = client.post(f"/bughunt/{squad.pk}/missions/new/", {"version": squad.version, "edge_faces": "13"})
     assert bad.status_code == 400 and "1 to 12" in bad.content.decode() and not squad.missions.exists()
+    assert 'value="13" aria-invalid="true"' in bad.content.decode()  # what was typed stays, marked
+    assert '<small class="field-error">edge_faces: D12 (Deployment edge' in bad.content.decode()  # under the field
     client.post(f"/bughunt/{squad.pk}/missions/new/", {"version": squad.version, "edge_faces": "1"})
     mission = squad.missions.get()
     assert mission.setup["deployment_edge"] == "north"
