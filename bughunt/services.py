@@ -1095,13 +1095,7 @@ def mission_casualties(
         _card_free(squad, report, "Escape")
         _escape_changes_something(report)
     rolling = [n for n in _main_names(report, "casualties") + lost if not (escape_card and n in lost)]
-    for field, typed in (("faces", faces), ("recovery_faces", recovery_faces)):
-        strays = [n for n in (typed or {}) if n not in rolling]
-        if strays:
-            raise DropshipError(
-                f"{field} names {', '.join(strays)}, who makes no roll here; rolling: {', '.join(rolling) or 'nobody'}.",
-                field=field,
-            )
+    _only_rolling(rolling, faces, recovery_faces)
     outcome = _mission_outcome(mission, report, None)
     result = _engine_call(
         "faces",
@@ -1141,6 +1135,17 @@ def step_one_names(mission: Mission) -> list[str]:
     except DropshipError:
         return []
     return _main_names(report, "casualties") + _main_names(report, "lost_marines")
+
+
+def _only_rolling(rolling: Sequence[str], faces: Mapping[str, int] | None, recovery_faces: Mapping[str, int] | None) -> None:
+    """Refuse step-1 dice typed for someone who makes no roll (they would be dropped)."""
+    for field, typed in (("faces", faces), ("recovery_faces", recovery_faces)):
+        strays = [n for n in (typed or {}) if n not in rolling]
+        if strays:
+            raise DropshipError(
+                f"{field} names {', '.join(strays)}, who makes no roll here; rolling: {', '.join(rolling) or 'nobody'}.",
+                field=field,
+            )
 
 
 def survivable(mission: Mission) -> list[str]:
@@ -1284,6 +1289,8 @@ def mission_finish(
         raise DropshipError(
             "faces: the casualties of this mission were rolled already (step 1); their dice cannot change now.", field="faces"
         )
+    if rolled is None:
+        _only_rolling([n for n in _main_names(report, "casualties") + lost if not (escaped and n in lost)], faces, recovery_faces)
     typed = {
         step: _faces(raw, f"{step}_faces")
         for step, raw in (

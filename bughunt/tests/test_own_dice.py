@@ -10,15 +10,20 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from bughunt import selectors, services
+from bughunt.engine import characters
 from bughunt.models import LogEntry, Mission, Squad
 from bughunt.tests.versions import mission_version, squad_version
 from live import services as live_services
 from live.models import Room
 from rules.engine.dice import DiceError, FedDice
+from rules.engine.tables import RangeTable
 from rules.errors import DropshipError
+from rules.fixturefiles import read_all
 
 pytestmark = pytest.mark.usefixtures("bughunt_tables")
 
@@ -308,6 +313,13 @@ def test_step_one_dice_by_name_at_the_end_when_not_rolled_before(player, squad) 
     assert "School of hard knocks" in step["text"] and step["rolls"][0]["entered"]
 
 
+def test_step_one_dice_for_someone_who_makes_no_roll_are_refused(player, squad, over) -> None:  # type: ignore[no-untyped-def]
+    _refused(_finish, "faces", "Hicks, who makes no roll", user=player, mission=over, faces={"Hicks": 50})
+    _refused(_finish, "recovery_faces", "Hicks", user=player, mission=over, recovery_faces={"Hicks": 2})
+    over.refresh_from_db()
+    assert over.stage == "in_play"
+
+
 # -- the API and the screens -----------------------------------------------------------------------
 
 
@@ -426,3 +438,49 @@ def test_a_tracker_shots_dice_are_in_the_squad_log_by_mission_and_step(player, s
     page = client.get(f"/bughunt/{squad.pk}/log/", {"step": "tracker: shoot", "mission": "1"}).content.decode()
     assert page.count("Shot gun firing dice at Berserk robots 1: 2D6 [2, 2] (typed)") == 2  # separate dice: no total
     assert "Reactions" not in page and '<option value="tracker: shoot" selected>' in page
+
+
+# -- bounds, for any faces ----------------------------------------------------------------------------
+
+_TABLES: dict[str, RangeTable] = {}
+
+
+def _engine_tables() -> dict[str, RangeTable]:
+    """The shipped Bug Hunt tables as the engine reads them (read once)."""
+    if not _TABLES:
+        _TABLES.update({t.slug: t.engine() for t in read_all() if t.system == "bughunt"})
+    return _TABLES
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    backgrounds=st.lists(st.integers(1, 100), min_size=3, max_size=3),
+    commendations=st.lists(st.integers(1, 6), min_size=2, max_size=2),
+    extra=st.lists(st.integers(1, 6), max_size=2),
+)
+def test_any_typed_background_gives_the_rows_covering_those_faces(backgrounds, commendations, extra) -> None:  # type: ignore[no-untyped-def]
+    """pp.171-172: the Origin, Basic Training and Service History rows are those whose ranges hold
+    the typed D100s; the commendation D6s are asked for exactly after a Combat Operation, and
+    any face more is refused."""
+    tables = _engine_tables()
+    history = tables["bh-service-history"].lookup(backgrounds[2])
+    combat = bool(history.data.get("combat_operation"))
+    faces = backgrounds + (commendations if combat else []) + extra
+    dice = FedDice(faces, field="character_faces")
+    try:
+        made = characters.create_main_character("Hicks", tables, dice)
+        dice.check_used()
+    except DiceError as exc:
+        assert extra and "too many" in exc.message and exc.field == "character_faces"
+        return
+    assert not extra
+    for slug, face, got in zip(
+        ("bh-origin", "bh-basic-training", "bh-service-history"),
+        backgrounds,
+        (made.origin, made.basic_training, made.service_history),
+        strict=True,
+    ):
+        row = next(e for e in tables[slug].entries if e.result == got)
+        assert row.low is not None and row.high is not None and row.low <= face <= row.high
+    assert made.commendations == (sum(1 for f in commendations if f == 6) if combat else 0)
+    assert all(r.entered for r in made.rolls)
