@@ -84,8 +84,13 @@ class MissionCreateInput(VersionInput):
     difficulty = _difficulty(required=False, allow_null=True, default=None)
     reputation_spent = int_field(-2, 2, default=0)
     priority_shift = int_field(-1, 1, default=0)
-    objective_faces = FacesField()
-    priority_faces = FacesField()
+    objective_faces = FacesField(help_text="Your own three D6 (1-6) for the Objective markers (p.185); omit to roll.")
+    objective_type_faces = FacesField(
+        help_text="Your own D6 (1-6) on the Objective table, one per kept marker, lowest marker first (p.185); omit to roll."
+    )
+    priority_faces = FacesField(help_text="Your own two D6 (1-6) for Priority, the lower counts (p.186); omit to roll.")
+    signals_faces = FacesField(help_text="Your own D6 (1-6) for the number of Signals, with the Signals option (p.190).")
+    edge_faces = FacesField(help_text="Your own D12 (1-12) for the deployment edge: 1-3 north, 4-6 east, 7-9 south, 10-12 west.")
 
 
 class MissionSupportInput(VersionInput):
@@ -94,7 +99,7 @@ class MissionSupportInput(VersionInput):
 
     option = serializers.CharField(max_length=60, required=False, default="")
     buy = serializers.BooleanField(default=False, help_text="Spend 1 Reputation for +1 Support point instead.")
-    faces = FacesField()
+    faces = FacesField(help_text="Your own 2D6 (1-6 each) for the Support request (p.187); omit to roll.")
     extra_support_card = serializers.BooleanField(default=False)
 
 
@@ -191,18 +196,26 @@ class MissionCasualtiesInput(VersionInput):
     escape_card = serializers.BooleanField(
         default=False, help_text="Play Escape: those who left by an edge skip the Lost Marine roll."
     )
-    faces = serializers.DictField(
+    faces = PrefixedDictField(
+        form_prefix="faces_",
+        skip_blank=True,
         child=serializers.IntegerField(min_value=1, max_value=100),
         required=False,
         default=dict,
-        help_text='Your own D100 by name: {"Hudson": 42}; the rest are rolled.',
+        help_text='Your own D100 (1-100) by name: {"Hudson": 42}; the rest are rolled (p.202).',
     )
-    recovery_faces = serializers.DictField(
+    recovery_faces = PrefixedDictField(
+        form_prefix="recovery_",
+        skip_blank=True,
         child=serializers.IntegerField(min_value=1, max_value=3),
         required=False,
         default=dict,
-        help_text='Your own D3 for Sick Bay time by name: {"Hudson": 2}.',
+        help_text='Your own D3 (1-3) for Sick Bay time by name: {"Hudson": 2} (p.202).',
     )
+
+
+def _step_faces(what: str) -> FacesField:
+    return FacesField(help_text=f"Your own dice for {what}, in the order they are rolled; omit to roll.")
 
 
 class MissionFinishInput(VersionInput):
@@ -223,6 +236,31 @@ class MissionFinishInput(VersionInput):
         help_text="Play Survived for this character, after the casualties are rolled (p.181).",
     )
     replacement_names = NamesField()
+    faces = serializers.DictField(
+        child=serializers.IntegerField(min_value=1, max_value=100),
+        required=False,
+        default=dict,
+        help_text="Step 1 when the casualties were not rolled before: your own D100 (1-100) by name (p.202).",
+    )
+    recovery_faces = serializers.DictField(
+        child=serializers.IntegerField(min_value=1, max_value=3),
+        required=False,
+        default=dict,
+        help_text="Step 1 when not rolled before: your own D3 (1-3) for Sick Bay time by name (p.202).",
+    )
+    court_martial_faces = _step_faces("the court martial: one D6, 1-6 (p.201)")
+    muster_out_faces = _step_faces("mustering out: two D6 (1-6) per main character who may leave (p.203)")
+    reputation_faces = _step_faces("Reputation: one D6 (1-6) per Objective point (p.203)")
+    replacement_faces = _step_faces(
+        "each replacement: Origin, Basic Training, Service History (D100, 1-100), then two D6 (1-6) for "
+        "commendations after a Combat Operation (pp.171-172)"
+    )
+    progress_faces = _step_faces("Operational Progress: the D100 (1-100), then any die its result asks for (p.205)")
+    military_life_faces = _step_faces(
+        "Military Life: the die picking who (the smallest die with enough faces), the D100 (1-100), then any die its "
+        "result asks for (p.206)"
+    )
+    rest_faces = _step_faces("R&R: as Military Life, when the squad rests (p.206)")
 
 
 class NumberedNamesField(serializers.ListField):
@@ -238,6 +276,26 @@ class NumberedNamesField(serializers.ListField):
             stem = str(self.field_name).removesuffix("_names")
             names = (str(dictionary.get(f"{stem}_{i}", "")).strip() for i in range(1, self.form_count + 1))
             return [n for n in names if n]
+        return super().get_value(dictionary)
+
+
+class CharacterFacesField(serializers.DictField):
+    """Main character name -> their own dice: a JSON object, or a form's ``character_faces_<n>``
+    inputs beside ``character_<n>`` (blank ones left out)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("child", FacesField(allow_null=False))
+        super().__init__(**kwargs)
+
+    def get_value(self, dictionary: Any) -> Any:
+        if html.is_html_input(dictionary):
+            found = {}
+            for i in range(1, MAX_MAIN + 1):
+                name = str(dictionary.get(f"character_{i}", "")).strip()
+                faces = str(dictionary.get(f"character_faces_{i}", "")).strip()
+                if name and faces:
+                    found[name] = faces
+            return found or serializers.empty
         return super().get_value(dictionary)
 
 
@@ -261,6 +319,16 @@ class SquadCreateInput(serializers.Serializer[Any]):
     difficulty = _difficulty(default="Mess Me Up")
     escalation = serializers.BooleanField(default=False)
     signals = serializers.BooleanField(default=False)
+    regiment_faces = FacesField(
+        help_text="Your own dice for the Regiment Flavor table (p.173), in order: title part 1, part 2, uniform color; "
+        "a number or color result asks for its die next. Omit to roll."
+    )
+    character_faces = CharacterFacesField(
+        required=False,
+        default=dict,
+        help_text='Your own dice by name: {"Hicks": [45, 12, 88]}: Origin, Basic Training and Service History (D100, '
+        "1-100, pp.171-172), then two D6 (1-6) for commendations after a Combat Operation. Omit a name to roll.",
+    )
 
 
 class MemberInviteInput(VersionInput):

@@ -1,7 +1,7 @@
 """One squad log: every action taken at a squad mission's tracker, with its rolls, is also a line
 of the squad's campaign log (step ``tracker: <action>``, e.g. ``tracker: shoot``), so the log
 holds every roll of the campaign and filters by mission and step like the set-up and
-post-battle lines. An undo at the table is a line too and marks the line it took back.
+post-battle lines. A shot's (or a brawl's) dice typed one at a time are filed under the shot. An undo at the table is a line too and marks the line it took back.
 
 Called by the live kernel through the mission kind's ``on_record`` hook, inside the table
 write's transaction: the squad's ``version`` does not move (the table has its own), and a
@@ -28,6 +28,23 @@ def _rolls(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return found
 
 
+TYPED_DIE = "roll_die"
+"""A typed die answering an action that asked for the player's dice one step at a time."""
+
+
+def _filed_under(room: Any, entry: Any) -> str:
+    """The action a line is filed under: its own type, but a typed die (``roll_die``) goes with
+    the action it answers, so that ``tracker: shoot`` holds every shot's dice however they were
+    rolled: the action still waiting for dice (``pending``), else the one its dice completed."""
+    if entry.type != TYPED_DIE:
+        return str(entry.type)
+    waiting = (room.state or {}).get("pending") or {}
+    if waiting.get("type"):
+        return str(waiting["type"])
+    done = (str(e.get("type")) for e in entry.events if e.get("type") not in (None, "dice_needed", "override"))
+    return next(done, str(entry.type))
+
+
 def tracker_logged(room: Any, entry: Any) -> LogEntry | None:
     """Copy the table's logged action or undo ``entry`` (a :class:`live.models.RoomAction`) of
     ``room`` into the squad log of the mission it tracks: the events' words prefixed with the
@@ -50,7 +67,7 @@ def tracker_logged(room: Any, entry: Any) -> LogEntry | None:
         squad=mission.squad,
         mission=mission,
         turn=mission.turn,
-        step=f"{STEP}: {entry.type.replace('_', ' ')}",
+        step=f"{STEP}: {_filed_under(room, entry).replace('_', ' ')}",
         text=f"Round {turn} ({who}): {words}" if turn else f"({who}) {words}",
         rolls=_rolls(entry.events),
         data={"room_action": entry.pk, "version": entry.version, "round": turn, "type": entry.type, "undone": False},

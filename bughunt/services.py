@@ -23,7 +23,7 @@ from bughunt.selectors import bughunt_tables
 from live.engine.tracker import Role, words
 from live.events import publish_room
 from rules import bounds, writes
-from rules.engine.dice import Dice, RollRecord
+from rules.engine.dice import Dice, FedDice, RollRecord, fed
 from rules.engine.tables import RangeTable
 from rules.errors import DropshipError, NotFound, rule_errors
 
@@ -105,6 +105,19 @@ def _faces(raw: Sequence[int] | str | None, field: str) -> list[int] | None:
         raise DropshipError(f"{field} must be whole numbers, one per die, such as 4, 2.", field=field) from None
 
 
+def _fed(dice: Dice, raw: Sequence[int] | str | None, field: str) -> Dice:
+    """``dice``, or the player's own faces typed in ``field`` fed to the engine roll by roll."""
+    return fed(dice, _faces(raw, field), field=field)
+
+
+def _all_used(*fed_dice: Dice) -> None:
+    """Refuse typed faces that the rolls made did not use (400 naming their field)."""
+    for dice in fed_dice:
+        if isinstance(dice, FedDice):
+            with rule_errors():
+                dice.check_used()
+
+
 def _engine_call(field: str, call: Any, *args: Any, **kwargs: Any) -> Any:
     """Run an engine function; its refusals become a :class:`DropshipError` naming the field
     they name, else ``field``."""
@@ -162,14 +175,22 @@ def squad_create(
     difficulty: str = "Mess Me Up",
     escalation: bool = False,
     signals: bool = False,
+    regiment_faces: Sequence[int] | str | None = None,
+    character_faces: Mapping[str, Sequence[int] | str | None] | None = None,
     seed: int | None = None,
 ) -> Squad:
     """A new Hunter Squad (pp.170-173): one main character per name (3 to 5), each rolled on
     Origin, Basic Training and Service History with commendations; Reputation gained goes to the
     squad pool; the regiment's title and uniform come from the Regiment Flavor table.
 
-    Raises :class:`DropshipError` naming ``name``, ``character_names`` (3-5 distinct names) or
-    ``difficulty`` (the five settings).
+    The player's own dice: ``regiment_faces`` for the Regiment Flavor rolls in order (p.173:
+    title part 1, part 2, then the uniform color; a number or color result asks for its die
+    next), ``character_faces`` by name for that character's Origin, Basic Training and Service
+    History D100s, then two D6 for commendations after a Combat Operation (pp.171-172).
+
+    Raises :class:`DropshipError` naming ``name``, ``character_names`` (3-5 distinct names),
+    ``difficulty`` (the five settings) or the dice field (too few or too many faces, or a face
+    the die cannot show); nothing is written then.
     """
     name = name.strip()
     if not name:
@@ -185,6 +206,12 @@ def squad_create(
     allowed = [d for d, _ in Squad.DIFFICULTIES]
     if difficulty not in allowed:
         raise DropshipError(f"difficulty must be one of: {', '.join(allowed)}.", field="difficulty")
+    strays = [n for n in (character_faces or {}) if n not in names]
+    if strays:
+        raise DropshipError(
+            f"character_faces names {', '.join(strays)}, who is not one of character_names: {', '.join(names)}.",
+            field="character_faces",
+        )
     from live.services import room_create
 
     tables = bughunt_tables()
@@ -199,11 +226,16 @@ def squad_create(
         escalation=escalation,
         signals=signals,
     )
-    regiment = characters.regiment_flavor(tables, dice)
+    regiment_dice = _fed(dice, regiment_faces, "regiment_faces")
+    regiment = _engine_call("regiment_faces", characters.regiment_flavor, tables, regiment_dice)
+    _all_used(regiment_dice)
     squad.regiment, squad.uniform = regiment.title, regiment.uniform
     _log(squad, "creation", f"Regiment: the {regiment.title}, uniform {regiment.uniform}.", regiment.rolls)
     for character in names:
-        _roll_character(squad, tables, character[:60], dice, step="creation")
+        typed = _faces((character_faces or {}).get(character), "character_faces")
+        own = fed(dice, typed, field="character_faces", label=f"character_faces[{character!r}]")
+        _roll_character(squad, tables, character[:60], own, step="creation")
+        _all_used(own)
     squad.save()
     room.state = room.initial_state = squad_room.initial_state({"squad": squad.pk, "name": squad.name})
     room.save(update_fields=["state", "initial_state"])
@@ -259,7 +291,10 @@ def mission_create(
     reputation_spent: int = 0,
     priority_shift: int = 0,
     objective_faces: Sequence[int] | str | None = None,
+    objective_type_faces: Sequence[int] | str | None = None,
     priority_faces: Sequence[int] | str | None = None,
+    signals_faces: Sequence[int] | str | None = None,
+    edge_faces: Sequence[int] | str | None = None,
     seed: int | None = None,
 ) -> Mission:
     """Generate the next mission, steps 2-5 and 8-9 (pp.184-190): Objectives (three D6), the
@@ -268,8 +303,13 @@ def mission_create(
     Contact markers (with Operational Progress extras), and the deployment edge (a D12 in quarters: the book only says to pick one at random).
 
     ``reputation_spent`` is -2..2 (each point costs 1 Reputation); ``priority_shift`` is the
-    -1/+1 a friend in the Intel Corps allows (Military Life, p.206). ``objective_faces`` and
-    ``priority_faces`` are the player's own dice. Raises :class:`DropshipError` naming the field.
+    -1/+1 a friend in the Intel Corps allows (Military Life, p.206).
+
+    The player's own dice, each logged as typed: ``objective_faces`` (three D6 for the markers,
+    p.185), ``objective_type_faces`` (one D6 on the Objective table per kept marker, lowest
+    marker first, p.185), ``priority_faces`` (two D6, p.186), ``signals_faces`` (one D6, with
+    the Signals option, p.190) and ``edge_faces`` (one D12 for the deployment edge). Raises
+    :class:`DropshipError` naming the field; nothing is written then.
     """
     squad = _locked_squad(user, squad_id, version)
     if squad.missions.exclude(stage="done").exists():
@@ -303,7 +343,12 @@ def mission_create(
     mission = Mission(squad=squad, number=number, turn=squad.turn)
     mission.save()
     objectives = _engine_call(
-        "objective_faces", missions.roll_objectives, tables, dice, faces=_faces(objective_faces, "objective_faces")
+        "objective_faces",
+        missions.roll_objectives,
+        tables,
+        dice,
+        faces=_faces(objective_faces, "objective_faces"),
+        type_faces=_faces(objective_type_faces, "objective_type_faces"),
     )
     _log(
         squad,
@@ -314,6 +359,11 @@ def mission_create(
     )
     if squad.escalation and number <= 8:
         priority = missions.escalation_priority(tables, number)
+        if priority_faces not in (None, "", []):
+            raise DropshipError(
+                "priority_faces: under the campaign escalation option Priority is set, not rolled (p.187).",
+                field="priority_faces",
+            )
         if spent:
             raise DropshipError("reputation_spent does not apply under the campaign escalation option.", field="reputation_spent")
     else:
@@ -337,9 +387,18 @@ def mission_create(
         mission=mission,
     )
     squad.priority_shift_next = 0
-    markers = missions.place_markers(sum(1 for _ in objectives.objectives), setting, dice, use_signals=squad.signals)
+    if signals_faces not in (None, "", []) and not squad.signals:
+        raise DropshipError(
+            "signals_faces: this squad plays without Signals, so no Signals die is rolled.", field="signals_faces"
+        )
+    signals_dice = _fed(dice, signals_faces, "signals_faces")
+    markers = _engine_call(
+        "signals_faces", missions.place_markers, len(objectives.objectives), setting, signals_dice, use_signals=squad.signals
+    )
     extra_contacts = int(operation.get("extra_contacts", 0) or 0)  # a disaster's two are already in it
-    edge = dice.roll("D12", "Deployment edge (1-3 north, 4-6 east, 7-9 south, 10-12 west)")
+    edge_dice = _fed(dice, edge_faces, "edge_faces")
+    edge = _engine_call("edge_faces", edge_dice.roll, "D12", "Deployment edge (1-3 north, 4-6 east, 7-9 south, 10-12 west)")
+    _all_used(signals_dice, edge_dice)
     side = EDGES[(int(edge.total or 1) + 2) // 3]
     _log(
         squad,
@@ -1038,13 +1097,7 @@ def mission_casualties(
         _card_free(squad, report, "Escape")
         _escape_changes_something(report)
     rolling = [n for n in _main_names(report, "casualties") + lost if not (escape_card and n in lost)]
-    for field, typed in (("faces", faces), ("recovery_faces", recovery_faces)):
-        strays = [n for n in (typed or {}) if n not in rolling]
-        if strays:
-            raise DropshipError(
-                f"{field} names {', '.join(strays)}, who makes no roll here; rolling: {', '.join(rolling) or 'nobody'}.",
-                field=field,
-            )
+    _only_rolling(rolling, faces, recovery_faces)
     outcome = _mission_outcome(mission, report, None)
     result = _engine_call(
         "faces",
@@ -1076,6 +1129,27 @@ def mission_casualties(
     return mission
 
 
+def step_one_names(mission: Mission) -> list[str]:
+    """The main characters who roll in post-battle step 1 (p.202): casualties, then those who
+    left by an edge; empty until the tracker's mission is over."""
+    try:
+        report = _outcome(mission)
+    except DropshipError:
+        return []
+    return _main_names(report, "casualties") + _main_names(report, "lost_marines")
+
+
+def _only_rolling(rolling: Sequence[str], faces: Mapping[str, int] | None, recovery_faces: Mapping[str, int] | None) -> None:
+    """Refuse step-1 dice typed for someone who makes no roll (they would be dropped)."""
+    for field, typed in (("faces", faces), ("recovery_faces", recovery_faces)):
+        strays = [n for n in (typed or {}) if n not in rolling]
+        if strays:
+            raise DropshipError(
+                f"{field} names {', '.join(strays)}, who makes no roll here; rolling: {', '.join(rolling) or 'nobody'}.",
+                field=field,
+            )
+
+
 def survivable(mission: Mission) -> list[str]:
     """The main characters the Survived card can save now (p.181): those whose step-1 roll,
     already made (:func:`mission_casualties`), had an effect to ignore."""
@@ -1103,6 +1177,15 @@ def mission_finish(
     buy_rest: bool = False,
     escape_card: bool = False,
     survived_card: str | None = None,
+    faces: Mapping[str, int] | None = None,
+    recovery_faces: Mapping[str, int] | None = None,
+    court_martial_faces: Sequence[int] | str | None = None,
+    muster_out_faces: Sequence[int] | str | None = None,
+    reputation_faces: Sequence[int] | str | None = None,
+    replacement_faces: Sequence[int] | str | None = None,
+    progress_faces: Sequence[int] | str | None = None,
+    military_life_faces: Sequence[int] | str | None = None,
+    rest_faces: Sequence[int] | str | None = None,
     seed: int | None = None,
 ) -> Mission:
     """End the mission: read the tracker's outcome (Objectives, casualties, lost marines, Evac,
@@ -1117,6 +1200,15 @@ def mission_finish(
     step 1 was not rolled yet, and only when a main character left by an edge;
     ``survived_card`` names a character whose step-1 roll, already made, had an effect to
     ignore. A card that would change nothing is refused, not spent.
+
+    The player's own dice, each list taken in the order the step rolls and logged as typed (see
+    :data:`bughunt.engine.campaign.TYPED_STEPS`): ``court_martial_faces`` (D6, p.201),
+    ``muster_out_faces`` (2D6 per main character who may leave, p.203), ``reputation_faces``
+    (a D6 per Objective point, p.203), ``replacement_faces`` (three D100 and, after a Combat
+    Operation, two D6 per replacement, pp.171-172), ``progress_faces`` (D100 and any die it asks
+    for, p.205), ``military_life_faces`` (who, then D100 and any die it asks for, p.206) and
+    ``rest_faces`` (R&R, p.206); ``faces`` / ``recovery_faces`` are step 1's D100 and D3 by name
+    when :func:`mission_casualties` did not roll them. A step left blank is rolled.
 
     Raises :class:`DropshipError` naming the field; nothing is written then."""
     mission = _locked_mission(user, mission_id, version, stage="in_play")
@@ -1187,15 +1279,42 @@ def mission_finish(
         mvp=mvp,
         escaped=tuple(lost) if escaped else (),
         survived=survived_card or None,
-        casualty_faces=(rolled or {}).get("faces"),
-        recovery_faces=(rolled or {}).get("recovery_faces"),
+        casualty_faces=(rolled or {}).get("faces") if rolled is not None else (faces or None),
+        recovery_faces=(rolled or {}).get("recovery_faces") if rolled is not None else (recovery_faces or None),
         advanced_care=tuple(advanced_care),
         retire=tuple(retire),
         replacement_names=tuple(recruits),
         spend_reputation_on_rr=buy_rest,
         pay_court_martial=pay_court_martial,
     )
-    result = _engine_call("post_battle", campaign.post_battle, tables, state, outcome, Dice(seed=seed), choices)
+    if rolled is not None and (faces or recovery_faces):
+        raise DropshipError(
+            "faces: the casualties of this mission were rolled already (step 1); their dice cannot change now.", field="faces"
+        )
+    if rolled is None:
+        _only_rolling([n for n in _main_names(report, "casualties") + lost if not (escaped and n in lost)], faces, recovery_faces)
+    typed = {
+        step: _faces(raw, f"{step}_faces")
+        for step, raw in (
+            ("court_martial", court_martial_faces),
+            ("muster_out", muster_out_faces),
+            ("reputation", reputation_faces),
+            ("replacement", replacement_faces),
+            ("progress", progress_faces),
+            ("military_life", military_life_faces),
+            ("rest", rest_faces),
+        )
+    }
+    result = _engine_call(
+        "post_battle",
+        campaign.post_battle,
+        tables,
+        state,
+        outcome,
+        Dice(seed=seed),
+        choices,
+        typed={k: v for k, v in typed.items() if v is not None},
+    )
     total = _engine_call("post_battle", campaign.objective_total, tables, outcome)[0]  # after the Signals rule
     backgrounds = {
         str(step.data.get("name")): dict(step.data) for _, title, step in result.steps if title == "Replacement" and step.data

@@ -120,7 +120,8 @@ def _squad_write(request: HttpRequest, squad_id: int, write: Callable[[Squad], A
         result = write(squad)
     except DropshipError as exc:
         squad.refresh_from_db()
-        return render(request, "bughunt/squad_detail.html", _squad_context(request, squad, error=exc), status=exc.status)
+        context = _squad_context(request, squad, error=exc, form=request.POST)  # what was typed stays
+        return render(request, "bughunt/squad_detail.html", context, status=exc.status)
     if isinstance(result, Mission):
         return redirect("bughunt:mission", mission_id=result.pk)
     return redirect("bughunt:squad", squad_id=squad.pk)
@@ -369,6 +370,7 @@ def _mission_context(request: HttpRequest, mission: Mission, **extra: Any) -> di
         "extra_rows": services.extra_choices(mission) if mission.stage == "setup" else [],
         "casualties": (mission.post_battle or {}).get("casualties") if mission.stage == "in_play" else None,
         "survivable": services.survivable(mission) if mission.stage == "in_play" else [],
+        "step_one_names": services.step_one_names(mission) if mission.stage == "in_play" and mission.room_id else [],
         "log": mission.log.order_by("id"),
         "everyone": [t for t in squad.troopers.all() if t.status == "active"],
         "post_battle_steps": list(tables["bh-post-battle-sequence"].entries),
@@ -393,7 +395,8 @@ def _mission_write(request: HttpRequest, mission_id: int, write: Callable[[Missi
     except DropshipError as exc:
         mission.refresh_from_db()
         mission.squad.refresh_from_db()
-        return render(request, "bughunt/mission_detail.html", _mission_context(request, mission, error=exc), status=exc.status)
+        context = _mission_context(request, mission, error=exc, form=request.POST)  # what was typed stays
+        return render(request, "bughunt/mission_detail.html", context, status=exc.status)
     return redirect("bughunt:mission", mission_id=mission.pk)
 
 

@@ -38,7 +38,8 @@ def test_a_new_squad_goes_on_a_mission_with_a_phone_following_the_tracker(player
         expect(laptop.get_by_test_id("roster")).to_contain_text("Hudson")
 
         # The mission wizard, with the player's own dice for the Objectives.
-        laptop.get_by_label("Your three D6 for Objectives").fill("2, 2, 5")
+        laptop.locator("#new-mission summary").click()
+        laptop.get_by_label("My dice: Objectives: three D6, p.185").fill("2, 2, 5")
         laptop.get_by_role("button", name=re.compile("Generate mission 1")).click()
         expect(laptop.get_by_text(re.compile(r"marker 2 .*Vital Objective, counts 2"))).to_be_visible()
         laptop.get_by_role("button", name="Save loadout").click()

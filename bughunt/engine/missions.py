@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.engine.dice import Dice, DiceError, Keep, RollRecord
+from rules.engine.dice import Dice, DiceError, FedDice, Keep, RollRecord, fed
 from rules.engine.errors import RuleError
 from rules.engine.tables import RangeTable
 
@@ -54,23 +54,32 @@ class ObjectiveRoll:
         return any(o.rank == RANKS[3] for o in self.objectives)
 
 
-def roll_objectives(tables: Mapping[str, RangeTable], dice: Dice, *, faces: Sequence[int] | None = None) -> ObjectiveRoll:
+def roll_objectives(
+    tables: Mapping[str, RangeTable],
+    dice: Dice,
+    *,
+    faces: Sequence[int] | None = None,
+    type_faces: Sequence[int] | None = None,
+) -> ObjectiveRoll:
     """Step 2 (p.185): three D6 against six numbered markers; each number rolled keeps its
     marker, rolled twice it is Vital, three times Critical. Then a D6 on the Objective table for
-    each kept marker. ``faces`` are the player's own three D6, if they rolled them.
+    each kept marker. ``faces`` are the player's own three D6, if they rolled them;
+    ``type_faces`` their D6 for the Objective table, one per kept marker from the lowest number.
 
-    Raises :class:`MissionError` when ``faces`` are not three D6 faces.
+    Raises :class:`MissionError` when ``faces`` are not three D6 faces, and :class:`DiceError`
+    naming ``objective_type_faces`` when ``type_faces`` are not one D6 face per kept marker.
     """
     try:
         positions = Dice.enter("3D6", list(faces), "Objective positions", keep=Keep.SEPARATE) if faces is not None else None
     except DiceError as exc:
-        raise MissionError(f"faces must be three D6 faces: {exc}") from exc
+        raise MissionError(f"objective_faces must be three D6 faces: {exc}", field="objective_faces") from exc
     record = positions or dice.separate(3, 6, "Objective positions")
+    kinds = fed(dice, type_faces, field="objective_type_faces")
     rolls = [record]
     objectives = []
     ranks = {int(e.data["matching_dice"]): e for e in tables["bh-objective-placement"].entries}
     for position, count in sorted(Counter(record.faces).items()):
-        kind = tables["bh-mission-objectives"].roll(dice, reason=f"Objective at marker {position}")
+        kind = tables["bh-mission-objectives"].roll(kinds, reason=f"Objective at marker {position}")
         rolls.append(kind.record)
         rank = ranks[count]
         objectives.append(
@@ -78,6 +87,8 @@ def roll_objectives(tables: Mapping[str, RangeTable], dice: Dice, *, faces: Sequ
                 position=position, rank=rank.result, value=int(rank.data["value"]), type=kind.entry.result, rule=kind.entry.effect
             )
         )
+    if isinstance(kinds, FedDice):
+        kinds.check_used()
     return ObjectiveRoll(objectives=tuple(objectives), rolls=tuple(rolls))
 
 
@@ -143,7 +154,7 @@ def determine_priority(
             Dice.enter("2D6", list(faces), "Priority", keep=Keep.LOWEST) if faces is not None else dice.lowest(2, 6, "Priority")
         )
     except DiceError as exc:
-        raise MissionError(f"faces must be two D6 faces: {exc}") from exc
+        raise MissionError(f"priority_faces must be two D6 faces: {exc}", field="priority_faces") from exc
     base = int(record.total or 0)
     value = base + (1 if vital else 0) + (2 if critical else 0) + reputation_spent
     priority = max(PRIORITY_MIN, min(PRIORITY_MAX, value))
@@ -218,7 +229,7 @@ def request_support(
             Dice.enter("2D6", list(faces), f"Support: {option}") if faces is not None else dice.roll("2D6", f"Support: {option}")
         )
     except DiceError as exc:
-        raise MissionError(f"faces must be two D6 faces: {exc}") from exc
+        raise MissionError(f"faces must be two D6 faces: {exc}", field="faces") from exc
     return SupportRequest(
         option=option, target=target, granted=int(record.total or 0) >= target, record=record, data=entries[option].data
     )

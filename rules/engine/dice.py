@@ -358,6 +358,58 @@ class Dice:
         )
 
 
+class FedDice(Dice):
+    """Dice fed with the player's own ``faces``: every roll takes its faces from them in order and
+    is recorded as typed (``entered=True``), so an engine step made of several rolls, some of
+    them only asked for by earlier results, runs on the player's dice without a parameter of its
+    own for each roll.
+
+    ``field`` names the input the faces came from: a roll that finds too few faces left, or a
+    face its die cannot show, raises :class:`DiceError` naming ``field``, the roll asked for and
+    the faces it allows; :meth:`check_used` refuses faces left over once the step is done.
+    ``label`` begins those messages (default ``field``), e.g. ``character_faces['Hicks']``."""
+
+    def __init__(self, faces: Sequence[int], *, field: str = "faces", label: str | None = None) -> None:
+        super().__init__(seed=0)
+        self.typed = tuple(int(f) for f in faces)
+        self.used = 0
+        self.field = field
+        self.label = label or field
+
+    def roll(self, notation: str | Notation, reason: str = "", *, modifier: int = 0, keep: Keep = Keep.SUM) -> RollRecord:
+        parsed = parse(notation) if isinstance(notation, str) else notation
+        what = f"{parsed} ({reason})" if reason else str(parsed)
+        if self.used + parsed.count > len(self.typed):
+            left = len(self.typed) - self.used
+            raise DiceError(
+                f"{self.label}: {len(self.typed)} face(s) typed, too few: {what} needs {parsed.count} face(s) of "
+                f"1-{parsed.sides} and {left} {'is' if left == 1 else 'are'} left.",
+                field=self.field,
+            )
+        faces = self.typed[self.used : self.used + parsed.count]
+        try:
+            record = Dice.enter(parsed, faces, reason, modifier=modifier, keep=keep)
+        except DiceError as exc:
+            raise DiceError(f"{self.label}: {what}: {exc.message}", field=self.field) from exc
+        self.used += parsed.count
+        return record
+
+    def face(self, sides: int) -> int:
+        return int(self.roll(f"D{sides}").faces[0])
+
+    def check_used(self) -> None:
+        """Raise :class:`DiceError` naming ``field`` when typed faces were left unused."""
+        if self.used != len(self.typed):
+            raise DiceError(
+                f"{self.label}: {len(self.typed)} face(s) typed, too many: these rolls took {self.used}.", field=self.field
+            )
+
+
+def fed(dice: Dice, faces: Sequence[int] | None, *, field: str, label: str | None = None) -> Dice:
+    """``dice`` when ``faces`` is ``None`` (the app rolls), else a :class:`FedDice` of them."""
+    return dice if faces is None else FedDice(faces, field=field, label=label)
+
+
 _PLAIN_FACE = Dice.face
 _KEEP_TEXT: dict[object, str] = {keep: keep.value for keep in Keep}
 _SIDES: frozenset[int] = frozenset(ALLOWED_SIDES)

@@ -51,7 +51,7 @@ from bughunt.engine.campaign.progress import (
     ready_for_next_turn,
     rest_and_recreation,
 )
-from bughunt.engine.campaign.sequence import PostBattle, PostBattleChoices, post_battle
+from bughunt.engine.campaign.sequence import TYPED_STEPS, PostBattle, PostBattleChoices, post_battle
 from bughunt.engine.campaign.state import (
     CASUALTY,
     LEADERSHIP,
@@ -85,6 +85,7 @@ __all__ = [
     "PROFILE_NAMES",
     "RAZOR_LIZARDS",
     "STATUSES",
+    "TYPED_STEPS",
     "Advance",
     "AssignmentOptions",
     "CampaignError",

@@ -3,7 +3,7 @@ players' choices."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -28,10 +28,25 @@ from bughunt.engine.campaign.progress import (
 )
 from bughunt.engine.campaign.state import CampaignError, MissionOutcome, Result, Squad, _table
 from bughunt.engine.campaign.turn import court_martial
-from rules.engine.dice import Dice, RollRecord
+from rules.engine.dice import Dice, FedDice, RollRecord, fed
 from rules.engine.tables import RangeTable
 
 # -- the whole sequence ------------------------------------------------------------------------
+
+TYPED_STEPS = (
+    "court_martial",
+    "muster_out",
+    "reputation",
+    "replacement",
+    "progress",
+    "military_life",
+    "rest",
+)
+"""The post-battle steps that roll dice and take typed faces as one list each (pp.201-206): the
+court martial D6, the muster-out 2D6 of each main character who may leave, the Reputation D6s,
+each replacement's background (three D100, then two D6 for commendations after a Combat
+Operation), Operational Progress, Military Life and R&R. Step 1's D100 and D3 go by name
+(``PostBattleChoices.casualty_faces``)."""
 
 
 @dataclass(frozen=True)
@@ -102,13 +117,23 @@ def post_battle(
     outcome: MissionOutcome,
     dice: Dice,
     choices: PostBattleChoices | None = None,
+    *,
+    typed: Mapping[str, Sequence[int] | None] | None = None,
 ) -> PostBattle:
     """Run the court martial (when no Objective was completed and ``outcome.in_charge`` is
     set, p.201) and the nine post-battle steps (pp.202-206, ``bh-post-battle-sequence``) in
     order with ``choices``. Advanced care, advances and offers the squad cannot afford are
     skipped with a line saying why; other errors are raised as by the step functions.
+
+    ``typed``: the player's own dice per rolling step (keys :data:`TYPED_STEPS`), each step's
+    faces taken in the order its rolls are made; a step left out is rolled. Too few or too many
+    faces, or a face the die cannot show, raise :class:`DiceError` naming ``<step>_faces``.
     """
     choices = choices or PostBattleChoices()
+    unknown = sorted(set(typed or {}) - set(TYPED_STEPS))
+    if unknown:
+        raise CampaignError(f"typed: {', '.join(unknown)} is no rolling step; steps: {', '.join(TYPED_STEPS)}.")
+    step_dice = {key: fed(dice, (typed or {}).get(key), field=f"{key}_faces") for key in TYPED_STEPS}
     titles = {int(e.data["step"]): e.result for e in _table(tables, "bh-post-battle-sequence").entries}
     steps: list[tuple[int, str, Result]] = []
 
@@ -127,7 +152,7 @@ def post_battle(
         squad = keep(
             0,
             "Court martial",
-            court_martial(tables, squad, outcome.in_charge, dice, pay_reputation=choices.pay_court_martial),
+            court_martial(tables, squad, outcome.in_charge, step_dice["court_martial"], pay_reputation=choices.pay_court_martial),
         )
     squad = keep(
         1,
@@ -147,19 +172,21 @@ def post_battle(
     for name in choices.advanced_care:
         try_step(1, "Advanced care", advanced_care, tables, squad, name)
     squad = keep(2, titles[2], update_completed_missions(squad, outcome))
-    squad = keep(3, titles[3], muster_out(tables, squad, outcome, dice))
-    squad = keep(4, titles[4], determine_reputation(tables, squad, outcome, dice))
+    squad = keep(3, titles[3], muster_out(tables, squad, outcome, step_dice["muster_out"]))
+    squad = keep(4, titles[4], determine_reputation(tables, squad, outcome, step_dice["reputation"]))
     for name in choices.retire:
         squad = keep(4, "Retirement", retire(squad, name))
     for departed, new_name in zip(vacancies(squad), choices.replacement_names, strict=False):
-        squad = keep(4, "Replacement", replacement(tables, squad, departed, new_name, dice))
+        squad = keep(4, "Replacement", replacement(tables, squad, departed, new_name, step_dice["replacement"]))
     mvp = choices.mvp if choices.mvp is not None else outcome.mvp
     if mvp is not None and not squad.get(mvp, field_name="mvp", active=False).active:
         mvp = None
     squad = keep(5, titles[5], award_experience(tables, squad, replace(outcome, mvp=None), mvp=mvp))
     for name, stat in choices.advances:
         try_step(5, "Advance", advance_trooper, tables, squad, name, stat)
-    squad = keep(6, titles[6], operational_progress(tables, squad, outcome, dice, pick=choices.vital_operation_pick))
+    squad = keep(
+        6, titles[6], operational_progress(tables, squad, outcome, step_dice["progress"], pick=choices.vital_operation_pick)
+    )
 
     def offers_of(result: Result) -> None:
         if not choices.accept_offers:
@@ -177,12 +204,15 @@ def post_battle(
                 bonus_points=choices.favor_bonus,
             )
 
-    life = military_life(tables, squad, dice, pick=choices.military_life_pick)
+    life = military_life(tables, squad, step_dice["military_life"], pick=choices.military_life_pick)
     squad = keep(7, titles[7], life)
     offers_of(life)
-    rr = rest_and_recreation(tables, squad, dice, pay_reputation=choices.spend_reputation_on_rr)
+    rr = rest_and_recreation(tables, squad, step_dice["rest"], pay_reputation=choices.spend_reputation_on_rr)
     squad = keep(8, titles[8], rr)
     offers_of(rr)
     squad = keep(9, titles[9], ready_for_next_turn(squad))
+    for step in step_dice.values():
+        if isinstance(step, FedDice):
+            step.check_used()
     rolls = tuple(r for _, _, result in steps for r in result.rolls)
     return PostBattle(squad=squad, rolls=rolls, steps=tuple(steps))

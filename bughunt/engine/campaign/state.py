@@ -411,7 +411,7 @@ def _enter(notation: str, faces: Sequence[int], reason: str, field_name: str, *,
     try:
         return Dice.enter(notation, list(faces), reason, modifier=modifier)
     except DiceError as exc:
-        raise CampaignError(f"{field_name}: {exc}") from exc
+        raise CampaignError(f"{field_name}: {exc}", field=field_name.split("[", 1)[0]) from exc
 
 
 def _roll(
