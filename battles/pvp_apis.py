@@ -22,12 +22,12 @@ from rest_framework.views import APIView
 from battles import pvp_services
 from battles.models import Meeting
 from battles.pvp_inputs import (
-    AcceptInputSerializer,
-    FieldInputSerializer,
-    InviteInputSerializer,
-    SetupInputSerializer,
-    TrackInputSerializer,
-    VersionInputSerializer,
+    PvpAcceptInputSerializer,
+    PvpFieldInputSerializer,
+    PvpInviteInputSerializer,
+    PvpSetupInputSerializer,
+    PvpTrackInputSerializer,
+    PvpVersionInputSerializer,
 )
 from campaigns.permissions import EDITOR
 from live.permissions import RoomObjectAccess
@@ -100,9 +100,9 @@ class MeetingListApi(APIView):
         meetings = pvp_services.meetings_of(request.user)
         return Response(MeetingSerializer(meetings, many=True, context={"user": request.user}).data)
 
-    @extend_schema(request=InviteInputSerializer, responses={201: MeetingSerializer})
+    @extend_schema(request=PvpInviteInputSerializer, responses={201: MeetingSerializer})
     def post(self, request: Request) -> Response:
-        v = _valid(InviteInputSerializer, request)
+        v = _valid(PvpInviteInputSerializer, request)
         return _out(request, pvp_services.meeting_invite(user=request.user, campaign_id=v["campaign"]), status.HTTP_201_CREATED)
 
 
@@ -111,9 +111,9 @@ class MeetingAcceptApi(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=AcceptInputSerializer, responses={200: MeetingSerializer})
+    @extend_schema(request=PvpAcceptInputSerializer, responses={200: MeetingSerializer})
     def post(self, request: Request) -> Response:
-        v = _valid(AcceptInputSerializer, request)
+        v = _valid(PvpAcceptInputSerializer, request)
         return _out(request, pvp_services.meeting_accept(user=request.user, code=v["code"], campaign_id=v["campaign"]))
 
 
@@ -131,9 +131,9 @@ class MeetingFieldApi(APIView):
 
     permission_classes = [MeetingAccess]
 
-    @extend_schema(request=FieldInputSerializer, responses={200: MeetingSerializer})
+    @extend_schema(request=PvpFieldInputSerializer, responses={200: MeetingSerializer})
     def post(self, request: Request, meeting_id: int) -> Response:
-        v = _valid(FieldInputSerializer, request)
+        v = _valid(PvpFieldInputSerializer, request)
         return _out(request, pvp_services.meeting_field(user=request.user, meeting_id=meeting_id, **v))
 
 
@@ -142,9 +142,9 @@ class MeetingSetupApi(APIView):
 
     permission_classes = [MeetingAccess]
 
-    @extend_schema(request=SetupInputSerializer, responses={200: MeetingSerializer})
+    @extend_schema(request=PvpSetupInputSerializer, responses={200: MeetingSerializer})
     def post(self, request: Request, meeting_id: int) -> Response:
-        v = _valid(SetupInputSerializer, request)
+        v = _valid(PvpSetupInputSerializer, request)
         seed = v.pop("seed")
         meeting = pvp_services.meeting_setup(
             user=request.user, meeting_id=meeting_id, dice=Dice(seed=seed) if seed is not None else None, **v
@@ -157,9 +157,9 @@ class MeetingTrackApi(APIView):
 
     permission_classes = [MeetingAccess]
 
-    @extend_schema(request=TrackInputSerializer, responses={200: MeetingSerializer})
+    @extend_schema(request=PvpTrackInputSerializer, responses={200: MeetingSerializer})
     def post(self, request: Request, meeting_id: int) -> Response:
-        v = _valid(TrackInputSerializer, request)
+        v = _valid(PvpTrackInputSerializer, request)
         return _out(request, pvp_services.meeting_track(user=request.user, meeting_id=meeting_id, **v))
 
 
@@ -168,9 +168,9 @@ class MeetingFinishApi(APIView):
 
     permission_classes = [MeetingAccess]
 
-    @extend_schema(request=VersionInputSerializer, responses={200: MeetingSerializer})
+    @extend_schema(request=PvpVersionInputSerializer, responses={200: MeetingSerializer})
     def post(self, request: Request, meeting_id: int) -> Response:
-        v = _valid(VersionInputSerializer, request)
+        v = _valid(PvpVersionInputSerializer, request)
         return _out(request, pvp_services.meeting_finish(user=request.user, meeting_id=meeting_id, **v))
 
 

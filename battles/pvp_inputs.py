@@ -13,16 +13,16 @@ from rules import bounds
 from rules.bounds import int_field
 
 
-class InviteInputSerializer(serializers.Serializer[Any]):
+class PvpInviteInputSerializer(serializers.Serializer[Any]):
     campaign = int_field(1, bounds.ID_MAX, help_text="Your campaign that hosts the battle (you must edit it).")
 
 
-class AcceptInputSerializer(serializers.Serializer[Any]):
+class PvpAcceptInputSerializer(serializers.Serializer[Any]):
     code = serializers.CharField(max_length=16, help_text="The invitation code the host gave you.")
     campaign = int_field(1, bounds.ID_MAX, help_text="Your campaign that accepts (you must edit it).")
 
 
-class FieldInputSerializer(serializers.Serializer[Any]):
+class PvpFieldInputSerializer(serializers.Serializer[Any]):
     version = int_field(1, bounds.VERSION_MAX, help_text="The meeting version this write was made against.")
     figures = serializers.ListField(
         child=int_field(1, bounds.ID_MAX), min_length=1, max_length=fp_pvp.MOST_CREW, help_text="Your crew members' ids."
@@ -35,49 +35,51 @@ class FieldInputSerializer(serializers.Serializer[Any]):
     )
 
 
-class SeizeInputSerializer(serializers.Serializer[Any]):
+class PvpSeizeInputSerializer(serializers.Serializer[Any]):
     dice = serializers.CharField(max_length=12, help_text="Your core rulebook's Seize the Initiative dice, e.g. 2D6.")
     target = int_field(2, 30, help_text="The total that seizes it (core rulebook).")
     faces = serializers.ListField(child=int_field(1, 100), required=False, allow_null=True, default=None, max_length=6)
 
 
-class SeizeBothSerializer(serializers.Serializer[Any]):
-    host = SeizeInputSerializer(required=False, allow_null=True, default=None)
-    guest = SeizeInputSerializer(required=False, allow_null=True, default=None)
+class PvpSeizeBothSerializer(serializers.Serializer[Any]):
+    host = PvpSeizeInputSerializer(required=False, allow_null=True, default=None)
+    guest = PvpSeizeInputSerializer(required=False, allow_null=True, default=None)
 
 
-class SetupFacesSerializer(serializers.Serializer[Any]):
+class PvpSetupFacesSerializer(serializers.Serializer[Any]):
     first_deploy = int_field(1, 6, required=False, allow_null=True, default=None, help_text="D6 when ratings tie: 1-3 host.")
     first_player = int_field(1, 6, required=False, allow_null=True, default=None, help_text="D6 for the token: 1-3 host.")
     third_party = int_field(1, 100, required=False, allow_null=True, default=None, help_text="D100 third party arrival.")
     third_party_round = int_field(1, 6, required=False, allow_null=True, default=None, help_text="D6: its arrival round.")
 
 
-class SetupInputSerializer(serializers.Serializer[Any]):
+class PvpSetupInputSerializer(serializers.Serializer[Any]):
     version = int_field(1, bounds.VERSION_MAX, help_text="The meeting version this write was made against.")
     reason = serializers.CharField(
         max_length=40, required=False, allow_blank=True, default="", help_text="A picked battle reason key; empty rolls D100."
     )
     reason_face = int_field(1, 100, required=False, allow_null=True, default=None, help_text="Your D100 for the reason.")
     cinematic = serializers.BooleanField(default=False, help_text="Both sides start with 3 initiative points (p.36).")
-    seize = SeizeBothSerializer(required=False, default=dict)
+    seize = PvpSeizeBothSerializer(required=False, default=dict)
     third_party = serializers.BooleanField(default=False, help_text="A three-way battle (p.37).")
-    faces = SetupFacesSerializer(required=False, default=dict)
+    faces = PvpSetupFacesSerializer(required=False, default=dict)
     seed = int_field(0, bounds.SEED_MAX, required=False, allow_null=True, default=None, help_text="Seed the set-up dice.")
 
 
-class HitNumbersSerializer(serializers.Serializer[Any]):
+class PvpHitNumbersSerializer(serializers.Serializer[Any]):
     open = int_field(2, 10, help_text="Your core rulebook's hit number in the open.")
     cover = int_field(2, 10, help_text="Your core rulebook's hit number against a target in cover.")
 
 
-class TrackInputSerializer(serializers.Serializer[Any]):
+class PvpTrackInputSerializer(serializers.Serializer[Any]):
     version = int_field(1, bounds.VERSION_MAX, help_text="The meeting version this write was made against.")
     dramatic_combat = serializers.BooleanField(
         required=False, allow_null=True, default=None, help_text="Dramatic Combat (p.87); default: when both campaigns use it."
     )
-    hit_numbers = HitNumbersSerializer(required=False, allow_null=True, default=None, help_text="Needed without Dramatic Combat.")
+    hit_numbers = PvpHitNumbersSerializer(
+        required=False, allow_null=True, default=None, help_text="Needed without Dramatic Combat."
+    )
 
 
-class VersionInputSerializer(serializers.Serializer[Any]):
+class PvpVersionInputSerializer(serializers.Serializer[Any]):
     version = int_field(1, bounds.VERSION_MAX, help_text="The meeting version this write was made against.")

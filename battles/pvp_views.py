@@ -45,10 +45,10 @@ def meeting_start(request: HttpRequest) -> HttpResponse:
     """Invite (``invite``) or accept (``accept``) from the list page."""
     try:
         if request.POST.get("do") == "accept":
-            v = validated(pvp_inputs.AcceptInputSerializer, request.POST)
+            v = validated(pvp_inputs.PvpAcceptInputSerializer, request.POST)
             meeting = pvp_services.meeting_accept(user=request.user, code=v["code"], campaign_id=v["campaign"])
         else:
-            v = validated(pvp_inputs.InviteInputSerializer, request.POST)
+            v = validated(pvp_inputs.PvpInviteInputSerializer, request.POST)
             meeting = pvp_services.meeting_invite(user=request.user, campaign_id=v["campaign"])
     except DropshipError as exc:
         return render(request, "battles/pvp_list.html", _list_context(request, error=exc, form=request.POST), status=exc.status)
@@ -121,10 +121,10 @@ def meeting_act(request: HttpRequest, meeting_id: int, action: str) -> HttpRespo
     try:
         pvp_services.meeting_for(user, meeting_id, at_least=EDITOR)  # a reader learns their role, not the form's faults
         if action == "field":
-            v = validated(pvp_inputs.FieldInputSerializer, request.POST)
+            v = validated(pvp_inputs.PvpFieldInputSerializer, request.POST)
             pvp_services.meeting_field(user=user, meeting_id=meeting.pk, **v)
         elif action == "setup":
-            v = validated(pvp_inputs.SetupInputSerializer, _setup_data(request.POST))
+            v = validated(pvp_inputs.PvpSetupInputSerializer, _setup_data(request.POST))
             seed = v.pop("seed", None)
             pvp_services.meeting_setup(user=user, meeting_id=meeting.pk, dice=Dice(seed=seed) if seed is not None else None, **v)
         elif action == "track":
@@ -134,11 +134,11 @@ def meeting_act(request: HttpRequest, meeting_id: int, action: str) -> HttpRespo
                 "dramatic_combat": request.POST.get("dramatic_combat") or None,
                 **({"hit_numbers": hit} if hit else {}),
             }
-            v = validated(pvp_inputs.TrackInputSerializer, data)
+            v = validated(pvp_inputs.PvpTrackInputSerializer, data)
             meeting = pvp_services.meeting_track(user=user, meeting_id=meeting.pk, **v)
             return redirect("live:room", room_id=meeting.room_id)
         elif action == "finish":
-            v = validated(pvp_inputs.VersionInputSerializer, request.POST)
+            v = validated(pvp_inputs.PvpVersionInputSerializer, request.POST)
             pvp_services.meeting_finish(user=user, meeting_id=meeting.pk, **v)
         else:
             raise Http404(f"No PvP action {action!r}.")
