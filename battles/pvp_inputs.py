@@ -62,6 +62,11 @@ class PvpSetupInputSerializer(serializers.Serializer[Any]):
     cinematic = serializers.BooleanField(default=False, help_text="Both sides start with 3 initiative points (p.36).")
     seize = PvpSeizeBothSerializer(required=False, default=dict)
     third_party = serializers.BooleanField(default=False, help_text="A three-way battle (p.37).")
+    location = serializers.ChoiceField(
+        choices=("neutral", "host", "guest"),
+        default="neutral",
+        help_text="Neutral ground (no world rules, p.35) or the current world of the host's or guest's campaign.",
+    )
     faces = PvpSetupFacesSerializer(required=False, default=dict)
     seed = int_field(0, bounds.SEED_MAX, required=False, allow_null=True, default=None, help_text="Seed the set-up dice.")
 

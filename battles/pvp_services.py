@@ -245,6 +245,24 @@ def _fielded_figures(meeting: Meeting, side: str, tables: Any) -> list[dict[str,
     return [crew[pk] for pk in picked]
 
 
+#: Where a PvP battle is fought (p.35): neutral ground, or the current world of one campaign.
+LOCATIONS = ("neutral", "host", "guest")
+
+
+def _location(meeting: Meeting, where: str) -> dict[str, Any]:
+    """The battle's location for the card: ``{"where", "world", "traits"}``. Raises
+    :class:`DropshipError` naming ``location`` for another value or a campaign with no world."""
+    if where not in LOCATIONS:
+        raise DropshipError(f"location must be one of {', '.join(LOCATIONS)}; got {where!r}.", field="location")
+    if where == "neutral":
+        return {"where": where, "world": "", "traits": []}
+    campaign = _campaign_of(meeting, where)
+    world = campaign.worlds.filter(current=True).first()
+    if world is None:
+        raise DropshipError(f"location: {campaign.name} has no current world yet; fight on neutral ground.", field="location")
+    return {"where": where, "world": world.name, "traits": [str(t) for t in world.traits or ()]}
+
+
 def meeting_setup(
     *,
     user: Any,
@@ -256,9 +274,14 @@ def meeting_setup(
     seize: Mapping[str, Mapping[str, Any] | None] | None = None,
     third_party: bool = False,
     faces: Mapping[str, int | None] | None = None,
+    location: str = "neutral",
     dice: Dice | None = None,
 ) -> Meeting:
     """Roll the PvP set-up (pp.35-37) once both sides fielded their figures.
+
+    ``location`` (p.35): ``neutral`` (a moon colony, a station...: both crews shuttle in and no
+    world rules apply), or ``host`` / ``guest``: the current world of that side's campaign, as
+    established there (its traits go on the card for the table to apply).
 
     ``seize``: per side ``{"dice", "target", "faces"?}`` from the core rulebook (a side left out
     does not roll); the side's modifier is its figures' best (a Bot's Multi-wave scanner, p.26).
@@ -306,7 +329,13 @@ def meeting_setup(
                 third_party_face=faces.get("third_party"),
                 third_party_round_face=faces.get("third_party_round"),
             )
-        meeting.setup = {**card, "figures": figures, "crew_limit": limit, "cinematic": bool(cinematic)}
+        meeting.setup = {
+            **card,
+            "figures": figures,
+            "crew_limit": limit,
+            "cinematic": bool(cinematic),
+            "location": _location(meeting, location),
+        }
         meeting.status = "set_up"
         writes.bump(meeting)
         rating = card["power_rating"]

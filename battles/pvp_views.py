@@ -93,7 +93,8 @@ def _meeting(request: HttpRequest, meeting_id: int) -> tuple[Meeting, list[str]]
 
 def _setup_data(post: Any) -> dict[str, Any]:
     """The set-up form's flat fields in the serializer's nested shape."""
-    data: dict[str, Any] = {k: post.get(k) for k in ("version", "reason", "reason_face", "seed") if post.get(k) not in (None, "")}
+    keys = ("version", "reason", "reason_face", "seed", "location")
+    data: dict[str, Any] = {k: post.get(k) for k in keys if post.get(k) not in (None, "")}
     data["cinematic"] = post.get("cinematic") == "on"
     data["third_party"] = post.get("third_party") == "on"
     seize = {}

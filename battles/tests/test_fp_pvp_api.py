@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from battles.models import Meeting
 from campaigns import services as campaign_services
-from campaigns.models import Campaign, Character, LogEntry
+from campaigns.models import Campaign, Character, LogEntry, World
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fiveparsecs_tables")]
@@ -156,3 +156,25 @@ def test_the_schema_documents_the_pvp_endpoints(player: Any) -> None:
         "/api/v1/fp-pvp/{meeting_id}/setup/",
     ):
         assert path in api_schema["paths"]
+
+
+def test_p35_the_battle_is_on_neutral_ground_or_one_campaigns_world(
+    player: Any, other: Any, two: tuple[Campaign, Campaign]
+) -> None:
+    host, guest = two
+    World.objects.create(campaign=host, name="Kestrel IV", traits=["Busy markets", "Heavily enforced"])
+    meeting = meet(player, other, host, guest)
+    url = f"/api/v1/fp-pvp/{meeting['id']}/"
+    client_for(player).post(url + "field/", {"version": 2, "figures": ids(host, "Ace")}, format="json")
+    client_for(other).post(url + "field/", {"version": 3, "figures": ids(guest, "Gil")}, format="json")
+    nowhere = client_for(other).post(url + "setup/", {"version": 4, "location": "guest", "seed": 1}, format="json")
+    assert nowhere.status_code == 400 and nowhere.json()["field"] == "location"  # Vex has no world yet
+    done = client_for(other).post(url + "setup/", {"version": 4, "location": "host", "seed": 1}, format="json")
+    assert done.json()["setup"]["location"] == {
+        "where": "host",
+        "world": "Kestrel IV",
+        "traits": ["Busy markets", "Heavily enforced"],
+    }
+    room = client_for(player).post(url + "track/", {"version": 5}, format="json").json()["room"]
+    state = client_for(other).get(f"/api/v1/rooms/{room}/").json()["state"]
+    assert state["location"]["world"] == "Kestrel IV"

@@ -193,6 +193,7 @@ def initial_state(setup: Mapping[str, Any], tables: Mapping[str, RangeTable]) ->
         "dramatic_combat": dramatic,
         "hit_numbers": None if dramatic else {"open": hit["open"], "cover": hit["cover"]},  # type: ignore[index]
         "reason": dict(card.get("reason") or {}),
+        "location": dict(card.get("location") or {"where": "neutral", "world": "", "traits": []}),
         "held_field": None,
         "last": None,
     }
