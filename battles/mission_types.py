@@ -2,12 +2,13 @@
 which generator sets it up. Mission Selection (``fp_setup``) or the player picks the type (its
 :data:`battles.engine.fp_setup.BATTLE_TYPES` key); a type listed here is then set up by its
 generator, shown as such on the set-up card, tracked by its kind and finished by its outcome.
-A type not listed in :data:`MISSION_TRACKERS` is played as a conventional battle. Street
-fights (pp.123-136) and Salvage jobs (pp.137-147) have their own tracker kinds, opened as rooms of
-their own (a Street fight through ``POST /api/v1/fp-street-fights/``, a Salvage job from the rooms
-page); they are in :data:`MISSION_KINDS` so that a battle whose room is of their kind finishes by
-their ``outcome``, but are not yet set up from a battle (their generators take a typed crew, not
-a campaign battle's set-up).
+A type not listed in :data:`MISSION_TRACKERS` is played as a conventional battle. A Street fight
+(pp.123-136) is set up from a battle too: its card is rolled for the crew size's slots and the
+battle's crew takes them when the tracker opens (``street_kind.battle_card``); it can also be
+opened as a room of its own (``POST /api/v1/fp-street-fights/``). Salvage jobs (pp.137-147) have
+their own tracker kind, opened from the rooms page; it is in :data:`MISSION_KINDS` so that a
+battle whose room is of its kind finishes by its ``outcome``, but is not yet set up from a battle
+(its generator takes a typed crew, not a campaign battle's set-up).
 
 Each type's kind module (``battles.<type>_kind``) provides:
 
@@ -34,6 +35,7 @@ from battles import salvage_kind, stealth_kind, street_kind
 #: Mission type id (``fp_setup.BATTLE_TYPES`` key) -> tracker kind id.
 MISSION_TRACKERS: dict[str, str] = {
     "stealth": "fiveparsecs-stealth",
+    "street_fight": street_kind.KIND,
 }
 
 #: Tracker kind id -> its kind module (``mission_setup``, ``outcome``, ``KIND``).

@@ -50,12 +50,15 @@ Rulings:
   ``setup["connection"]`` (also among the warnings) lists the Connection's terms.
 - Won: the no-minis objective achieved; from the tracker or by hand, Holding the Field, unless
   ``won`` is given; a special mission's tracker (:mod:`battles.mission_types`) says ``won`` itself.
-- A special battle type (p.116) that :mod:`battles.mission_types` lists (Stealth) is set up by
+- A special battle type (p.116) that :mod:`battles.mission_types` lists (Stealth, Street fight) is set up by
   its generator after Mission Selection (or the player's ``battle_type``): its card lines join
   the set-up card, ``setup["mission_type"]`` keeps ``{type, kind, setup}``, the enemy category
   is swapped and the force reshaped as the type says, the live tracker is its kind, and a type
   whose set-up says ``no_minis_allowed: false`` refuses no-minis play (``mode``). The core
   objective table is still rolled when mapped, but the type's own objective is the battle's.
+  A finished Street fight of a campaign pays what the chapter gave during play (a Criminal's
+  bounty, Rivals, Quest Clues, the law's hold on surrendered figures; pp.133-136) into the
+  campaign, logged, before the turn's Record the battle step.
 - The live tracker gets the enemy type's profile and rank counts; it makes the elite rank
   upgrades, the toggles and progressive Strength (p.30) itself, so the figures progressive
   Strength added at set-up are taken out of the counts it gets. A Bot crew member is a
@@ -959,7 +962,6 @@ def battle_create(
 
 #: Special mission types with a tracker of their own that a battle does not set up yet, and where to play them.
 UNLINKED_MISSIONS = {
-    "street_fight": "a Street fight (pp.123-136): play it on its own tracker (POST /api/v1/fp-street-fights/)",
     "salvage": "a Salvage job (pp.137-147): play it on its own tracker (Rooms, Five Parsecs salvage job)",
 }
 
@@ -1122,6 +1124,7 @@ def tracker_setup(battle: Battle, tables: Mapping[str, RangeTable]) -> dict[str,
         "crew": [
             {
                 "name": c["name"],
+                **({"ref": c["ref"]} if c.get("ref") else {}),
                 "reactions": c["reactions"],
                 "speed": c["speed"],
                 "combat_skill": c["combat_skill"],
@@ -1682,6 +1685,19 @@ def _pay_rewards(user: Any, battle: Battle, rewards: fp_enemies.EliteRewards) ->
     campaign_services.touch(campaign)
 
 
+def _pay_street(user: Any, battle: Battle, street: Mapping[str, Any]) -> None:
+    """Apply what a campaign's Street fight gave during play (``street["changes"]``: a Criminal's
+    bounty in credits, Rivals, Quest Clues as a note, the law's hold on surrendered figures;
+    pp.133-136) and log it; the core post-battle steps do the rest (p.136)."""
+    if battle.campaign_id is None or not street.get("changes"):
+        return
+    campaign, _ = campaign_for(user, battle.campaign_id, at_least=EDITOR, lock=True)
+    changes = [Change(str(c["kind"]), dict(c["data"])) for c in street["changes"]]
+    words = campaign_services.apply_changes(campaign, changes)
+    campaign_services.log(campaign, "battle", f"Street fight {battle.title}: {'; '.join(words)}.", changes=changes)
+    campaign_services.touch(campaign)
+
+
 @transaction.atomic
 def battle_finish(
     *,
@@ -1770,6 +1786,8 @@ def battle_finish(
     if rewards is not None:
         result["elite_rewards"] = rewards.as_dict()
         _pay_rewards(user, battle, rewards)
+    if isinstance(result.get("street"), Mapping):
+        _pay_street(user, battle, result["street"])
     result["record"] = _turn_record(battle, result)
     battle.result = result
     battle.status = "finished"
