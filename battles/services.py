@@ -826,6 +826,8 @@ def battle_create(
     # A campaign's crew size (4-6, its option) sets a Stealth force (p.122); standalone, the crew fielded.
     size = chosen.crew_size if campaign is not None else len(figures)
     special = _special_setup(dice, tables, setup, crew_size=size, ai_type=ai_type)
+    if special is not None and campaign is not None and setup.mission.battle_type == street_kind.MISSION:
+        special = street_kind.with_rivals(special, (f"{r.name} {r.kind}" for r in campaign.rivals.all()))
     if special is not None:
         enemy = _swap_category(enemy, special.get("enemy_swaps") or {})
     if core_objectives is not None and setup.mission.objectives and not setup.mission.expanded:

@@ -12,7 +12,7 @@ opened by the battles services. The kernel passes the shipped Five Parsecs table
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from live.engine.tracker import Action, Event, TrackerError
@@ -113,6 +113,22 @@ def mission_setup(dice: Dice, tables: Mapping[str, RangeTable], *, crew_size: in
         "no_minis": fp_street.NOMINIS_WHY,
         "no_minis_allowed": False,
     }
+
+
+#: Words in a campaign Rival's name or kind that make it one of the law's (p.136), by the key the
+#: tracker keeps (``fp_street.LAW_RIVALS``). A ruling: campaign Rivals are free text.
+LAW_RIVAL_WORDS: dict[str, str] = {"bounty hunter": "bounty_hunter", "vigilante": "vigilante", "enforcer": "enforcer"}
+
+
+def with_rivals(made: Mapping[str, Any], rivals: Iterable[str]) -> dict[str, Any]:
+    """A :func:`mission_setup` card with the campaign's Rivals that raise a surrendering crew
+    member's Perpetrator level (p.136: a Bounty Hunter or Vigilante Rival, level 2; an Enforcer
+    Rival, level 3), read from each Rival's name and kind (``rivals``), and a card line naming them."""
+    found = sorted({key for text in rivals for word, key in LAW_RIVAL_WORDS.items() if word in text.lower()})
+    if not found:
+        return dict(made)
+    line = "Rivals the law knows you by (p.136): " + ", ".join(k.replace("_", " ") for k in found) + "."
+    return {**made, "rivals": found, "card": [*made.get("card", []), line]}
 
 
 def battle_card(setup: Mapping[str, Any]) -> dict[str, Any]:

@@ -178,3 +178,18 @@ def test_a_campaign_street_fight_fills_record_the_battle_and_pays_the_chapter(pl
     assert campaign.credits == credits + 2
     assert campaign.rivals.filter(name="Enforcer Rival").exists()
     assert campaign.log.filter(text__contains="Quest Clue").exists()
+
+
+def test_the_campaigns_law_rivals_raise_the_perpetrator_level(player: Any) -> None:
+    """p.136: a Bounty Hunter or Vigilante Rival makes a surrendering figure a Level 2
+    Perpetrator, an Enforcer Rival Level 3; other Rivals do not count."""
+    campaign = make_campaign(player, dramatic_combat=True)
+    campaign.rivals.create(name="Kessa", kind="Vigilante")
+    campaign.rivals.create(name="Enforcer Rival", kind="Enforcers")
+    campaign.rivals.create(name="Gutter kings", kind="Gang")
+    battle = street(player, campaign_id=campaign.pk, enemy=ELITE)
+    assert battle.setup["mission_type"]["setup"]["rivals"] == ["enforcer", "vigilante"]
+    assert "Rivals the law knows you by (p.136): enforcer, vigilante." in battle.setup["battle"]["card"]
+    room = services.battle_track(user=player, battle_id=battle.pk, version=battle.version)
+    assert room.state["law"]["rivals"] == ["enforcer", "vigilante"]
+    assert street_kind.with_rivals({"card": []}, ["Gang Rival Gang"]) == {"card": []}
