@@ -102,7 +102,7 @@ def mission_setup(dice: Dice, tables: Mapping[str, RangeTable], *, crew_size: in
         f'(Warehouses and the objective, pp.124, 128); {city}; visibility 9" (p.124).',
         "Each crew figure walks on at a random edge point, the captain last (p.124).",
         "The opposition is rolled on the Street Fight Enemies table at the first reveal (p.129): "
-        "the enemy force above is not put on the table.",
+        "the battle's rolled enemy force is not put on the table.",
         "Not used here: " + ", ".join(made["not_used"]) + " (pp.123, 128).",
         "Without miniatures: not offered. " + fp_street.NOMINIS_WHY,
     ]

@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 
 from battles import mission_types, services, street_kind
 from battles.engine import fp_street
@@ -178,6 +180,11 @@ def test_a_campaign_street_fight_fills_record_the_battle_and_pays_the_chapter(pl
     assert campaign.credits == credits + 2
     assert campaign.rivals.filter(name="Enforcer Rival").exists()
     assert campaign.log.filter(text__contains="Quest Clue").exists()
+    client = Client()
+    client.force_login(player)
+    page = client.get(reverse("battles:detail", args=[battle.pk])).content.decode()
+    assert 'data-testid="street-card"' in page and 'data-testid="street-enemy-unused"' in page
+    assert 'data-testid="street-result"' in page and "2 credits" in page and "new Rivals: Enforcer" in page
 
 
 def test_the_campaigns_law_rivals_raise_the_perpetrator_level(player: Any) -> None:
