@@ -1554,7 +1554,7 @@ def _turn_record(battle: Battle, result: Mapping[str, Any]) -> dict[str, Any]:
         kills=None if kills is None else int(kills),
         psionic_uses=int(result.get("psionic_uses") or 0),
         enemy=str(enemy.get("type") or enemy.get("category") or ""),
-        elite=bool(enemy.get("elite")),
+        elite=bool(enemy.get("elite")) and "street" not in result,
     ).as_dict()
 
 
@@ -1784,7 +1784,8 @@ def battle_finish(
         "quest_finished": quest_finished,
         "rival_roll": rival_roll,
     }
-    rewards = _elite_rewards(battle, result, answers, dice or Dice())
+    # A Street fight's enemies come from its own table (p.129), not the rolled (elite) force.
+    rewards = None if "street" in result else _elite_rewards(battle, result, answers, dice or Dice())
     if rewards is not None:
         result["elite_rewards"] = rewards.as_dict()
         _pay_rewards(user, battle, rewards)

@@ -141,6 +141,7 @@ def test_a_street_fight_from_a_campaign_turn_is_played_on_two_devices_and_record
 
         tb.finish_and_record(laptop, base, battle)
         expect(laptop.get_by_test_id("street-result")).to_contain_text("off the table: Ria, Bo")
+        laptop.screenshot(path="/tmp/street-laptop-1280-result.png", full_page=False)
         turn = current_turn(campaign)
         assert turn is not None and turn.facts["battle"]["won"] is won
         assert turn.facts["battle"]["held_field"] is False and turn.facts["battle"]["casualties"] == []

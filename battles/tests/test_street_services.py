@@ -173,6 +173,8 @@ def test_a_campaign_street_fight_fills_record_the_battle_and_pays_the_chapter(pl
     battle.refresh_from_db()
     done = services.battle_finish(user=player, battle_id=battle.pk, version=battle.version)
     assert done.result is not None and done.result["street"]["credits"] == 2
+    # The elite force rolled at set-up never came to the table (p.129): no elite rewards, not an elite battle.
+    assert "elite_rewards" not in done.result and done.result["record"]["elite"] is False
     assert done.reported and done.result["record"]["won"] is True and done.result["record"]["held_field"] is False
     turn = current_turn(campaign)
     assert turn is not None and turn.facts["battle"]["won"] is True and turn.facts["battle"]["casualties"] == []
