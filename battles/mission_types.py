@@ -4,9 +4,10 @@ which generator sets it up. Mission Selection (``fp_setup``) or the player picks
 generator, shown as such on the set-up card, tracked by its kind and finished by its outcome.
 A type not listed in :data:`MISSION_TRACKERS` is played as a conventional battle. Salvage jobs
 (pp.137-147) are set up from a battle like Stealth missions (their rooms may also be opened from
-the rooms page). Street fights (pp.123-136) have their own tracker kind, opened as a room of its
-own (``POST /api/v1/fp-street-fights/``); it is in :data:`MISSION_KINDS` so that a battle whose
-room is of its kind finishes by its ``outcome``, but it is not yet set up from a battle.
+the rooms page). A Street fight (pp.123-136) is set up from a battle too: its card is rolled for
+the crew size's slots and the battle's crew takes them when the tracker opens
+(``street_kind.battle_card``); it can also be opened as a room of its own
+(``POST /api/v1/fp-street-fights/``).
 
 Each type's kind module (``battles.<type>_kind``) provides:
 
@@ -34,7 +35,8 @@ from battles import salvage_kind, stealth_kind, street_kind
 #: Mission type id (``fp_setup.BATTLE_TYPES`` key) -> tracker kind id.
 MISSION_TRACKERS: dict[str, str] = {
     "stealth": "fiveparsecs-stealth",
-    "salvage": "fiveparsecs-salvage",
+    "salvage": salvage_kind.KIND,
+    "street_fight": street_kind.KIND,
 }
 
 #: Tracker kind id -> its kind module (``mission_setup``, ``outcome``, ``KIND``).

@@ -50,12 +50,15 @@ Rulings:
   ``setup["connection"]`` (also among the warnings) lists the Connection's terms.
 - Won: the no-minis objective achieved; from the tracker or by hand, Holding the Field, unless
   ``won`` is given; a special mission's tracker (:mod:`battles.mission_types`) says ``won`` itself.
-- A special battle type (p.116) that :mod:`battles.mission_types` lists (Stealth, Salvage) is set up by
+- A special battle type (p.116) that :mod:`battles.mission_types` lists (Stealth, Salvage, Street fight) is set up by
   its generator after Mission Selection (or the player's ``battle_type``): its card lines join
   the set-up card, ``setup["mission_type"]`` keeps ``{type, kind, setup}``, the enemy category
   is swapped and the force reshaped as the type says, the live tracker is its kind, and a type
   whose set-up says ``no_minis_allowed: false`` refuses no-minis play (``mode``). The core
   objective table is still rolled when mapped, but the type's own objective is the battle's.
+  A finished Street fight of a campaign pays what the chapter gave during play (a Criminal's
+  bounty, Rivals, Quest Clues, the law's hold on surrendered figures; pp.133-136) into the
+  campaign, logged, before the turn's Record the battle step.
 - The live tracker gets the enemy type's profile and rank counts; it makes the elite rank
   upgrades, the toggles and progressive Strength (p.30) itself, so the figures progressive
   Strength added at set-up are taken out of the counts it gets. A Bot crew member is a
@@ -828,6 +831,8 @@ def battle_create(
     # A campaign's crew size (4-6, its option) sets a Stealth force (p.122); standalone, the crew fielded.
     size = chosen.crew_size if campaign is not None else len(figures)
     special = _special_setup(dice, tables, setup, crew_size=size, ai_type=ai_type)
+    if special is not None and campaign is not None and setup.mission.battle_type == street_kind.MISSION:
+        special = street_kind.with_rivals(special, (f"{r.name} {r.kind}" for r in campaign.rivals.all()))
     if special is not None:
         enemy = _swap_category(enemy, special.get("enemy_swaps") or {})
         if "rivals" in special and campaign is not None:  # a Salvage job's Rival trap names them (p.144)
@@ -926,7 +931,6 @@ def battle_create(
             "connection": connection_notes,
             "warnings": [
                 *connection_notes,
-                *_unlinked_mission(setup.mission.battle_type),
                 *_crew_warnings(figures),
                 *[f"No profile for the enemy weapon {w!r}: figures go without it." for w in warnings if fought],
             ],
@@ -964,19 +968,6 @@ def battle_create(
             rolls=rolled,
         )
     return battle
-
-
-#: Special mission types with a tracker of their own that a battle does not set up yet, and where to play them.
-UNLINKED_MISSIONS = {
-    "street_fight": "a Street fight (pp.123-136): play it on its own tracker (POST /api/v1/fp-street-fights/)",
-}
-
-
-def _unlinked_mission(battle_type: str | None) -> list[str]:
-    """The set-up warning for a battle whose type has its own tracker that is not set up from a
-    battle yet (:data:`UNLINKED_MISSIONS`): it says so, and that this battle is conventional."""
-    where = UNLINKED_MISSIONS.get(str(battle_type or ""))
-    return [f"Mission Selection gave {where}; this battle is set up as a conventional one."] if where else []
 
 
 def _special_setup(
@@ -1130,6 +1121,7 @@ def tracker_setup(battle: Battle, tables: Mapping[str, RangeTable]) -> dict[str,
         "crew": [
             {
                 "name": c["name"],
+                **({"ref": c["ref"]} if c.get("ref") else {}),
                 "reactions": c["reactions"],
                 "speed": c["speed"],
                 "combat_skill": c["combat_skill"],
@@ -1557,7 +1549,7 @@ def _turn_record(battle: Battle, result: Mapping[str, Any]) -> dict[str, Any]:
         kills=None if kills is None else int(kills),
         psionic_uses=int(result.get("psionic_uses") or 0),
         enemy=str(enemy.get("type") or enemy.get("category") or ""),
-        elite=bool(enemy.get("elite")),
+        elite=bool(enemy.get("elite")) and "street" not in result,
         mission_type=str((battle.setup.get("mission_type") or {}).get("type") or ""),
         salvage=result["salvage"] if isinstance(result.get("salvage"), Mapping) else None,
     ).as_dict()
@@ -1692,6 +1684,19 @@ def _pay_rewards(user: Any, battle: Battle, rewards: fp_enemies.EliteRewards) ->
     campaign_services.touch(campaign)
 
 
+def _pay_street(user: Any, battle: Battle, street: Mapping[str, Any]) -> None:
+    """Apply what a campaign's Street fight gave during play (``street["changes"]``: a Criminal's
+    bounty in credits, Rivals, Quest Clues as a note, the law's hold on surrendered figures;
+    pp.133-136) and log it; the core post-battle steps do the rest (p.136)."""
+    if battle.campaign_id is None or not street.get("changes"):
+        return
+    campaign, _ = campaign_for(user, battle.campaign_id, at_least=EDITOR, lock=True)
+    changes = [Change(str(c["kind"]), dict(c["data"])) for c in street["changes"]]
+    words = campaign_services.apply_changes(campaign, changes)
+    campaign_services.log(campaign, "battle", f"Street fight {battle.title}: {'; '.join(words)}.", changes=changes)
+    campaign_services.touch(campaign)
+
+
 @transaction.atomic
 def battle_finish(
     *,
@@ -1776,10 +1781,13 @@ def battle_finish(
         "quest_finished": quest_finished,
         "rival_roll": rival_roll,
     }
-    rewards = _elite_rewards(battle, result, answers, dice or Dice())
+    # A Street fight's enemies come from its own table (p.129), not the rolled (elite) force.
+    rewards = None if "street" in result else _elite_rewards(battle, result, answers, dice or Dice())
     if rewards is not None:
         result["elite_rewards"] = rewards.as_dict()
         _pay_rewards(user, battle, rewards)
+    if isinstance(result.get("street"), Mapping):
+        _pay_street(user, battle, result["street"])
     result["record"] = _turn_record(battle, result)
     battle.result = result
     battle.status = "finished"

@@ -8,7 +8,7 @@ import re
 
 import pytest
 from django.conf import settings
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from battles.models import Battle
 from campaigns import services as campaign_services
@@ -57,6 +57,75 @@ def campaign_at_record_the_battle(captain) -> Campaign:  # type: ignore[no-untyp
 
 def scroll_width(page: Page) -> int:
     return int(page.evaluate("document.documentElement.scrollWidth"))
+
+
+def set_up_turn_battle(laptop: Page, base: str, campaign: Campaign, title: str, battle_type: str) -> None:
+    """From the campaign turn page, set up this turn's battle of ``battle_type`` (p.116) against
+    an elite Criminal Elements force, numbers 3, hand guns."""
+    laptop.goto(f"{base}/campaigns/{campaign.pk}/turn/")
+    laptop.get_by_test_id("battle-handoff").get_by_role("button", name="Set up this turn's battle").click()
+    form = laptop.get_by_test_id("setup-form")
+    form.get_by_label("Title").fill(title)
+    form.get_by_label("Battle type").select_option(battle_type)
+    form.get_by_label("Elite enemy, rolled (p.48)").check()
+    form.get_by_label("Category").select_option("Criminal Elements")
+    form.get_by_label("Numbers from my core roll").fill("3")
+    form.get_by_test_id("basic-weapon").fill("Hand gun")
+    laptop.get_by_test_id("create").click()
+
+
+def take_die(card: Locator, die: str = "1", shows: str = "die 1: quick") -> None:
+    """The figure ``card`` (on a laptop or a phone) takes Reaction die ``die`` until it ``shows`` it."""
+    for _ in range(3):  # a tap that lands while a pushed update swaps the card is tapped again
+        expect(card.get_by_role("button", name="Take this die")).to_be_visible(timeout=LIVE)
+        card.get_by_label("Reaction die").select_option(die)
+        card.get_by_role("button", name="Take this die").click()
+        try:
+            expect(card).to_contain_text(shows, timeout=4000)
+            break
+        except AssertionError:
+            continue
+    expect(card).to_contain_text(shows)  # the phone's own tap went through
+
+
+def open_on_two_devices(laptop: Page, phone: Page, base: str, battle: Battle, tracker: str) -> None:
+    """The laptop opens ``battle``'s live tracker (test id ``tracker``) and hands Bo (c2) to the
+    friend, whose phone opens it from the battle page."""
+    laptop.get_by_test_id("track").click()
+    expect(laptop.get_by_test_id(tracker)).to_be_visible()
+    assert re.search(r"/rooms/\d+/$", laptop.url)
+    laptop.get_by_test_id("player-c2").select_option(label="played by friend")
+    expect(laptop.get_by_test_id("last-result")).to_contain_text("Bo is now played by a player", timeout=LIVE)
+    phone.goto(f"{base}/battles/fp/{battle.pk}/")
+    phone.get_by_test_id("room-link").click()
+
+
+def both_quick(laptop: Page, phone: Page) -> None:
+    """Round 1 to its Quick Action phase with typed Reactions 1, 1: Bo takes die 1 on the phone,
+    Ria die 2 on the laptop, and both devices see both."""
+    laptop.get_by_test_id("next-phase").click()
+    laptop.locator("#reactions-form").get_by_label("My Reaction dice").fill("1, 1")
+    laptop.get_by_test_id("roll-reactions").click()
+    take_die(phone.get_by_test_id("figure-c2"))
+    ria_takes_die_2(laptop, "die 1: quick")
+    expect(laptop.get_by_test_id("figure-c2")).to_contain_text("die 1: quick", timeout=LIVE)
+    laptop.get_by_test_id("next-phase").click()
+    expect(phone.get_by_test_id("phase")).to_have_text("Quick", timeout=LIVE)
+
+
+def ria_takes_die_2(laptop: Page, shows: str) -> None:
+    """Ria (c1) takes Reaction die 2 on the laptop, which then ``shows`` it on her card."""
+    take_die(laptop.get_by_test_id("figure-c1"), "2", shows)
+
+
+def finish_and_record(laptop: Page, base: str, battle: Battle) -> None:
+    """Finish ``battle`` on its page from its tracker; the result is recorded in the turn."""
+    laptop.goto(f"{base}/battles/fp/{battle.pk}/")
+    laptop.get_by_test_id("finish").locator("summary").click()
+    laptop.get_by_test_id("finish-button").click()
+    result = laptop.get_by_test_id("result")
+    expect(result).to_contain_text("From the live tracker")
+    expect(result).to_contain_text("Recorded in turn")
 
 
 def test_a_campaign_battle_is_set_up_on_the_laptop_and_tracked_live_on_a_phone(players) -> None:  # type: ignore[no-untyped-def]
@@ -137,21 +206,9 @@ def test_a_campaign_battle_is_set_up_on_the_laptop_and_tracked_live_on_a_phone(p
         expect(phone.get_by_test_id("figure-c1").get_by_role("button", name="Take this die")).to_have_count(0)  # not theirs
 
         # The friend gives Bo the 1 (Quick); the laptop sees it, and gives Ria the 6 (Slow).
-        for _ in range(3):  # a tap that lands while a pushed update swaps the card is tapped again
-            expect(bo_on_phone.get_by_role("button", name="Take this die")).to_be_visible(timeout=LIVE)
-            bo_on_phone.get_by_label("Reaction die").select_option("1")
-            bo_on_phone.get_by_role("button", name="Take this die").click()
-            try:
-                expect(bo_on_phone).to_contain_text("die 1: quick", timeout=4000)
-                break
-            except AssertionError:
-                continue
-        expect(bo_on_phone).to_contain_text("die 1: quick")
+        take_die(bo_on_phone)
         expect(laptop.get_by_test_id("figure-c2")).to_contain_text("die 1: quick", timeout=LIVE)
-        ria = laptop.get_by_test_id("figure-c1")
-        ria.get_by_label("Reaction die").select_option("2")
-        ria.get_by_role("button", name="Take this die").click()
-        expect(ria).to_contain_text("die 6: slow")
+        ria_takes_die_2(laptop, "die 6: slow")
         expect(phone.get_by_test_id("figure-c1")).to_contain_text("die 6: slow", timeout=LIVE)
 
         laptop.get_by_test_id("next-phase").click()

@@ -16,8 +16,14 @@ from campaigns.models import Campaign
 from campaigns.selectors import current_turn
 from tests.asgi_server import asgi_server
 from tests.browser import chromium, laptop_and_phone
-from tests.test_browser_battles import LIVE, campaign_at_record_the_battle, players, scroll_width
-from tests.test_browser_stealth import finish_and_record, set_up_from_the_turn
+from tests.test_browser_battles import (
+    LIVE,
+    campaign_at_record_the_battle,
+    finish_and_record,
+    players,
+    scroll_width,
+    set_up_turn_battle,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -50,7 +56,7 @@ def test_a_salvage_job_from_a_campaign_turn_is_played_on_two_devices_recorded_an
 
     with asgi_server(redis_url=settings.REDIS_URL or None) as base, chromium() as browser:
         laptop, phone = laptop_and_phone(browser, base, "captain", "friend")
-        set_up_from_the_turn(laptop, base, campaign, "Scrap Run", "salvage")
+        set_up_turn_battle(laptop, base, campaign, "Scrap Run", "salvage")
 
         # The card says it is a Salvage job and why the no-minis rules do not apply.
         expect(laptop.get_by_test_id("salvage-card")).to_contain_text("Salvage markers to place (p.138)")

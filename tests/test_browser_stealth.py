@@ -8,43 +8,26 @@ import re
 
 import pytest
 from django.conf import settings
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from battles.models import Battle
-from campaigns.models import Campaign
 from campaigns.selectors import current_turn
 from tests.asgi_server import asgi_server
 from tests.browser import chromium, laptop_and_phone
-from tests.test_browser_battles import LIVE, campaign_at_record_the_battle, players, scroll_width
+from tests.test_browser_battles import (
+    LIVE,
+    both_quick,
+    campaign_at_record_the_battle,
+    finish_and_record,
+    open_on_two_devices,
+    players,
+    scroll_width,
+    set_up_turn_battle,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 __all__ = ["players"]
-
-
-def set_up_from_the_turn(laptop: Page, base: str, campaign: Campaign, title: str, battle_type: str) -> None:
-    """On the laptop, from the campaign's turn page: set up this turn's battle as ``battle_type``
-    against rolled elite Criminal Elements."""
-    laptop.goto(f"{base}/campaigns/{campaign.pk}/turn/")
-    laptop.get_by_test_id("battle-handoff").get_by_role("button", name="Set up this turn's battle").click()
-    form = laptop.get_by_test_id("setup-form")
-    form.get_by_label("Title").fill(title)
-    form.get_by_label("Battle type").select_option(battle_type)
-    form.get_by_label("Elite enemy, rolled (p.48)").check()
-    form.get_by_label("Category").select_option("Criminal Elements")
-    form.get_by_label("Numbers from my core roll").fill("3")
-    form.get_by_test_id("basic-weapon").fill("Hand gun")
-    laptop.get_by_test_id("create").click()
-
-
-def finish_and_record(laptop: Page, base: str, battle: Battle) -> None:
-    """Finish the tracked battle on its card: the result comes from the tracker and is recorded in the turn."""
-    laptop.goto(f"{base}/battles/fp/{battle.pk}/")
-    laptop.get_by_test_id("finish").locator("summary").click()
-    laptop.get_by_test_id("finish-button").click()
-    result = laptop.get_by_test_id("result")
-    expect(result).to_contain_text("From the live tracker")
-    expect(result).to_contain_text("Recorded in turn")
 
 
 def test_a_stealth_mission_from_a_campaign_turn_is_played_on_two_devices_and_recorded(players) -> None:  # type: ignore[no-untyped-def]
@@ -53,7 +36,7 @@ def test_a_stealth_mission_from_a_campaign_turn_is_played_on_two_devices_and_rec
 
     with asgi_server(redis_url=settings.REDIS_URL or None) as base, chromium() as browser:
         laptop, phone = laptop_and_phone(browser, base, "captain", "friend")
-        set_up_from_the_turn(laptop, base, campaign, "Quiet Job", "stealth")
+        set_up_turn_battle(laptop, base, campaign, "Quiet Job", "stealth")
 
         # The card says it is a Stealth mission and why the no-minis rules do not apply.
         card = laptop.get_by_test_id("stealth-card")
@@ -63,37 +46,9 @@ def test_a_stealth_mission_from_a_campaign_turn_is_played_on_two_devices_and_rec
         battle = Battle.objects.get(title="Quiet Job")
         objective = battle.setup["mission_type"]["setup"]["objective"]
 
-        laptop.get_by_test_id("track").click()
-        expect(laptop.get_by_test_id("stealth")).to_be_visible()
-        assert re.search(r"/rooms/\d+/$", laptop.url)
-        laptop.get_by_test_id("player-c2").select_option(label="played by friend")
-        expect(laptop.get_by_test_id("last-result")).to_contain_text("Bo is now played by a player", timeout=LIVE)
-
-        phone.goto(f"{base}/battles/fp/{battle.pk}/")
-        phone.get_by_test_id("room-link").click()
+        open_on_two_devices(laptop, phone, base, battle, "stealth")
         expect(phone.get_by_test_id("stealth-mode")).to_have_text("Stealth")
-
-        laptop.get_by_test_id("next-phase").click()
-        laptop.locator("#reactions-form").get_by_label("My Reaction dice").fill("1, 1")
-        laptop.get_by_test_id("roll-reactions").click()
-        bo = phone.get_by_test_id("figure-c2")
-        for _ in range(3):  # a tap that lands while a pushed update swaps the card is tapped again
-            expect(bo.get_by_role("button", name="Take this die")).to_be_visible(timeout=LIVE)
-            bo.get_by_label("Reaction die").select_option("1")
-            bo.get_by_role("button", name="Take this die").click()
-            try:
-                expect(bo).to_contain_text("die 1: quick", timeout=4000)
-                break
-            except AssertionError:
-                continue
-        expect(bo).to_contain_text("die 1: quick")  # the phone's own tap went through
-        expect(laptop.get_by_test_id("figure-c2")).to_contain_text("die 1: quick", timeout=LIVE)
-        ria = laptop.get_by_test_id("figure-c1")
-        ria.get_by_label("Reaction die").select_option("2")
-        ria.get_by_role("button", name="Take this die").click()
-        expect(ria).to_contain_text("die 1: quick")
-        laptop.get_by_test_id("next-phase").click()
-        expect(phone.get_by_test_id("phase")).to_have_text("Quick", timeout=LIVE)
+        both_quick(laptop, phone)
 
         # Ria finds the target if it must be found, then works the objective.
         def do(what: str, figure: str = "c1") -> None:

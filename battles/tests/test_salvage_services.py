@@ -67,7 +67,6 @@ def test_mission_types_map_salvage_to_its_kind_and_generator() -> None:
     assert mission_types.MISSION_TRACKERS["salvage"] == "fiveparsecs-salvage"
     assert mission_types.generator("salvage") is salvage_kind.mission_setup
     assert mission_types.outcome_for("fiveparsecs-salvage") is salvage_kind.outcome
-    assert "salvage" not in services.UNLINKED_MISSIONS
 
 
 def test_mission_setup_rolls_markers_and_edge_with_reasons_and_refuses_no_minis() -> None:

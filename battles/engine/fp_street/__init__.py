@@ -62,7 +62,7 @@ face?, suspect?}, ``confront`` {figure, face?, combatant_face?}, ``threaten`` {f
 
 from __future__ import annotations
 
-from battles.engine.fp_street.common import MISSION, NOMINIS_WHY, PHASE_NAMES, PHASES, SOURCE
+from battles.engine.fp_street.common import MISSION, NOMINIS_WHY, PHASE_NAMES, PHASES, SOURCE, captain_note
 from battles.engine.fp_street.flow import release
 from battles.engine.fp_street.reducer import ACTIONS, apply, outcome
 from battles.engine.fp_street.setup import LAW_RIVALS, generate, initial_state
@@ -76,6 +76,7 @@ __all__ = [
     "PHASE_NAMES",
     "SOURCE",
     "apply",
+    "captain_note",
     "generate",
     "initial_state",
     "outcome",

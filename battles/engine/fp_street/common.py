@@ -67,6 +67,12 @@ NOMINIS_WHY = (
     "battle space of no-minis play does not track. Play it on the table with the tracker."
 )
 
+
+def captain_note(name: str) -> str:
+    """The set-up card's note on how the captain arrives (p.124)."""
+    return f"{name} (captain) enters last: at a random point or beside a crew member already on the table."
+
+
 #: Individuals' profile (p.126).
 INDIVIDUAL_PROFILE: dict[str, int] = {"speed": 4, "toughness": 3}
 

@@ -154,7 +154,7 @@ def generate(
         rolls.append(record)
         entries.append({"figure": fig["id"], "name": fig["name"], "face": record.total, "edge": towards})
     if captain is not None:
-        notes.append(f"{captain['name']} (captain) enters last: at a random point or beside a crew member already on the table.")
+        notes.append(c.captain_note(captain["name"]))
 
     individual = None
     if data.get("individual"):
