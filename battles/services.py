@@ -79,7 +79,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from battles import mission_types, street_kind
+from battles import mission_types, salvage_kind, street_kind
 from battles.engine import fp_combat, fp_enemies, fp_setup, fp_street, fp_tracker, nominis, odds
 from battles.fiveparsecs_kind import KIND as TRACKER_KIND
 from battles.models import Battle, BattleJob
@@ -835,7 +835,7 @@ def battle_create(
         special = street_kind.with_rivals(special, (f"{r.name} {r.kind}" for r in campaign.rivals.all()))
     if special is not None:
         enemy = _swap_category(enemy, special.get("enemy_swaps") or {})
-        if "rivals" in special and campaign is not None:  # a Salvage job's Rival trap names them (p.144)
+        if setup.mission.battle_type == salvage_kind.MISSION and campaign is not None:  # its Rival trap names them (p.144)
             special["rivals"] = list(campaign.rivals.values_list("name", flat=True)[:20])
     if core_objectives is not None and setup.mission.objectives and not setup.mission.expanded:
         first = setup.mission.objectives[0]
