@@ -39,7 +39,7 @@ class MeetingSerializer(serializers.ModelSerializer[Meeting]):
     card and ``sides``, the sides the caller may act for."""
 
     host_name = serializers.CharField(source="host.name", read_only=True)
-    guest_name = serializers.CharField(source="guest.name", read_only=True, default=None)
+    guest_name = serializers.CharField(source="guest.name", read_only=True, default=None, allow_null=True)
     crew_limit = serializers.SerializerMethodField()
     sides = serializers.SerializerMethodField()
 
