@@ -96,9 +96,20 @@ def _squad_context(request: HttpRequest, squad: Squad, **extra: Any) -> dict[str
         "can_edit": role != Role.VIEWER,
         "members": members,
         "editors": [m["username"] for m in members if m["role"] == "editor"],
-        "last_change": history_services.last_change(squad) if role != Role.VIEWER else None,
-        "just_undone": next((e for e in recent[:1] if e.step == "undo"), None) if role != Role.VIEWER else None,
+        **_undo_bar(squad, role),
         **extra,
+    }
+
+
+def _undo_bar(squad: Squad, role: Role) -> dict[str, Any]:
+    """What the Undo bar (``bughunt/_undo_bar.html``) shows to an editor or the owner: the change
+    an Undo takes back, and the undo just made (the squad's newest log line, if it is one)."""
+    if role == Role.VIEWER:
+        return {"last_change": None, "just_undone": None}
+    newest = squad.log.order_by("-id").first()
+    return {
+        "last_change": history_services.last_change(squad),
+        "just_undone": newest if newest is not None and newest.step == "undo" else None,
     }
 
 
@@ -248,13 +259,23 @@ def marine(request: HttpRequest, squad_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def squad_undo(request: HttpRequest, squad_id: int) -> HttpResponse:
-    """Take back the squad's last change (an editor at least); a refusal keeps the squad page."""
+    """Take back the squad's last change (an editor at least); a refusal keeps the squad page.
+    Sent from a mission page (``mission``: its id), the answer is that page again."""
 
     def write(squad: Squad) -> Any:
         v = validated(inputs.VersionInput, request.POST)
         return history_services.squad_undo(user=request.user, squad_id=squad.pk, version=v["version"])
 
-    return _squad_write(request, squad_id, write)
+    response = _squad_write(request, squad_id, write)
+    # Tapped on a mission page (the post-battle sequence): back there, if the mission is still there.
+    raw = request.POST.get("mission", "")
+    if response.status_code == 302 and raw.isdecimal():
+        mission = Mission.objects.filter(pk=int(raw), squad_id=squad_id).first()
+        if mission is not None:
+            response = redirect("bughunt:mission", mission_id=mission.pk)
+            if mission.stage == "in_play":  # a post-battle step taken back: its form again, in view
+                response["Location"] += "#casualties"
+    return response
 
 
 # -- export and import ------------------------------------------------------------------------------
@@ -374,6 +395,7 @@ def _mission_context(request: HttpRequest, mission: Mission, **extra: Any) -> di
         "log": mission.log.order_by("id"),
         "everyone": [t for t in squad.troopers.all() if t.status == "active"],
         "post_battle_steps": list(tables["bh-post-battle-sequence"].entries),
+        **_undo_bar(squad, squad_for(request.user, squad.pk)[1]),
         **extra,
     }
 
@@ -387,7 +409,9 @@ def mission_detail(request: HttpRequest, mission_id: int) -> HttpResponse:
     return render(request, "bughunt/mission_detail.html", _mission_context(request, mission))
 
 
-def _mission_write(request: HttpRequest, mission_id: int, write: Callable[[Mission], Any]) -> HttpResponse:
+def _mission_write(request: HttpRequest, mission_id: int, write: Callable[[Mission], Any], *, at: str = "") -> HttpResponse:
+    """Run one mission write; the answer is the mission page, scrolled to the section ``at``
+    (an element id) so that a phone shows the result where the form was tapped."""
     mission = _mission_or_404(request, mission_id)
     try:
         squad_for(request.user, mission.squad_id, at_least=EDITOR)  # the role before the form
@@ -397,7 +421,10 @@ def _mission_write(request: HttpRequest, mission_id: int, write: Callable[[Missi
         mission.squad.refresh_from_db()
         context = _mission_context(request, mission, error=exc, form=request.POST)  # what was typed stays
         return render(request, "bughunt/mission_detail.html", context, status=exc.status)
-    return redirect("bughunt:mission", mission_id=mission.pk)
+    response = redirect("bughunt:mission", mission_id=mission.pk)
+    if at:
+        response["Location"] += f"#{at}"
+    return response
 
 
 @login_required
@@ -457,7 +484,7 @@ def mission_casualties(request: HttpRequest, mission_id: int) -> HttpResponse:
         v = validated(inputs.MissionCasualtiesInput, request.POST)
         return services.mission_casualties(user=request.user, mission_id=mission.pk, **v)
 
-    return _mission_write(request, mission_id, write)
+    return _mission_write(request, mission_id, write, at="casualties")
 
 
 @login_required

@@ -47,6 +47,17 @@ def played(user: Any, squad: Squad) -> Mission:
     )
 
 
+def ended(user: Any, squad: Squad) -> Mission:
+    """A mission created, loaded out and played to its end at the tracker, before the post-battle."""
+    mission = services.mission_create(user=user, squad_id=squad.pk, version=squad_version(squad.pk), seed=2)
+    loadout = {str(t.pk): "Shot gun" for t in services.available_troopers(squad)}
+    services.mission_loadout(user=user, mission_id=mission.pk, version=mission_version(mission.pk), loadout=loadout)
+    mission = services.mission_start(user=user, mission_id=mission.pk, version=mission_version(mission.pk))
+    room = Room.objects.get(pk=int(mission.room_id or 0))
+    live_services.room_act(user=user, room_id=room.pk, type="end_mission", payload={}, version=room.version, seed=1)
+    return mission
+
+
 def undo(user: Any, squad: Squad) -> str:
     return history_services.squad_undo(user=user, squad_id=squad.pk, version=squad_version(squad.pk))
 
@@ -71,12 +82,7 @@ def test_undo_takes_back_a_set_up_step_and_strikes_its_lines(player: Any, squad:
 
 
 def test_undo_takes_back_the_post_battle_sequence(player: Any, squad: Squad) -> None:
-    mission = services.mission_create(user=player, squad_id=squad.pk, version=squad_version(squad.pk), seed=2)
-    loadout = {str(t.pk): "Shot gun" for t in services.available_troopers(squad)}
-    services.mission_loadout(user=player, mission_id=mission.pk, version=mission_version(mission.pk), loadout=loadout)
-    mission = services.mission_start(user=player, mission_id=mission.pk, version=mission_version(mission.pk))
-    room = Room.objects.get(pk=int(mission.room_id or 0))
-    live_services.room_act(user=player, room_id=room.pk, type="end_mission", payload={}, version=room.version, seed=1)
+    mission = ended(player, squad)
     before = documents.snapshot(Squad.objects.get(pk=squad.pk))
     services.mission_finish(user=player, mission_id=mission.pk, version=mission_version(mission.pk), in_charge="Hicks", seed=4)
     assert Mission.objects.get(pk=mission.pk).stage == "done"
@@ -308,3 +314,26 @@ def test_any_value_anywhere_is_imported_or_refused_naming_its_field(player: Any,
         assert (Squad.objects.count(), Trooper.objects.count(), LogEntry.objects.count()) == before
     else:  # a value of the right type: the import keeps it as it was given
         assert history_services.squad_export(user=other, squad_id=made.pk) == doc
+
+
+def test_a_post_battle_step_is_undone_from_the_mission_page_and_shown_there(player: Any, squad: Squad) -> None:
+    """The mission page, where the post-battle sequence is played, has the Undo bar; rolling
+    step 1 and undoing it both answer with that page scrolled to step 1 (a phone sees the result
+    where it tapped); an Undo from the squad page still goes back to the squad page."""
+
+    mission = ended(player, squad)
+    client = Client()
+    client.force_login(player)
+    page = f"/bughunt/missions/{mission.pk}/"
+    rolled = client.post(f"{page}casualties/", {"version": squad_version(squad.pk)})
+    assert rolled.status_code == 302 and rolled["Location"] == f"{page}#casualties"
+    shown = client.get(page).content.decode()
+    assert 'data-testid="undo-bar"' in shown and "post-battle: 1. casualties rolled" in shown
+    assert f'name="mission" value="{mission.pk}"' in shown
+    undone = client.post(f"/bughunt/{squad.pk}/undo/", {"version": squad_version(squad.pk), "mission": mission.pk})
+    assert undone.status_code == 302 and undone["Location"] == f"{page}#casualties"
+    assert (Mission.objects.get(pk=mission.pk).post_battle or {}).get("casualties") is None
+    assert "Undid: No casualties" in client.get(page).content.decode()
+    services.squad_update(user=player, squad_id=squad.pk, version=squad_version(squad.pk), name="Kilo Two")
+    back = client.post(f"/bughunt/{squad.pk}/undo/", {"version": squad_version(squad.pk)})
+    assert back["Location"] == f"/bughunt/{squad.pk}/"
