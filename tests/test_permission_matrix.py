@@ -51,7 +51,7 @@ WRITES = ("post", "patch", "delete")
 class Rule:
     """Who may use one URL pattern: the object it guards and the level each method needs."""
 
-    guards: str  # campaign, battle, squad, room, table, campaign_job, battle_job, squad_job, admin or "" (nothing)
+    guards: str  # campaign, meeting (PvP, through its host campaign), battle, squad, room, table, campaign_job, battle_job, squad_job, admin or "" (nothing)
     read: str  # level for GET
     write: str  # level for POST/PATCH/DELETE
     delete: str | None = None  # when DELETE needs more than the other writes
@@ -241,6 +241,18 @@ MATRIX: dict[str, Rule] = {
     "api/v1/fp-battles/<int:battle_id>/odds/": R("battle", "reader", "editor"),
     "api/v1/fp-battle-jobs/<int:job_id>/": R("battle_job", "reader"),
     "api/v1/fp-street-fights/": R("", "user"),
+    # PvP meetings: readers of either campaign read, its editors write (battles.pvp_services).
+    "api/v1/fp-pvp/": R("", "user"),
+    "api/v1/fp-pvp/accept/": R("", "user"),
+    "api/v1/fp-pvp/<int:meeting_id>/": R("meeting", "reader", "editor"),  # GET only; a write is refused by role first
+    "api/v1/fp-pvp/<int:meeting_id>/field/": R("meeting", "reader", "editor"),
+    "api/v1/fp-pvp/<int:meeting_id>/setup/": R("meeting", "reader", "editor"),
+    "api/v1/fp-pvp/<int:meeting_id>/track/": R("meeting", "reader", "editor"),
+    "api/v1/fp-pvp/<int:meeting_id>/finish/": R("meeting", "reader", "editor"),
+    "battles/pvp/": R("", "user"),
+    "battles/pvp/start/": R("", "user"),
+    "battles/pvp/<int:meeting_id>/": R("meeting", "reader"),
+    "battles/pvp/<int:meeting_id>/<slug:action>/": R("meeting", "reader", "editor"),
 }
 
 # Django's admin has its own staff check (none of the seven is staff); its patterns are walked
@@ -281,7 +293,7 @@ def _role(world: World, guards: str, identity: str) -> str | None:
         return None
     if identity == "owner":
         return "owner"
-    if guards in ("campaign", "battle", "battle_job", "squad") and identity in ("editor", "reader"):
+    if guards in ("campaign", "battle", "battle_job", "squad", "meeting") and identity in ("editor", "reader"):
         return identity
     if guards == "room" and identity in ("player", "viewer"):
         return identity
@@ -303,7 +315,10 @@ def _url(route: str, world: World) -> str:
     if "jobs/" in route:
         values["job_id"] = world.battle_job.pk if "battle" in route else world.campaign_job.pk
         values["job_id"] = world.extra["squad_job"].pk if "bughunt" in route else values["job_id"]
-    if route.startswith("campaigns/") and "act/" in route:
+    values["meeting_id"] = world.extra["meeting"].pk
+    if route.startswith("battles/pvp/"):
+        values["action"] = "finish"
+    elif route.startswith("campaigns/") and "act/" in route:
         values["action"] = "adjust"
     elif "act/" in route:
         values["action"] = "finish"

@@ -423,7 +423,11 @@ KINDS = {
     "bughunt-mission": Kind("bughunt-mission", {"setup": BH_SETUP}, bughunt_moves, bughunt_check),
     "fiveparsecs-battle": Kind("fiveparsecs-battle", {"setup": FP_SETUP}, fp_moves, fp_check),
     "fiveparsecs-salvage": Kind(
-        "fiveparsecs-salvage", {"crew": "Ria 1, Bo, Zed 2 bot", "rivals": "Vex"}, salvage_moves, salvage_check
+        "fiveparsecs-salvage",
+        # Typed set-up dice: a replayed example must start from the same state (hypothesis re-runs it).
+        {"crew": "Ria 1, Bo, Zed 2 bot", "rivals": "Vex", "marker_face": 2, "edge_face": 5},
+        salvage_moves,
+        salvage_check,
     ),
 }
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.core.management import call_command
 
+from battles import pvp_services
 from battles import services as battle_services
 from battles.models import Battle, BattleJob
 from battles.tests.fp_data import PUNKS
@@ -120,6 +121,8 @@ def build_world() -> World:
 
     squad_job = bughunt_history.JOBS.run(job_id=bughunt_history.JOBS.start(user=owner, kind="export", target=squad).pk)
 
+    meeting = pvp_services.meeting_invite(user=owner, campaign_id=campaign.pk)  # a PvP invitation of the campaign
+
     room = live_services.room_create(user=owner, kind="threat", title="LV-426")
     code = live_services.room_code(room)
     assert code is not None
@@ -145,5 +148,5 @@ def build_world() -> World:
         room=room,
         user_table=user_table,
         system_table=system_table,
-        extra={"squad_editor_membership": squad_editor_membership, "squad_job": squad_job},
+        extra={"squad_editor_membership": squad_editor_membership, "squad_job": squad_job, "meeting": meeting},
     )
