@@ -10,8 +10,6 @@ is reloaded with a warning so the rest of the fight is still checked."""
 
 from __future__ import annotations
 
-import warnings
-
 import pytest
 from django.conf import settings
 from playwright.sync_api import Locator, Page, expect
@@ -22,7 +20,7 @@ from campaigns.selectors import current_turn
 from tests import test_browser_battles as tb
 from tests.asgi_server import asgi_server
 from tests.browser import chromium, laptop_and_phone
-from tests.test_browser_battles import players
+from tests.test_browser_battles import players, shown
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -49,17 +47,6 @@ def owner_tool(page: Page, name: str) -> None:
         except PlaywrightTimeout:
             continue
     tools.get_by_role("button", name=name).click()
-
-
-def shown(page: Page, testid: str, text: str, what: str) -> None:
-    """``testid`` on ``page`` shows ``text``: pushed, or, when the event stream dropped the update
-    (a known flake that the Stealth test shares), after a reload, with a warning saying so."""
-    try:
-        expect(page.get_by_test_id(testid)).to_contain_text(text, timeout=tb.LIVE)
-    except AssertionError:
-        warnings.warn(f"A pushed update was not shown ({what}); the page was reloaded.", stacklevel=2)
-        page.reload()
-        expect(page.get_by_test_id(testid)).to_contain_text(text)
 
 
 def work_objective(page: Page, key: str) -> None:

@@ -26,6 +26,13 @@ from tests.factories import UserFactory
 pytestmark = pytest.mark.usefixtures("bughunt_tables")
 
 
+@pytest.fixture(autouse=True)
+def _jobs_run_in_process(settings: Any) -> None:
+    """Export and import jobs run in this process, as in local play, with or without REDIS_URL
+    (CI sets one; campaigns/tests/test_jobs.py does the same)."""
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+
+
 @pytest.fixture
 def squad(player: Any) -> Squad:
     return services.squad_create(user=player, name="Kilo", character_names=["Vasquez", "Hicks", "Hudson"], seed=3)
