@@ -22,6 +22,7 @@ from django.db import models
 
 from bughunt.models import LogEntry, Mission, Squad, Trooper
 from rules.errors import DropshipError
+from rules.payloads import check_json
 
 FORMAT = "dropship-bughunt-squad"
 FORMAT_VERSION = 1
@@ -280,6 +281,7 @@ def check(doc: Any) -> None:
     :class:`DocumentError` naming the first bad field (its path in the document)."""
     if not isinstance(doc, dict):
         raise DocumentError("A squad export is a JSON object.", field="file")
+    check_json(doc, field="")  # NUL characters and infinities: jsonb cannot store them
     if doc.get("format") != FORMAT:
         raise DocumentError(f"format must be {FORMAT!r}; this document says {doc.get('format')!r}.", field="format")
     if doc.get("version") != FORMAT_VERSION:
