@@ -77,7 +77,8 @@ class BattleJob(models.Model):
 
 
 class Meeting(models.Model):
-    """Two players' campaigns meeting in one battle (Compendium pp.35-38: a PvP battle).
+    """Two players' campaigns meeting in one battle: a PvP battle (Compendium pp.35-38) or an
+    expanded co-op battle (pp.39-41), by ``kind``.
 
     The host's editor invites with ``code``; an editor of another campaign accepts it with their
     own campaign (``guest``). Each player keeps their campaign, crew and turn; ``host_turn`` and
@@ -88,6 +89,8 @@ class Meeting(models.Model):
       when both agree on the same number (p.35), else the smaller campaign crew size counts.
     - ``setup``: the set-up card (``battles.engine.fp_pvp.generate``) with each side's figures.
     - ``room``: the live tracker (kind ``fiveparsecs-pvp``) both players play at.
+    - ``referee``: an optional third user (no campaign of their own needed) who runs the third
+      party or the AI enemies from their own device (issue #21 item 5).
     - ``result``: :func:`battles.engine.fp_pvp.outcome` once finished; each side's result also
       becomes a finished :class:`Battle` of its own campaign, which its turn records.
     """
@@ -100,7 +103,10 @@ class Meeting(models.Model):
         ("finished", "Finished"),
     ]
 
+    KINDS = [("pvp", "PvP battle"), ("coop", "Expanded co-op battle")]
+
     code = models.CharField(max_length=16, unique=True)
+    kind = models.CharField(max_length=8, choices=KINDS, default="pvp")
     host = models.ForeignKey("campaigns.Campaign", on_delete=models.CASCADE, related_name="hosted_meetings")
     host_turn = models.PositiveIntegerField()
     guest = models.ForeignKey(
@@ -113,6 +119,9 @@ class Meeting(models.Model):
     setup = models.JSONField(null=True, blank=True)
     room = models.OneToOneField("live.Room", null=True, blank=True, on_delete=models.SET_NULL, related_name="pvp_meeting")
     result = models.JSONField(null=True, blank=True)
+    referee = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="refereed_meetings"
+    )
     version = models.PositiveIntegerField(default=1)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
