@@ -268,10 +268,15 @@ def room_events(request: HttpRequest, room_id: int) -> HttpResponseBase:
     DRF's own TokenAuthentication like every API call (a wrong token answers 401). Events are
     ``version`` with ``{room, version}``: fetch ``/api/v1/rooms/{id}/`` when it moves.
 
-    The room page asks for ``?fragments=1``: it hears, instead, ``tracker`` with the fragment
-    rendered for its view (:mod:`live.fragments`), and ``reload`` when its view is gone (a role
-    changed, the member left). The stream holds no database connection while it waits, and
-    keeps the member marked present (in the cache) while it is open."""
+    The room page asks for ``?fragments=1``: it hears ``tracker`` with the fragment rendered for
+    its view (:mod:`live.fragments`), ``reload`` when its view is gone (a role changed, the
+    member left), and the room's own ``version`` and ``members`` events. Those are stored, so
+    they are never lost (django-eventstream re-reads stored events whenever it drops what was
+    queued to a stream: at a stream's opening when something was queued meanwhile, after a Redis
+    outage); a pushed fragment is not stored, and the page fetches the tracker itself only when
+    no fragment has caught up with a ``version`` or ``members`` event it heard (static/js/
+    dropship.js). The stream holds no database connection while it waits, and keeps the member
+    marked present (in the cache) while it is open."""
     if request.META.get("HTTP_AUTHORIZATION"):
         try:
             found = TokenAuthentication().authenticate(request)  # type: ignore[arg-type]
@@ -282,8 +287,8 @@ def room_events(request: HttpRequest, room_id: int) -> HttpResponseBase:
     _, role = _load(request, room_id)
     user_id = request.user.pk if request.user.is_authenticated else None
     fragments = bool(request.GET.get("fragments"))
-    channel = view_channel(room_id, view_of(role, user_id)) if fragments else room_channel(room_id)
-    response = eventstream_events(request, channels=[channel])
+    channels = [view_channel(room_id, view_of(role, user_id)), room_channel(room_id)] if fragments else [room_channel(room_id)]
+    response = eventstream_events(request, channels=channels)
     release_connection()
     if user_id is not None and isinstance(response, StreamingHttpResponse) and response.is_async:
         response.streaming_content = _present_while_open(response.streaming_content, room_id, user_id)  # type: ignore[arg-type]

@@ -5,7 +5,6 @@ the laptop and tracked live with a co-op member's phone, and a battle played wit
 from __future__ import annotations
 
 import re
-import warnings
 
 import pytest
 from django.conf import settings
@@ -76,15 +75,9 @@ def set_up_turn_battle(laptop: Page, base: str, campaign: Campaign, title: str, 
 
 
 def shown(page: Page, testid: str, text: str, what: str) -> None:
-    """``testid`` on ``page`` shows ``text``: pushed, or, when the event stream dropped the update
-    (a known flake under load, still open: the owner's view sometimes misses a push after a
-    player's tap), after a reload, with a warning saying so."""
-    try:
-        expect(page.get_by_test_id(testid)).to_contain_text(text, timeout=LIVE)
-    except AssertionError:
-        warnings.warn(f"A pushed update was not shown ({what}); the page was reloaded.", stacklevel=2)
-        page.reload()
-        expect(page.get_by_test_id(testid)).to_contain_text(text)
+    """``testid`` on ``page`` shows ``text`` (``what``, for the failure message), pushed live or
+    caught up by the page itself after a lost push, never by a reload."""
+    expect(page.get_by_test_id(testid), what).to_contain_text(text, timeout=LIVE)
 
 
 def take_die(card: Locator, die: str = "1", shows: str = "die 1: quick") -> None:

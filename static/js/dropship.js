@@ -326,21 +326,57 @@ function seat(root) {
 })();
 
 // The room's event stream pushes this device's tracker; the device asks for it itself only when
-// its stream opens (once: it may have missed a change while away) and, while the stream is
-// down, every POLL_MS. A "reload" event means this device's view is gone (its role changed, or it
-// left the table): the page is loaded again.
+// its stream opens (once: it may have missed a change while away), while the stream is down
+// (every POLL_MS), and when a push went missing: the stream also carries the room's stored
+// "version" and "members" events (never lost: the server re-reads them when it drops a stream's
+// queue), and if the tracker shown has not caught up with one within CATCH_UP_MS (plus a little
+// jitter, so that many phones do not ask at once), the device asks. A "reload" event means this
+// device's view is gone (its role changed, or it left the table): the page is loaded again.
 // Pushed HTML is rendered once for every device of a role, so it carries no CSRF token and no
 // per-device parts: plain forms get the page's token here, [data-only-for="<user id>"]
 // elements stay only on that user's device (data-me on the stream's element), and the players'
 // figure controls are seated by seat() above.
 (() => {
   const POLL_MS = 5000;
+  const CATCH_UP_MS = 2500;
   let poll = null;
+  let catchUp = null;
+  let wanted = { version: 0, members: "" };
   const heard = new WeakSet();
 
   function refresh() {
     const tracker = document.getElementById("tracker");
     if (tracker && tracker.hasAttribute("hx-get")) htmx.trigger(tracker, "dropship:refresh");
+  }
+
+  // What the tracker shown is: its version, and the members' stamp in its own URL.
+  function shown() {
+    const tracker = document.getElementById("tracker");
+    if (!tracker) return null;
+    const members = /[?&]members=([\d.]+)/.exec(tracker.getAttribute("hx-get") || "");
+    return { version: Number(tracker.dataset.version), members: members ? members[1] : "" };
+  }
+
+  function behind() {
+    const now = shown();
+    return now !== null && (wanted.version > now.version || (wanted.members !== "" && wanted.members !== now.members));
+  }
+
+  // A stored room event: the push of the tracker it announces should follow at once.
+  function announced(event) {
+    let data = {};
+    try {
+      data = JSON.parse(event.data || "{}");
+    } catch (_) {
+      return;
+    }
+    if (typeof data.version === "number" && data.version > wanted.version) wanted.version = data.version;
+    if (typeof data.members === "string") wanted.members = data.members;
+    if (!behind() || catchUp) return;
+    catchUp = window.setTimeout(() => {
+      catchUp = null;
+      if (behind()) refresh();
+    }, CATCH_UP_MS + Math.random() * 1000);
   }
 
   document.addEventListener("htmx:sseOpen", (event) => {
@@ -351,6 +387,8 @@ function seat(root) {
     if (source && !heard.has(source)) {
       heard.add(source);
       source.addEventListener("reload", () => window.location.reload());
+      source.addEventListener("version", announced);
+      source.addEventListener("members", announced);
     }
     refresh();
   });
