@@ -29,19 +29,24 @@ def table(transactional_db: None, release_live_server_connections: None):  # typ
     return room, referee, player
 
 
+def at_the_table(browser, base: str, room):  # type: ignore[no-untyped-def]
+    """The referee's laptop on the room page and the player's phone joined by the code the laptop
+    shows (the laptop reloaded to see the player seated)."""
+    laptop, phone = laptop_and_phone(browser, base, "referee", "hudson")
+    laptop.goto(f"{base}/rooms/{room.pk}/")
+    join_by_code(phone, base, laptop.get_by_test_id("join-code").inner_text().strip())
+    expect(phone.get_by_test_id("threat-tracker")).to_be_visible()
+    laptop.reload()
+    return laptop, phone
+
+
 def test_two_devices_share_the_tracker_live(table) -> None:  # type: ignore[no-untyped-def]
     room, _, _ = table
     # With REDIS_URL set (as in CI) the server fans events out through Redis; without it, in process.
     with asgi_server(redis_url=settings.REDIS_URL or None) as base, chromium() as browser:
-        laptop, phone = laptop_and_phone(browser, base, "referee", "hudson")
-
-        # The player joins by the code the owner shows.
-        laptop.goto(f"{base}/rooms/{room.pk}/")
-        join_by_code(phone, base, laptop.get_by_test_id("join-code").inner_text().strip())
-        expect(phone.get_by_test_id("threat-tracker")).to_be_visible()
+        laptop, phone = at_the_table(browser, base, room)
 
         # The referee adds a character; the phone shows it without a reload.
-        laptop.reload()
         laptop.get_by_label("Add character").fill("Vasquez")
         laptop.get_by_role("button", name="Add", exact=True).click()
         expect(laptop.locator("#tracker")).to_have_attribute("data-version", "1")
@@ -110,11 +115,7 @@ def test_a_push_that_never_arrives_is_caught_up_without_a_reload(table) -> None:
     asks for the tracker when no push catches up with that version."""
     room, _, _ = table
     with asgi_server(redis_url=settings.REDIS_URL or None) as base, chromium() as browser:
-        laptop, phone = laptop_and_phone(browser, base, "referee", "hudson")
-        laptop.goto(f"{base}/rooms/{room.pk}/")
-        join_by_code(phone, base, laptop.get_by_test_id("join-code").inner_text().strip())
-        expect(phone.get_by_test_id("threat-tracker")).to_be_visible()
-        laptop.reload()
+        laptop, phone = at_the_table(browser, base, room)
 
         # The phone loses every pushed tracker from now on, as if each were dropped on its way.
         phone.evaluate(
