@@ -561,9 +561,12 @@ def campaign_import(*, user: Any, doc: Any, progress: Any = None) -> Campaign:
     """A new campaign of ``user``'s from an export: an import of an export gives an identical
     campaign. User tables in the export are reused when the user already has them and made
     otherwise (slugs are per owner: another user's tables are never looked at). Raises
-    :class:`DropshipError` with the reason and writes nothing for a malformed document."""
+    :class:`DropshipError` with the reason and writes nothing for a malformed document (``field``
+    ``file``, or the path inside it of a NUL character or an infinite number)."""
+    from rules.payloads import check_json
     from rules.services import user_tables_import
 
+    check_json(doc, field="file")  # NUL characters and infinities: jsonb cannot store them
     try:
         documents.check(doc)
         _options(doc["campaign"]["options"])

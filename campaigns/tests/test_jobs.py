@@ -293,6 +293,16 @@ def test_an_oversized_import_file_or_text_is_refused_unread(player: Any) -> None
     assert not CampaignJob.objects.exists()
 
 
+def test_an_import_holding_an_infinity_is_refused_by_the_service_itself(player: Any) -> None:
+    doc = exported(player)
+    doc["campaign"]["rumors"] = [float("inf")]
+    before = Campaign.objects.count()
+    with pytest.raises(DropshipError) as refused:
+        services.campaign_import(user=player, doc=doc)
+    assert refused.value.field == "file.campaign.rumors[0]" and "finite" in refused.value.message
+    assert Campaign.objects.count() == before
+
+
 def test_an_import_holding_a_nul_character_is_refused_naming_where_it_sits(player: Any) -> None:
     doc = exported(player)
     doc["campaign"]["name"] = "Bad\u0000name"
