@@ -41,11 +41,11 @@ def set_up(player: Any, other: Any) -> tuple[dict[str, Any], Any, Any]:
 
 
 def test_a_third_user_referees_by_code_and_alone_runs_the_third_party(player: Any, other: Any) -> None:
-    meeting, host, guest = set_up(player, other)
+    meeting, _, _ = set_up(player, other)
     third = meeting["setup"]["third_party"]
     ranks = [f["rank"] for f in third["figures"]]
     assert third["category"] == "Hired Muscle" and "unique" in ranks and ranks.count("specialist") >= 1
-    referee = UserFactory()
+    referee: Any = UserFactory()
     url = f"/api/v1/fp-pvp/{meeting['id']}/"
     assert client_for(referee).get(url).status_code == 404  # not yet seated: sees nothing
     mine = client_for(other).post("/api/v1/fp-pvp/referee/", {"code": meeting["code"]}, format="json")
@@ -101,7 +101,7 @@ def test_the_host_seats_a_referee_by_name_at_an_open_tracker(player: Any, other:
     meeting, _, _ = set_up(player, other)
     url = f"/api/v1/fp-pvp/{meeting['id']}/"
     tracked = client_for(player).post(url + "track/", {"version": meeting["version"]}, format="json").json()
-    referee = UserFactory()
+    referee: Any = UserFactory()
     guest_tries = client_for(other).post(
         url + "referee/", {"version": tracked["version"], "username": referee.username}, format="json"
     )
