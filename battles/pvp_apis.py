@@ -191,7 +191,9 @@ class MeetingRefereeJoinApi(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=PvpRefereeJoinInputSerializer, responses={200: MeetingSerializer})
+    @extend_schema(
+        request=PvpRefereeJoinInputSerializer, responses={200: MeetingSerializer}, operation_id="v1_fp_pvp_referee_join_create"
+    )
     def post(self, request: Request) -> Response:
         v = _valid(PvpRefereeJoinInputSerializer, request)
         return _out(request, pvp_services.referee_join(user=request.user, code=v["code"]))
