@@ -16,7 +16,6 @@ from playwright.sync_api import expect
 from battles import pvp_services
 from battles.models import Meeting
 from live.services import room_act
-from rules.engine.dice import Dice
 from tests.asgi_server import asgi_server
 from tests.browser import PHONE, chromium, laptop_and_phone, login
 from tests.factories import UserFactory
@@ -30,7 +29,8 @@ __all__ = ["players"]
 SHOTS = os.environ.get("DROPSHIP_SHOTS", "")
 
 
-def _meeting(captain, friend) -> Meeting:  # type: ignore[no-untyped-def]
+def _fielded(captain, friend) -> Meeting:  # type: ignore[no-untyped-def]
+    """Invited, accepted and both sides fielded, through the services."""
     host = crew(captain, "Drift", ["Ace", "Bo"])
     guest = crew(friend, "Vex", ["Gil", "Hal"])
     meeting = pvp_services.meeting_invite(user=captain, campaign_id=host.pk)
@@ -41,17 +41,7 @@ def _meeting(captain, friend) -> Meeting:  # type: ignore[no-untyped-def]
     meeting = pvp_services.meeting_field(
         user=friend, meeting_id=meeting.pk, version=meeting.version, figures=list(guest.characters.values_list("pk", flat=True))
     )
-    return pvp_services.meeting_setup(
-        user=captain,
-        meeting_id=meeting.pk,
-        version=meeting.version,
-        reason="same_prize",
-        third_party=True,
-        third_party_category="Hired Muscle",
-        third_party_numbers=3,
-        faces={"third_party": 10, "first_player": 1},
-        dice=Dice(seed=5),
-    )
+    return meeting
 
 
 def _to_enemy_phase(meeting: Meeting, captain, friend) -> None:  # type: ignore[no-untyped-def]
@@ -66,8 +56,8 @@ def _to_enemy_phase(meeting: Meeting, captain, friend) -> None:  # type: ignore[
     state = room.state
     for _ in range(2):
         state = act(captain, "deploy", figures="h1 h2") if state["turn"] == "host" else act(friend, "deploy", figures="g1 g2")
-    act(captain, "roll_reactions", faces="1, 1")
-    act(friend, "roll_reactions", faces="1, 1")
+    for _ in range(2):  # the First Player rolls first
+        state = act(captain if state["turn"] == "host" else friend, "roll_reactions", faces="1, 1")
     for user, fid in ((captain, "h1"), (captain, "h2"), (friend, "g1"), (friend, "g2")):
         act(user, "assign_reaction", figure=fid, die=int(fid[1]))
     state = act(captain, "next_phase")
@@ -81,12 +71,33 @@ def _to_enemy_phase(meeting: Meeting, captain, friend) -> None:  # type: ignore[
 def test_a_third_user_referees_and_runs_the_third_party(players) -> None:  # type: ignore[no-untyped-def]
     captain, friend = players
     UserFactory(username="umpire")
-    meeting = _meeting(captain, friend)
+    meeting = _fielded(captain, friend)
     with asgi_server(redis_url=settings.REDIS_URL or None) as base, chromium() as browser:
         laptop, phone = laptop_and_phone(browser, base, "captain", "friend")
         ref = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
         login(ref, base, "umpire")
+        phone.goto(f"{base}/battles/pvp/{meeting.pk}/")
+        phone.get_by_test_id("third-party").check()
+        shot(phone, "three-way-setup-form-phone")
+        laptop.goto(f"{base}/battles/pvp/")
+        shot(laptop, "three-way-list-laptop")
+        # The host rolls a three-way set-up on the laptop: without a category it is refused, the page whole.
         laptop.goto(f"{base}/battles/pvp/{meeting.pk}/")
+        form = laptop.get_by_test_id("setup-form")
+        form.get_by_label("Battle reason").select_option("same_prize")
+        form.get_by_test_id("third-party").check()
+        form.get_by_test_id("third-party-numbers").fill("3")
+        form.get_by_test_id("third-party-face").fill("10")
+        form.get_by_test_id("setup").click()
+        expect(laptop.get_by_test_id("error")).to_contain_text("third_party_category")
+        expect(laptop.get_by_test_id("setup-form")).to_be_visible()
+        shot(laptop, "three-way-setup-refused-laptop")
+        laptop.get_by_test_id("third-party").check()
+        laptop.get_by_test_id("third-party-category").select_option("Hired Muscle")
+        laptop.get_by_test_id("third-party-face").fill("10")
+        laptop.get_by_test_id("setup").click()
+        meeting.refresh_from_db()
+        assert meeting.setup is not None and meeting.setup["third_party"]["arrival"] == "neutral_edge"
         expect(laptop.get_by_test_id("referee-card")).to_contain_text(meeting.code)
         expect(laptop.get_by_test_id("third-party-line")).to_contain_text("Hired Muscle")
         shot(laptop, "three-way-setup-laptop")
