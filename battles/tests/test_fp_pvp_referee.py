@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.test import Client
 
 from battles.models import Meeting
 from battles.tests.test_fp_pvp_api import client_for, crew, ids, meet
@@ -115,3 +116,25 @@ def test_the_host_seats_a_referee_by_name_at_an_open_tracker(player: Any, other:
     state = client_for(referee).get(f"/api/v1/rooms/{tracked['room']}/").json()["state"]
     assert state["referee"] == str(referee.pk)
     assert any(m["refereeing"] for m in client_for(referee).get("/api/v1/fp-pvp/").json())
+
+
+def test_the_screens_seat_a_referee_by_name_and_the_referee_reads_the_meeting(player: Any, other: Any) -> None:
+    meeting, _, _ = set_up(player, other)
+    referee: Any = UserFactory()
+    host, guest, outsider = Client(), Client(), Client()
+    host.force_login(player)
+    guest.force_login(other)
+    outsider.force_login(referee)
+    page = f"/battles/pvp/{meeting['id']}/"
+    assert outsider.get(page).status_code == 404
+    assert 'data-testid="referee-invite"' in host.get(page).content.decode()
+    assert 'data-testid="referee-invite"' not in guest.get(page).content.decode()  # the host's players seat one
+    nobody = host.post(page + "referee/", {"version": meeting["version"], "username": "nobody-here"})
+    assert nobody.status_code == 400 and "no user by that name" in nobody.content.decode()
+    assert 'data-testid="referee-invite"' in nobody.content.decode()  # the page stays whole
+    seated = host.post(page + "referee/", {"version": meeting["version"], "username": referee.username})
+    assert seated.status_code == 302
+    mine = outsider.get(page).content.decode()
+    assert "(you)" in mine and 'data-testid="setup-form"' not in mine and 'data-testid="track-form"' not in mine
+    assert outsider.post(page + "track/", {"version": meeting["version"] + 1}).status_code == 403
+    assert "you referee" in outsider.get("/battles/pvp/").content.decode()
