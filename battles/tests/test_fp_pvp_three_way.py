@@ -248,3 +248,23 @@ def test_three_way_invariants_whatever_anyone_does(face: int, referee: bool, ste
             if f["side"] == THIRD:
                 assert f["slot"] in (None, "enemy") and f["id"].startswith("t")
         assert len({f["id"] for f in state["figures"]}) == len(state["figures"])
+
+
+def test_p37_morale_dice_only_for_the_third_party_basic_figures_flee_first() -> None:
+    state = deployed(fp_pvp.initial_state(three_way(face=10), fiveparsecs_tables()))
+    state["third_party"]["panic"] = "1-2"
+    down = thirds(state)[0]
+    down.update(status="casualty", down_round=1)
+    state["phase"] = "slow"
+    for f in state["figures"]:
+        f["acted"] = True
+    ended = act(state, "next_phase", HOST, end_faces="6, 6", morale_faces="2")
+    fled = [f for f in thirds(ended) if f["status"] == "retreated"]
+    assert len(fled) == 1 and fled[0]["rank"] == "basic"
+    morale = [f for f in thirds(act(state, "next_phase", HOST, end_faces="6, 6", morale_faces="3")) if f["status"] == "retreated"]
+    assert morale == []  # 3 is outside Panic 1-2
+    state["third_party"]["panic"] = "0"
+    assert not [f for f in thirds(act(state, "next_phase", HOST, end_faces="6, 6")) if f["status"] == "retreated"]
+    with pytest.raises(TrackerError) as bad:
+        act({**state, "third_party": {**state["third_party"], "panic": "1-2"}}, "next_phase", HOST, morale_faces="7")
+    assert bad.value.field == "morale_faces"

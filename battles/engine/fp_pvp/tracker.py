@@ -42,6 +42,9 @@ The battle, in the chapter's order:
   and none to come it is gone. Leaving the Slow Action phase ends the round:
   2D6 against the round number; under it, the battle ends at the end of the next round (p.36).
   The First Player token passes to the other player.
+- Morale: at the end of a round the third party rolls one D6 per figure of it that became a
+  casualty that round (typed ``morale_faces`` on the ``next_phase`` that ends the round); each
+  die in its Panic range makes one figure flee (p.37: Morale dice only for AI forces).
 - ``agree_end``: at a round's end both players may agree to stop, unless a third party is on
   the table (``third_party_gone`` marks it gone); nobody Holds the Field then (p.36).
 - ``retreat`` {figure} off the battlefield edge; ``adjust`` {figure, stun?, status?} corrects a
@@ -49,8 +52,7 @@ The battle, in the chapter's order:
 
 A side with no figure left on the table loses; the other Holds the Field. Not modelled: the
 casualty tables and Wounded results (a hit that beats Toughness is a casualty), the third
-party's AI choices and Morale (its runner plays them at the table; figures that flee are
-``retreat``ed), movement.
+party's AI choices (its runner plays them at the table), movement.
 
 State::
 
@@ -76,6 +78,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from battles.engine import fp_combat
+from battles.engine.fp_enemies.profiles import _panic_top
 from battles.engine.fp_pvp.setup import SIDES
 from battles.engine.fp_tracker.combat import _weapon_of
 from live.engine.tracker import (
@@ -516,6 +519,8 @@ def _hits(
     fig["stun"] = after.stun_markers
     if any(o.result == "casualty" for o in outcomes):
         fig["status"] = "casualty"
+        if fig["side"] == THIRD:
+            fig["down_round"] = state["round"]  # for its Morale at the round's end
         return [] if any("casualty" in n for o in outcomes for n in o.notes) else [f"{fig['name']} is a casualty."]
     return []
 
@@ -697,10 +702,10 @@ def _end_round(state: dict[str, Any], action: Action, dice: Dice) -> list[Event]
     round number (under it: over at the end of the next round). The First Player token passes."""
     state.update(phase="end", turn=None, activation=None)
     rnd = state["round"]
-    events: list[Event] = []
+    events: list[Event] = _third_morale(state, action, dice)
     if state["ending"]["last_round"] == rnd:
         state.update(phase="over", held_field=None)
-        return [Event("over", f"Round {rnd} was the last: the battle is over; unfinished objectives fail (p.36).", {})]
+        return [*events, Event("over", f"Round {rnd} was the last: the battle is over; unfinished objectives fail (p.36).", {})]
     faces = payload_faces(action, "end_faces", 2)
     try:
         record = dice.roll_or_enter(
@@ -720,6 +725,42 @@ def _end_round(state: dict[str, Any], action: Action, dice: Dice) -> list[Event]
     state["first_player"] = _other(state["first_player"])
     events.append(Event("token", f"{state['sides'][state['first_player']]['name']} takes the First Player token.", {}))
     return events
+
+
+#: The order in which a third party's figures flee on failed Morale dice (its lowest ranks first).
+FLEE_ORDER = {"basic": 0, "specialist": 1, "lieutenant": 2, "captain": 3, "unique": 4}
+
+
+def _third_morale(state: dict[str, Any], action: Action, dice: Dice) -> list[Event]:
+    """Morale dice for the third party, the one AI force at the table (p.37), at the round's
+    end as for any enemy: one D6 per figure of it that became a casualty this round; each die
+    in its Panic range makes one figure flee (basic figures first; a Unique Individual never).
+    Typed faces: ``morale_faces``. Fearless (Panic 0): no dice."""
+    third = state["third_party"]
+    if not third or third["gone"]:
+        return []
+    fallen = [f for f in state["figures"] if f["side"] == THIRD and f.get("down_round") == state["round"]]
+    if not fallen:
+        return []
+    panic = _panic_top(str(third.get("panic") or "0"))
+    if panic <= 0:
+        return [Event("morale", "The third party is Fearless: no Morale dice.", {})]
+    faces = payload_faces(action, "morale_faces", len(fallen))
+    try:
+        record = dice.roll_or_enter(f"{len(fallen)}D6", "Third party Morale", faces=faces, keep=Keep.SEPARATE)
+    except DiceError as exc:
+        raise _err(str(exc), "morale_faces") from None
+    failures = sum(1 for face in record.faces if face <= panic)
+    able = sorted(
+        (f for f in _on_table(state, THIRD) if f.get("rank") != "unique"), key=lambda f: FLEE_ORDER.get(f.get("rank", ""), 0)
+    )
+    fled = able[:failures]
+    for fig in fled:
+        fig["status"] = "retreated"
+    said = f"{', '.join(f['name'] for f in fled)} flee." if fled else "Nobody flees."
+    data = {"rolls": [record.as_dict()], "roll": record.as_dict()}
+    text = f"Third party Morale ({len(fallen)} D6, Panic 1-{panic}): {', '.join(map(str, record.faces))}. {said}"
+    return [Event("morale", text, data), *_third_wiped(state)]
 
 
 def _agree_end(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
