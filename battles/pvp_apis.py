@@ -25,6 +25,8 @@ from battles.pvp_inputs import (
     PvpAcceptInputSerializer,
     PvpFieldInputSerializer,
     PvpInviteInputSerializer,
+    PvpRefereeInviteInputSerializer,
+    PvpRefereeJoinInputSerializer,
     PvpSetupInputSerializer,
     PvpTrackInputSerializer,
     PvpVersionInputSerializer,
@@ -42,6 +44,8 @@ class MeetingSerializer(serializers.ModelSerializer[Meeting]):
     guest_name = serializers.CharField(source="guest.name", read_only=True, default=None, allow_null=True)
     crew_limit = serializers.SerializerMethodField()
     sides = serializers.SerializerMethodField()
+    referee_name = serializers.CharField(source="referee.username", read_only=True, default=None, allow_null=True)
+    refereeing = serializers.SerializerMethodField()
 
     class Meta:
         model = Meeting
@@ -62,6 +66,9 @@ class MeetingSerializer(serializers.ModelSerializer[Meeting]):
             "room",
             "result",
             "sides",
+            "referee",
+            "referee_name",
+            "refereeing",
             "version",
             "updated",
         ]
@@ -71,6 +78,10 @@ class MeetingSerializer(serializers.ModelSerializer[Meeting]):
 
     def get_sides(self, meeting: Meeting) -> list[str]:
         return pvp_services.sides_of(self.context["user"], meeting, at_least=EDITOR)
+
+    def get_refereeing(self, meeting: Meeting) -> bool:
+        """Whether the caller is the meeting's referee (runs the third party, p.37)."""
+        return pvp_services.is_referee(self.context["user"], meeting)
 
 
 def _out(request: Request, meeting: Meeting, code: int = status.HTTP_200_OK) -> Response:
@@ -174,14 +185,41 @@ class MeetingFinishApi(APIView):
         return _out(request, pvp_services.meeting_finish(user=request.user, meeting_id=meeting_id, **v))
 
 
+class MeetingRefereeJoinApi(APIView):
+    """Referee a three-way battle by its code (p.37): a third user who plays neither campaign
+    sees it live and alone runs its third party."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=PvpRefereeJoinInputSerializer, responses={200: MeetingSerializer}, operation_id="v1_fp_pvp_referee_join_create"
+    )
+    def post(self, request: Request) -> Response:
+        v = _valid(PvpRefereeJoinInputSerializer, request)
+        return _out(request, pvp_services.referee_join(user=request.user, code=v["code"]))
+
+
+class MeetingRefereeInviteApi(APIView):
+    """The host seats a named user as the battle's referee (p.37)."""
+
+    permission_classes = [MeetingAccess]
+
+    @extend_schema(request=PvpRefereeInviteInputSerializer, responses={200: MeetingSerializer})
+    def post(self, request: Request, meeting_id: int) -> Response:
+        v = _valid(PvpRefereeInviteInputSerializer, request)
+        return _out(request, pvp_services.referee_invite(user=request.user, meeting_id=meeting_id, **v))
+
+
 M = "fp-pvp/<int:meeting_id>"
 
 urlpatterns = [
     path("fp-pvp/", MeetingListApi.as_view(), name="api-fp-pvp-list"),
     path("fp-pvp/accept/", MeetingAcceptApi.as_view(), name="api-fp-pvp-accept"),
+    path("fp-pvp/referee/", MeetingRefereeJoinApi.as_view(), name="api-fp-pvp-referee-join"),
     path(f"{M}/", MeetingDetailApi.as_view(), name="api-fp-pvp-detail"),
     path(f"{M}/field/", MeetingFieldApi.as_view(), name="api-fp-pvp-field"),
     path(f"{M}/setup/", MeetingSetupApi.as_view(), name="api-fp-pvp-setup"),
     path(f"{M}/track/", MeetingTrackApi.as_view(), name="api-fp-pvp-track"),
     path(f"{M}/finish/", MeetingFinishApi.as_view(), name="api-fp-pvp-finish"),
+    path(f"{M}/referee/", MeetingRefereeInviteApi.as_view(), name="api-fp-pvp-referee"),
 ]

@@ -9,6 +9,7 @@ from typing import Any
 from rest_framework import serializers
 
 from battles.engine import fp_pvp
+from battles.engine.fp_pvp import third as fp_third
 from rules import bounds
 from rules.bounds import int_field
 
@@ -62,6 +63,16 @@ class PvpSetupInputSerializer(serializers.Serializer[Any]):
     cinematic = serializers.BooleanField(default=False, help_text="Both sides start with 3 initiative points (p.36).")
     seize = PvpSeizeBothSerializer(required=False, default=dict)
     third_party = serializers.BooleanField(default=False, help_text="A three-way battle (p.37).")
+    third_party_category = serializers.ChoiceField(
+        choices=fp_third.CATEGORIES,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="The third party's enemy category (its type is rolled on that category's table).",
+    )
+    third_party_numbers = int_field(
+        1, 12, required=False, allow_null=True, default=None, help_text="Enemy numbers from your core rulebook's roll."
+    )
     location = serializers.ChoiceField(
         choices=("neutral", "host", "guest"),
         default="neutral",
@@ -88,3 +99,12 @@ class PvpTrackInputSerializer(serializers.Serializer[Any]):
 
 class PvpVersionInputSerializer(serializers.Serializer[Any]):
     version = int_field(1, bounds.VERSION_MAX, help_text="The meeting version this write was made against.")
+
+
+class PvpRefereeJoinInputSerializer(serializers.Serializer[Any]):
+    code = serializers.CharField(max_length=16, help_text="The battle's code, from its host.")
+
+
+class PvpRefereeInviteInputSerializer(serializers.Serializer[Any]):
+    version = int_field(1, bounds.VERSION_MAX, help_text="The meeting version this write was made against.")
+    username = serializers.CharField(max_length=150, help_text="The user who referees (plays neither campaign).")

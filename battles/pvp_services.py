@@ -24,11 +24,13 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q, QuerySet
 
 from battles import pvp_kind, services
 from battles.engine import fp_pvp
+from battles.engine.fp_pvp import third as fp_third
 from battles.models import Battle, Meeting
 from campaigns import services as campaign_services
 from campaigns.engine.turn.battle import PVP, BattleRecord
@@ -37,7 +39,7 @@ from campaigns.permissions import EDITOR, campaign_for
 from campaigns.selectors import campaign_list, current_turn, fiveparsecs_tables
 from live.engine.tracker import Role
 from live.models import Membership
-from live.services import room_create, room_share
+from live.services import room_act, room_create, room_share
 from rules import writes
 from rules.engine.dice import Dice
 from rules.errors import DropshipError, NotAllowed, NotFound, rule_errors
@@ -90,11 +92,13 @@ def meeting_for(user: Any, meeting_id: int, *, at_least: Role = Role.VIEWER, loc
 
     Raises :class:`NotFound` (404) for a user who reads neither campaign and :class:`NotAllowed`
     (403) when the user holds neither campaign with ``at_least``."""
-    rows = Meeting.objects.select_related("host", "guest")
+    rows = Meeting.objects.select_related("host", "guest", "referee")
     meeting = (writes.lock(rows) if lock else rows).filter(pk=meeting_id).first()
-    if meeting is None or not sides_of(user, meeting):
+    if meeting is None or not (sides_of(user, meeting) or is_referee(user, meeting)):
         raise NotFound(MISSING, field="meeting")
     sides = sides_of(user, meeting, at_least=at_least)
+    if not sides and at_least == Role.VIEWER:
+        return meeting, sides  # the referee reads the meeting
     if not sides:
         raise NotAllowed("Only an editor of one of the two campaigns may change this meeting.", field="meeting")
     return meeting, sides
@@ -104,7 +108,7 @@ def meetings_of(user: Any) -> QuerySet[Meeting]:
     """The meetings of every campaign ``user`` can read (:func:`campaigns.selectors.campaign_list`), newest first."""
     campaigns = campaign_list(user=user).values("pk")
     return (
-        Meeting.objects.filter(Q(host__in=campaigns) | Q(guest__in=campaigns))
+        Meeting.objects.filter(Q(host__in=campaigns) | Q(guest__in=campaigns) | Q(referee=user.pk))
         .select_related("host", "guest")
         .order_by("-updated", "-id")
     )
@@ -273,6 +277,8 @@ def meeting_setup(
     cinematic: bool = False,
     seize: Mapping[str, Mapping[str, Any] | None] | None = None,
     third_party: bool = False,
+    third_party_category: str = "",
+    third_party_numbers: int | None = None,
     faces: Mapping[str, int | None] | None = None,
     location: str = "neutral",
     dice: Dice | None = None,
@@ -286,7 +292,9 @@ def meeting_setup(
     ``seize``: per side ``{"dice", "target", "faces"?}`` from the core rulebook (a side left out
     does not roll); the side's modifier is its figures' best (a Bot's Multi-wave scanner, p.26).
     ``faces``: typed dice, ``first_deploy``, ``first_player``, ``third_party`` (D100) and
-    ``third_party_round``. Writes the card to ``setup`` with each side's figures and logs every
+    ``third_party_round``. A three-way battle (``third_party``) also builds the third party's
+    force (:func:`_third_party_force`: ``third_party_category`` picked, ``third_party_numbers``
+    from the core numbers roll). Writes the card to ``setup`` with each side's figures and logs every
     roll in both campaigns. Raises :class:`DropshipError` naming the field; 409 on a stale
     ``version``."""
     faces = faces or {}
@@ -329,6 +337,11 @@ def meeting_setup(
                 third_party_face=faces.get("third_party"),
                 third_party_round_face=faces.get("third_party_round"),
             )
+        if card["third_party"]:
+            card["third_party"] = _third_party_force(
+                meeting, card["third_party"], third_party_category, third_party_numbers, figures, dice or Dice()
+            )
+            card["rolls"] = [*card["rolls"], *card["third_party"].pop("rolls")]
         meeting.setup = {
             **card,
             "figures": figures,
@@ -390,6 +403,7 @@ def meeting_track(
             else all(campaign_services.options_of(c).dramatic_combat for c in (host, guest))
         )
         seats = {"host": _seats(host), "guest": _seats(guest)}
+        referee = meeting.referee_id
         names = {"host": host.crew_name or host.name, "guest": guest.crew_name or guest.name}
         setup = {
             "card": meeting.setup,
@@ -397,6 +411,7 @@ def meeting_track(
             "players": {side: [str(pk) for pk in seats[side][0]] for side in fp_pvp.SIDES},
             "dramatic_combat": dramatic,
             "hit_numbers": dict(hit_numbers) if hit_numbers else None,
+            "referee": str(referee) if referee else None,
         }
         room = room_create(
             user=user,
@@ -407,6 +422,8 @@ def meeting_track(
         )
         members = {pk: Role.VIEWER.value for side in fp_pvp.SIDES for pk in seats[side][1]}
         members.update({pk: Role.PLAYER.value for side in fp_pvp.SIDES for pk in seats[side][0]})
+        if referee:
+            members[referee] = Role.PLAYER.value
         room_share(room, members)
         meeting.room = room
         meeting.status = "tracking"
@@ -479,4 +496,98 @@ def meeting_finish(*, user: Any, meeting_id: int, version: int | None) -> Meetin
         held = result["held_field"]
         words = "nobody Holds the Field" if held in (None, "none") else f"{_campaign_of(meeting, held).name} Holds the Field"
         _log_both(meeting, f"PvP battle {meeting.code} finished after {result['rounds']} round(s): {words} (p.37).")
+    return meeting
+
+
+# -- the three-way battle's third party and its referee (p.37; issue #21 items 3 and 5) ----------
+
+
+def _third_party_force(
+    meeting: Meeting,
+    card: Mapping[str, Any],
+    category: str,
+    numbers: int | None,
+    figures: Mapping[str, Sequence[Any]],
+    dice: Dice,
+) -> dict[str, Any]:
+    """The set-up card's third party with its force (:func:`fp_pvp.third.third_party_force`),
+    built with the host campaign's difficulty options against both crews as one force. Raises
+    :class:`DropshipError` naming ``third_party_category`` or ``third_party_numbers``."""
+    if not category:
+        raise DropshipError(
+            f"third_party_category: pick the third party's enemy category ({', '.join(fp_third.CATEGORIES)}); "
+            "its type is rolled on that category's table.",
+            field="third_party_category",
+        )
+    if numbers is None:
+        raise DropshipError(
+            "third_party_numbers: give the enemy numbers your core rulebook's roll gives; p.37 adds its extras.",
+            field="third_party_numbers",
+        )
+    with rule_errors():
+        force = fp_third.third_party_force(
+            dice,
+            fiveparsecs_tables(),
+            card,
+            category=category,
+            base_numbers=numbers,
+            crew_size=sum(len(f) for f in figures.values()),
+            options=campaign_services.options_of(meeting.host),
+        )
+    return {**card, **force}
+
+
+def is_referee(user: Any, meeting: Meeting) -> bool:
+    """Whether ``user`` sits as the meeting's referee."""
+    return bool(getattr(user, "is_authenticated", False)) and meeting.referee_id == user.pk
+
+
+def _seat_referee(meeting: Meeting, referee: Any) -> None:
+    """Seat ``referee`` on the meeting, and at its live tracker when it is open: a player of the
+    room who takes the referee's seat with the tracker's own (logged, undoable) action."""
+    if meeting.status == "finished":
+        raise DropshipError("This battle is finished: no referee is needed any more.", field="code")
+    if meeting.referee_id is not None:
+        raise DropshipError("This battle already has a referee.", field="code")
+    if sides_of(referee, meeting):
+        raise DropshipError("A player of either campaign cannot referee this battle: ask a third user.", field="code")
+    meeting.referee = referee
+    writes.bump(meeting)
+    if meeting.room is not None:
+        room_share(meeting.room, {referee.pk: Role.PLAYER.value})
+        room_act(user=referee, room_id=meeting.room.pk, type="seat_referee", payload={}, version=meeting.room.version)
+    _log_both(meeting, f"PvP battle {meeting.code}: {referee.get_username()} referees it and runs the third party (p.37).")
+
+
+def referee_join(*, user: Any, code: str) -> Meeting:
+    """Take the referee's seat of the meeting whose ``code`` you were given (a third user,
+    playing neither campaign): you see the battle live and run its third party. Raises
+    :class:`NotFound` naming ``code`` for no such meeting, and :class:`DropshipError` naming
+    ``code`` when it is finished, already refereed, or you play one of its campaigns."""
+    with transaction.atomic():
+        rows = writes.lock(Meeting.objects.select_related("host", "guest", "room"))
+        meeting = rows.filter(code=str(code or "").strip().upper()).first()
+        if meeting is None:
+            raise NotFound("No PvP battle with that code: ask its host for it.", field="code")
+        _seat_referee(meeting, user)
+    return meeting
+
+
+def referee_invite(*, user: Any, meeting_id: int, version: int | None, username: str) -> Meeting:
+    """The host's editor seats the user called ``username`` as the meeting's referee. Raises
+    :class:`NotAllowed` for anyone but an editor of the host campaign, :class:`DropshipError`
+    naming ``username`` for no such user, and as :func:`referee_join`; 409 on a stale
+    ``version``."""
+    with transaction.atomic():
+        meeting, sides = meeting_for(user, meeting_id, at_least=EDITOR, lock=True)
+        writes.check_version(meeting, version)
+        if "host" not in sides:
+            raise NotAllowed("Only the host's players invite a referee.", field="username")
+        referee = get_user_model().objects.filter(username=str(username or "").strip()).first()
+        if referee is None:
+            raise DropshipError("username: no user by that name.", field="username")
+        try:
+            _seat_referee(meeting, referee)
+        except DropshipError as exc:
+            raise DropshipError(exc.message, field="username") from exc
     return meeting

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from battles import pvp_inputs, pvp_services
 from battles.engine.fp_pvp import SIDES
+from battles.engine.fp_pvp import third as fp_third
 from battles.models import Meeting
 from campaigns.permissions import EDITOR
 from rules.engine.dice import Dice
@@ -42,9 +43,12 @@ def meeting_list(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def meeting_start(request: HttpRequest) -> HttpResponse:
-    """Invite (``invite``) or accept (``accept``) from the list page."""
+    """Invite (``invite``), accept (``accept``) or referee (``referee``, by the battle's code) from the list page."""
     try:
-        if request.POST.get("do") == "accept":
+        if request.POST.get("do") == "referee":
+            v = validated(pvp_inputs.PvpRefereeJoinInputSerializer, request.POST)
+            meeting = pvp_services.referee_join(user=request.user, code=v["code"])
+        elif request.POST.get("do") == "accept":
             v = validated(pvp_inputs.PvpAcceptInputSerializer, request.POST)
             meeting = pvp_services.meeting_accept(user=request.user, code=v["code"], campaign_id=v["campaign"])
         else:
@@ -72,6 +76,8 @@ def _detail_context(request: HttpRequest, meeting: Meeting, sides: list[str], **
         if card
         else [],
         "results": [(names[s], meeting.result[s]) for s in SIDES] if meeting.result else [],
+        "refereeing": pvp_services.is_referee(request.user, meeting),
+        "categories": fp_third.CATEGORIES,
         **extra,
     }
 
@@ -93,7 +99,7 @@ def _meeting(request: HttpRequest, meeting_id: int) -> tuple[Meeting, list[str]]
 
 def _setup_data(post: Any) -> dict[str, Any]:
     """The set-up form's flat fields in the serializer's nested shape."""
-    keys = ("version", "reason", "reason_face", "seed", "location")
+    keys = ("version", "reason", "reason_face", "seed", "location", "third_party_category", "third_party_numbers")
     data: dict[str, Any] = {k: post.get(k) for k in keys if post.get(k) not in (None, "")}
     data["cinematic"] = post.get("cinematic") == "on"
     data["third_party"] = post.get("third_party") == "on"
@@ -115,7 +121,7 @@ def _setup_data(post: Any) -> dict[str, Any]:
 @login_required
 @require_POST
 def meeting_act(request: HttpRequest, meeting_id: int, action: str) -> HttpResponse:
-    """One write of the meeting page (``field``, ``setup``, ``track``, ``finish``); the tracker
+    """One write of the meeting page (``field``, ``setup``, ``track``, ``referee``, ``finish``); the tracker
     opens in its room."""
     meeting, sides = _meeting(request, meeting_id)
     user = request.user
@@ -138,6 +144,9 @@ def meeting_act(request: HttpRequest, meeting_id: int, action: str) -> HttpRespo
             v = validated(pvp_inputs.PvpTrackInputSerializer, data)
             meeting = pvp_services.meeting_track(user=user, meeting_id=meeting.pk, **v)
             return redirect("live:room", room_id=meeting.room_id)
+        elif action == "referee":
+            v = validated(pvp_inputs.PvpRefereeInviteInputSerializer, request.POST)
+            pvp_services.referee_invite(user=user, meeting_id=meeting.pk, **v)
         elif action == "finish":
             v = validated(pvp_inputs.PvpVersionInputSerializer, request.POST)
             pvp_services.meeting_finish(user=user, meeting_id=meeting.pk, **v)

@@ -244,11 +244,13 @@ MATRIX: dict[str, Rule] = {
     # PvP meetings: readers of either campaign read, its editors write (battles.pvp_services).
     "api/v1/fp-pvp/": R("", "user"),
     "api/v1/fp-pvp/accept/": R("", "user"),
+    "api/v1/fp-pvp/referee/": R("", "user"),
     "api/v1/fp-pvp/<int:meeting_id>/": R("meeting", "reader", "editor"),  # GET only; a write is refused by role first
     "api/v1/fp-pvp/<int:meeting_id>/field/": R("meeting", "reader", "editor"),
     "api/v1/fp-pvp/<int:meeting_id>/setup/": R("meeting", "reader", "editor"),
     "api/v1/fp-pvp/<int:meeting_id>/track/": R("meeting", "reader", "editor"),
     "api/v1/fp-pvp/<int:meeting_id>/finish/": R("meeting", "reader", "editor"),
+    "api/v1/fp-pvp/<int:meeting_id>/referee/": R("meeting", "reader", "editor"),
     "battles/pvp/": R("", "user"),
     "battles/pvp/start/": R("", "user"),
     "battles/pvp/<int:meeting_id>/": R("meeting", "reader"),

@@ -39,6 +39,9 @@ _.get_crew_limit  # SerializerMethodField getter (PvP meeting)
 _.get_sides  # SerializerMethodField getter (PvP meeting)
 _.host_name  # PvP meeting serializer field, in Meta.fields
 _.guest_name  # PvP meeting serializer field, in Meta.fields
+_.referee_name  # PvP meeting serializer field, in Meta.fields (three-way referee)
+_.refereeing  # PvP meeting serializer field, in Meta.fields (three-way referee)
+_.get_refereeing  # SerializerMethodField getter (PvP meeting)
 _.guest_turn  # PvP meeting field: the guest campaign's turn, read by the serializer
 _.first_deploy  # PvP set-up typed die, read from validated data by key
 _.first_player  # PvP set-up typed die, read from validated data by key

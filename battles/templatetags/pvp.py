@@ -24,3 +24,13 @@ def pvp_seated(state: Mapping[str, Any], me: str) -> list[str]:
 def get_side(names: Mapping[str, str], side: str) -> str:
     """The crew name of ``side`` (``host`` or ``guest``) in ``names``."""
     return str(names.get(side, side))
+
+
+@register.filter
+def pvp_third_runners(state: Mapping[str, Any]) -> list[str]:
+    """Who runs the three-way battle's third party (p.37), as user ids as text: the referee when
+    one is seated, else every player of either crew."""
+    if state.get("referee"):
+        return [str(state["referee"])]
+    sides = state.get("sides") or {}
+    return [str(p) for side in SIDES for p in (sides.get(side) or {}).get("players", ())]

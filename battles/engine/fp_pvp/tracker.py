@@ -9,8 +9,12 @@ nothing) when the chapter says no. Every die is rolled or typed and returned in 
 Seats: each side has ``players`` (user ids as text). A player acts only for a side they sit on,
 with that side's figures and initiative points; the table's owner has no say over the other
 side (a player who sits on both sides, one device at the table, plays both). Readers watch.
-All information is open: the chapter hides nothing (Reaction dice are rolled and assigned in
-the open, the First Player first).
+``referee`` (a user id as text, or ``None``): a third user who runs the three-way battle's third
+party from their own device (``seat_referee`` seats a room member who plays neither crew); with
+a referee seated only they act for the third party, without one either player does. The referee
+never acts for a crew (refused naming ``figure``). All information is open: the chapter hides
+nothing (Reaction dice are rolled and assigned in the open, the First Player first; the third
+party's force is on the card for everyone).
 
 The battle, in the chapter's order:
 
@@ -28,10 +32,19 @@ The battle, in the chapter's order:
   enemy figure. ``spend_point`` {use, figure}: Fire (before the shot: +1 Shot, natural 1s to
   Hit rerolled), Double Speed (one move), Remove all Stun markers (a figure selected to act);
   ``draw_if_lost`` on a brawl spends a point only if the figure lost, to make it a draw.
-- ``next_phase`` {end_faces?}: once everyone in the phase has acted. The Enemy Actions phase
-  comes only with a third party on the table. Leaving the Slow Action phase ends the round:
+- ``next_phase`` {end_faces?, reinforcement_faces?}: once everyone in the phase has acted. The
+  Enemy Actions phase comes only with third-party figures on the table (p.37): whoever runs the
+  third party ``activate``s any of its figures and ``resolve``s their attacks against figures of
+  either crew (the third party treats both crews as one force); the crews attack its figures
+  in their own phases. It deploys by its D100 row: on a neutral edge or near the centre from the
+  start, or arriving at the start of round 3 or of a rolled round, or with 1D6 reinforcements at
+  the start of round 3 (typed ``reinforcement_faces``). With every figure of it off the table
+  and none to come it is gone. Leaving the Slow Action phase ends the round:
   2D6 against the round number; under it, the battle ends at the end of the next round (p.36).
   The First Player token passes to the other player.
+- Morale: at the end of a round the third party rolls one D6 per figure of it that became a
+  casualty that round (typed ``morale_faces`` on the ``next_phase`` that ends the round); each
+  die in its Panic range makes one figure flee (p.37: Morale dice only for AI forces).
 - ``agree_end``: at a round's end both players may agree to stop, unless a third party is on
   the table (``third_party_gone`` marks it gone); nobody Holds the Field then (p.36).
 - ``retreat`` {figure} off the battlefield edge; ``adjust`` {figure, stun?, status?} corrects a
@@ -39,7 +52,7 @@ The battle, in the chapter's order:
 
 A side with no figure left on the table loses; the other Holds the Field. Not modelled: the
 casualty tables and Wounded results (a hit that beats Toughness is a casualty), the third
-party's own figures (its arrival is on the set-up card; the players run it), movement.
+party's AI choices (its runner plays them at the table), movement.
 
 State::
 
@@ -53,7 +66,8 @@ State::
                   "kerin", "stun": 0, "status": "undeployed" | "active" | "casualty" | "retreated",
                   "die": None | 0, "face": None, "slot": None | "quick" | "slow", "acted": False}],
      "activation": None | {"side", "figures": ["h1"], "fire": ["h1"]},
-     "ending": {"last_round": None | 4}, "third_party": None | {"gone": False, ...card},
+     "ending": {"last_round": None | 4}, "referee": None | "7",
+     "third_party": None | {"gone": False, "next": 9, "reinforcement": figure, ...card},
      "dramatic_combat": True, "hit_numbers": None | {"open": 5, "cover": 6},
      "held_field": None | "host" | "guest" | "none", "last": None | {"type", "text"}}
 """
@@ -64,6 +78,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from battles.engine import fp_combat
+from battles.engine.fp_enemies.profiles import _panic_top
 from battles.engine.fp_pvp.setup import SIDES
 from battles.engine.fp_tracker.combat import _weapon_of
 from live.engine.tracker import (
@@ -83,6 +98,8 @@ from rules.engine.dice import Dice, DiceError, Keep
 from rules.engine.state import copy_state
 from rules.engine.tables import RangeTable
 
+#: The three-way battle's third party, as a figure's ``side`` (p.37); its figures' ids start with ``t``.
+THIRD = "third"
 PHASES: tuple[str, ...] = ("deploy", "reactions", "quick", "enemy", "slow", "end", "over")
 PHASE_NAMES: dict[str, str] = {
     "deploy": "Deployment",
@@ -132,6 +149,7 @@ def _figure_of(raw: Mapping[str, Any], side: str, index: int) -> dict[str, Any]:
         "weapons": [dict(w) for w in raw.get("weapons") or () if isinstance(w, Mapping)],
         "bot": bool(raw.get("bot")),
         "kerin": bool(raw.get("kerin")),
+        **({"rank": str(raw.get("rank") or "basic"), "kit": [str(k) for k in raw.get("kit") or ()]} if side == THIRD else {}),
         "stun": 0,
         "status": "undeployed",
         "die": None,
@@ -180,6 +198,16 @@ def initial_state(setup: Mapping[str, Any], tables: Mapping[str, RangeTable]) ->
             "pick": None,
         }
     third = card.get("third_party")
+    if third:
+        third = {**dict(third), "gone": False}
+        raws = list(third.pop("figures", None) or ())
+        figures.extend(_figure_of(raw, THIRD, i) for i, raw in enumerate(raws))
+        if third.get("round") is None:
+            for fig in figures:
+                if fig["side"] == THIRD:
+                    fig["status"] = "active"
+        third["next"] = len(raws) + 1
+    referee = setup.get("referee")
     return {
         "round": 0,
         "phase": "deploy",
@@ -189,7 +217,8 @@ def initial_state(setup: Mapping[str, Any], tables: Mapping[str, RangeTable]) ->
         "figures": figures,
         "activation": None,
         "ending": {"last_round": None},
-        "third_party": None if not third else {**dict(third), "gone": False},
+        "third_party": third or None,
+        "referee": None if referee in (None, "") else str(referee),
         "dramatic_combat": dramatic,
         "hit_numbers": None if dramatic else {"open": hit["open"], "cover": hit["cover"]},  # type: ignore[index]
         "reason": dict(card.get("reason") or {}),
@@ -209,7 +238,24 @@ def _seated(state: Mapping[str, Any], action: Action) -> list[str]:
     return [side for side in SIDES if action.actor in state["sides"][side]["players"]]
 
 
-def _acting(state: Mapping[str, Any], action: Action, side: str) -> None:
+def _is_referee(state: Mapping[str, Any], action: Action) -> bool:
+    return action.role != Role.VIEWER and bool(state.get("referee")) and action.actor == state["referee"]
+
+
+def _runs_third(state: Mapping[str, Any], action: Action) -> bool:
+    """Who acts for the third party: the referee when one is seated, else either player."""
+    if state.get("referee"):
+        return _is_referee(state, action)
+    return bool(_seated(state, action))
+
+
+def _acting(state: Mapping[str, Any], action: Action, side: str, field: str = "figure") -> None:
+    if side == THIRD:
+        if not _runs_third(state, action):
+            raise NotYours("The referee runs the third party." if state.get("referee") else "Only a player runs the third party.")
+        return
+    if _is_referee(state, action):
+        raise _err(f"The referee runs the third party, not the {state['sides'][side]['name']} crew.", "figure")
     if side not in _seated(state, action):
         raise NotYours(f"You do not play the {state['sides'][side]['name']} side.")
 
@@ -275,12 +321,13 @@ def _deploy(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[s
         Event("deploy", f"{state['sides'][side]['name']} deploys {' and '.join(f['name'] for f in picked)}.", {"side": side})
     ]
     if state["turn"] is None:
-        events.extend(_new_round(state))
+        events.extend(_new_round(state, action, dice))
     return events
 
 
-def _new_round(state: dict[str, Any]) -> list[Event]:
-    """Round start: +1 initiative point each (p.35), fresh Reaction dice, First Player rolls first."""
+def _new_round(state: dict[str, Any], action: Action, dice: Dice) -> list[Event]:
+    """Round start: +1 initiative point each (p.35), fresh Reaction dice, First Player rolls
+    first; the third party arrives or is reinforced when its D100 row says this round (p.37)."""
     state["round"] += 1
     state["phase"] = "reactions"
     state["activation"] = None
@@ -297,8 +344,47 @@ def _new_round(state: dict[str, Any]) -> list[Event]:
             "round",
             f"Round {state['round']}: each side gains 1 initiative point (p.35); {first} holds the First Player token and rolls Reactions first.",
             {},
-        )
+        ),
+        *_third_arrives(state, action, dice),
     ]
+
+
+def _third_arrives(state: dict[str, Any], action: Action, dice: Dice) -> list[Event]:
+    """The third party's arrival at the start of its round, and 1D6 reinforcements (one a
+    specialist when 5-6 come) at the start of the round its row names (p.37)."""
+    third = state["third_party"]
+    if not third or third["gone"]:
+        return []
+    events: list[Event] = []
+    rnd = state["round"]
+    if third.get("round") == rnd:
+        waiting = [f for f in state["figures"] if f["side"] == THIRD and f["status"] == "undeployed"]
+        for fig in waiting:
+            fig["status"] = "active"
+        events.append(
+            Event("third_party", f"The third party arrives from a random neutral edge: {len(waiting)} figures (p.37).", {})
+        )
+    if third.get("reinforcement_round") == rnd and third.get("reinforcement"):
+        faces = payload_faces(action, "reinforcement_faces", 1)
+        try:
+            record = dice.roll_or_enter(
+                str(third.get("reinforcements") or "1D6"), "Third party reinforcements (p.37)", faces=faces
+            )
+        except DiceError as exc:
+            raise _err(str(exc), "reinforcement_faces") from None
+        count = int(record.total or 0)
+        special = count >= int(third.get("specialist_if_at_least") or 99)
+        for n in range(count):
+            template = third["reinforcement_specialist"] if special and n == 0 else third["reinforcement"]
+            raw = {**template, "name": f"{'Specialist' if special and n == 0 else 'Basic'} +{n + 1} (round {rnd})"}
+            fig = _figure_of(raw, THIRD, int(third["next"]) - 1)
+            fig["status"] = "active"
+            third["next"] = int(third["next"]) + 1
+            state["figures"].append(fig)
+        data = {"rolls": [record.as_dict()], "roll": record.as_dict()}
+        said = " one of them a specialist" if special else ""
+        events.append(Event("third_party", f"{count} more third-party figures arrive from its edge,{said} (p.37).", data))
+    return events
 
 
 def _roll_reactions(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
@@ -342,11 +428,17 @@ def _assign(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[s
 
 
 def _activate(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
-    _phase(state, "quick", "slow", what="Activating figures")
-    side = _turn_side(state, action, "figure to activate")
+    _phase(state, "quick", "enemy", "slow", what="Activating figures")
+    enemy = state["phase"] == "enemy"
+    if enemy:
+        side = THIRD
+        _acting(state, action, THIRD, "figures")
+    else:
+        side = _turn_side(state, action, "figure to activate")
     picked = [_fig(state, fid, "figures") for fid in payload_words(action, "figures")]
     able = {f["id"] for f in _able(state, side)}
-    if not 1 <= len(picked) <= MOST_AT_ONCE or len({f["id"] for f in picked}) != len(picked):
+    most = len(able) if enemy else MOST_AT_ONCE
+    if not 1 <= len(picked) <= max(1, most) or len({f["id"] for f in picked}) != len(picked):
         raise _err(f"Pick one or two of your figures able to act now ({', '.join(sorted(able))}).", "figures")
     for fig in picked:
         if fig["id"] not in able:
@@ -358,14 +450,16 @@ def _activate(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping
             fig["stun"] -= 1
             texts.append(f"{fig['name']} removes a Stun marker ({fig['stun']} left).")
     state["activation"] = {"side": side, "figures": [f["id"] for f in picked], "fire": []}
-    _pass_turn(state, side)
     names = " and ".join(f["name"] for f in picked)
+    if enemy:
+        return [Event("activate", " ".join([f"The third party acts with {names} (by its AI, p.37).", *texts]), {"side": side})]
+    _pass_turn(state, side)
     return [Event("activate", " ".join([f"{state['sides'][side]['name']} acts with {names}.", *texts]), {"side": side})]
 
 
 def _in_activation(state: Mapping[str, Any], action: Action, fid: Any, field: str) -> dict[str, Any]:
     fig = _fig(state, fid, field)
-    _acting(state, action, fig["side"])
+    _acting(state, action, fig["side"], field)
     current = state["activation"]
     if current is None or fig["id"] not in current["figures"]:
         raise _err(f"{fig['name']} is not acting now: activate it first.", field)
@@ -378,6 +472,8 @@ def _spend(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[st
     if use not in POINT_USES:
         raise _err(f"use must be one of {', '.join(POINT_USES)} (a brawl draw is draw_if_lost on the brawl); got {use!r}.", "use")
     fig = _in_activation(state, action, action.payload.get("figure"), "figure")
+    if fig["side"] == THIRD:
+        raise _err("The third party has no initiative points (p.35).", "figure")
     own = state["sides"][fig["side"]]
     if own["points"] < 1:
         raise _err(f"{own['name']} has no initiative point left.", "use")
@@ -423,19 +519,26 @@ def _hits(
     fig["stun"] = after.stun_markers
     if any(o.result == "casualty" for o in outcomes):
         fig["status"] = "casualty"
+        if fig["side"] == THIRD:
+            fig["down_round"] = state["round"]  # for its Morale at the round's end
         return [] if any("casualty" in n for o in outcomes for n in o.notes) else [f"{fig['name']} is a casualty."]
     return []
 
 
 def _resolve(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
-    _phase(state, "quick", "slow", what="An attack")
+    _phase(state, "quick", "enemy", "slow", what="An attack")
     attacker = _in_activation(state, action, action.payload.get("attacker"), "attacker")
     target = _fig(state, action.payload.get("target"), "target")
     if target["side"] == attacker["side"]:
-        raise _err("Pick a figure of the other crew as the target.", "target")
+        raise _err(
+            "The third party treats both crews as one force: pick a crew figure (p.37)."
+            if attacker["side"] == THIRD
+            else "Pick a figure of the other crew or of the third party as the target.",
+            "target",
+        )
     mode = str(action.payload.get("mode") or "shot")
     faces = payload_ints(action, "faces") or None
-    own = state["sides"][attacker["side"]]
+    own = state["sides"].get(attacker["side"]) or {"name": "The third party", "points": 0}
     try:
         if mode == "shot":
             weapon = _weapon_of(attacker, action.payload.get("weapon"), "weapon")
@@ -507,24 +610,50 @@ def _check_wipe(state: dict[str, Any]) -> list[Event]:
     """A side with no figure left on the table has lost; the other Holds the Field."""
     if state["phase"] in ("deploy", "over"):
         return []
+    events = _third_wiped(state)
     gone = [side for side in SIDES if not _on_table(state, side)]
     if not gone:
-        return []
+        return events
     held = "none" if len(gone) == 2 else _other(gone[0])
     state.update(phase="over", turn=None, activation=None, held_field=held)
     if held == "none":
-        return [Event("over", "Neither crew has a figure left on the table: the battle is over and nobody Holds the Field.", {})]
+        return [
+            *events,
+            Event("over", "Neither crew has a figure left on the table: the battle is over and nobody Holds the Field.", {}),
+        ]
     return [
+        *events,
         Event(
             "over", f"{state['sides'][gone[0]]['name']} has no figure left: {state['sides'][held]['name']} Holds the Field.", {}
-        )
+        ),
     ]
 
 
+def _third_wiped(state: dict[str, Any]) -> list[Event]:
+    """The third party is gone once every figure of it that came is off the table and no more
+    are to come (a later arrival or reinforcements)."""
+    third = state["third_party"]
+    if not third or third["gone"]:
+        return []
+    mine = [f for f in state["figures"] if f["side"] == THIRD]
+    pending = any(f["status"] == "undeployed" for f in mine) or int(third.get("reinforcement_round") or 0) > state["round"]
+    if pending or any(f["status"] == "active" for f in mine):
+        return []
+    third["gone"] = True
+    return [Event("third_party", "The third party has no figure left on the table: it is gone (p.37).", {})]
+
+
 def _next_phase(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
-    if not _seated(state, action):
-        raise NotYours("Only a player at this battle can move it on.")
     phase = state["phase"]
+    if phase == "enemy":
+        if not _runs_third(state, action):
+            raise NotYours("The referee ends the third party's phase." if state.get("referee") else "Only a player can move on.")
+    elif not _seated(state, action):
+        raise NotYours(
+            "The referee runs the third party; the players move the battle on."
+            if _is_referee(state, action)
+            else "Only a player at this battle can move it on."
+        )
     if phase in ("deploy", "over"):
         raise _err(
             "Deployment ends by itself with the last figure placed." if phase == "deploy" else "The battle is over.", "type"
@@ -544,12 +673,14 @@ def _next_phase(state: dict[str, Any], action: Action, dice: Dice, tables: Mappi
             raise _err(f"Still to act in this phase: {', '.join(left)}.", "type")
     if phase == "quick":
         third = state["third_party"]
-        return _enter(state, "enemy" if third and not third["gone"] else "slow")
+        # A card from before the third party had figures keeps the phase for the players to run it.
+        modelled = any(f["side"] == THIRD for f in state["figures"])
+        return _enter(state, "enemy" if third and not third["gone"] and (_on_table(state, THIRD) or not modelled) else "slow")
     if phase == "enemy":
         return _enter(state, "slow")
     if phase == "slow":
         return _end_round(state, action, dice)
-    return _new_round(state)  # from the end of the round
+    return _new_round(state, action, dice)  # from the end of the round
 
 
 def _enter(state: dict[str, Any], phase: str) -> list[Event]:
@@ -560,6 +691,9 @@ def _enter(state: dict[str, Any], phase: str) -> list[Event]:
         state["turn"] = first if _able(state, first) else _other(first) if _able(state, _other(first)) else None
     else:
         state["turn"] = None
+    if phase == "enemy":
+        for fig in _on_table(state, THIRD):
+            fig.update(slot="enemy", acted=False)
     return [Event("phase", f"{PHASE_NAMES[phase]}.", {})]
 
 
@@ -568,10 +702,10 @@ def _end_round(state: dict[str, Any], action: Action, dice: Dice) -> list[Event]
     round number (under it: over at the end of the next round). The First Player token passes."""
     state.update(phase="end", turn=None, activation=None)
     rnd = state["round"]
-    events: list[Event] = []
+    events: list[Event] = _third_morale(state, action, dice)
     if state["ending"]["last_round"] == rnd:
         state.update(phase="over", held_field=None)
-        return [Event("over", f"Round {rnd} was the last: the battle is over; unfinished objectives fail (p.36).", {})]
+        return [*events, Event("over", f"Round {rnd} was the last: the battle is over; unfinished objectives fail (p.36).", {})]
     faces = payload_faces(action, "end_faces", 2)
     try:
         record = dice.roll_or_enter(
@@ -591,6 +725,42 @@ def _end_round(state: dict[str, Any], action: Action, dice: Dice) -> list[Event]
     state["first_player"] = _other(state["first_player"])
     events.append(Event("token", f"{state['sides'][state['first_player']]['name']} takes the First Player token.", {}))
     return events
+
+
+#: The order in which a third party's figures flee on failed Morale dice (its lowest ranks first).
+FLEE_ORDER = {"basic": 0, "specialist": 1, "lieutenant": 2, "captain": 3, "unique": 4}
+
+
+def _third_morale(state: dict[str, Any], action: Action, dice: Dice) -> list[Event]:
+    """Morale dice for the third party, the one AI force at the table (p.37), at the round's
+    end as for any enemy: one D6 per figure of it that became a casualty this round; each die
+    in its Panic range makes one figure flee (basic figures first; a Unique Individual never).
+    Typed faces: ``morale_faces``. Fearless (Panic 0): no dice."""
+    third = state["third_party"]
+    if not third or third["gone"]:
+        return []
+    fallen = [f for f in state["figures"] if f["side"] == THIRD and f.get("down_round") == state["round"]]
+    if not fallen:
+        return []
+    panic = _panic_top(str(third.get("panic") or "0"))
+    if panic <= 0:
+        return [Event("morale", "The third party is Fearless: no Morale dice.", {})]
+    faces = payload_faces(action, "morale_faces", len(fallen))
+    try:
+        record = dice.roll_or_enter(f"{len(fallen)}D6", "Third party Morale", faces=faces, keep=Keep.SEPARATE)
+    except DiceError as exc:
+        raise _err(str(exc), "morale_faces") from None
+    failures = sum(1 for face in record.faces if face <= panic)
+    able = sorted(
+        (f for f in _on_table(state, THIRD) if f.get("rank") != "unique"), key=lambda f: FLEE_ORDER.get(f.get("rank", ""), 0)
+    )
+    fled = able[:failures]
+    for fig in fled:
+        fig["status"] = "retreated"
+    said = f"{', '.join(f['name'] for f in fled)} flee." if fled else "Nobody flees."
+    data = {"rolls": [record.as_dict()], "roll": record.as_dict()}
+    text = f"Third party Morale ({len(fallen)} D6, Panic 1-{panic}): {', '.join(map(str, record.faces))}. {said}"
+    return [Event("morale", text, data), *_third_wiped(state)]
 
 
 def _agree_end(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
@@ -619,13 +789,24 @@ def _agree_end(state: dict[str, Any], action: Action, dice: Dice, tables: Mappin
 
 
 def _third_party_gone(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
-    if not _seated(state, action):
-        raise NotYours("Only a player at this battle can say the third party is gone.")
+    if not _runs_third(state, action):
+        raise NotYours("The referee says when the third party is gone." if state.get("referee") else "Only a player can say so.")
     third = state["third_party"]
     if not third or third["gone"]:
         raise _err("There is no third party on the table.", "type")
     third["gone"] = True
     return [Event("third_party", "The third party is gone from the table.", {})]
+
+
+def _seat_referee(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
+    """A member of the room who plays neither crew takes the referee's seat (the meeting's
+    referee joining once the tracker is open: :func:`battles.pvp_services.referee_join`)."""
+    if action.role == Role.VIEWER or _seated(state, action):
+        raise NotYours("A player of either crew cannot referee this battle.")
+    if state.get("referee"):
+        raise _err("This battle already has a referee.", "type")
+    state["referee"] = action.actor
+    return [Event("referee", "A referee takes the third party's seat: from now on only they run it.", {})]
 
 
 def _retreat(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
@@ -676,6 +857,7 @@ HANDLERS = {
     "next_phase": _next_phase,
     "agree_end": _agree_end,
     "third_party_gone": _third_party_gone,
+    "seat_referee": _seat_referee,
     "retreat": _retreat,
     "adjust": _adjust,
     "objective_done": _objective,
