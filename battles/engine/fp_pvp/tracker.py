@@ -79,6 +79,7 @@ from typing import Any
 
 from battles.engine import fp_combat
 from battles.engine.fp_enemies.profiles import _panic_top
+from battles.engine.fp_pvp import coop as coop_rules
 from battles.engine.fp_pvp.setup import SIDES
 from battles.engine.fp_tracker.combat import _weapon_of
 from live.engine.tracker import (
@@ -99,7 +100,10 @@ from rules.engine.state import copy_state
 from rules.engine.tables import RangeTable
 
 #: The three-way battle's third party, as a figure's ``side`` (p.37); its figures' ids start with ``t``.
+#: In a co-op battle the enemy waves are this side (pp.39-41).
 THIRD = "third"
+#: ``state["mode"]`` of an expanded co-op battle (pp.39-41); a PvP battle's is ``"pvp"``.
+COOP = "coop"
 PHASES: tuple[str, ...] = ("deploy", "reactions", "quick", "enemy", "slow", "end", "over")
 PHASE_NAMES: dict[str, str] = {
     "deploy": "Deployment",
@@ -126,6 +130,10 @@ def _err(message: str, field: str | None = None) -> TrackerError:
     return TrackerError(message, field=field)
 
 
+def _is_coop(state: Mapping[str, Any]) -> bool:
+    return state.get("mode") == COOP
+
+
 def _other(side: str) -> str:
     return "guest" if side == "host" else "host"
 
@@ -150,6 +158,7 @@ def _figure_of(raw: Mapping[str, Any], side: str, index: int) -> dict[str, Any]:
         "bot": bool(raw.get("bot")),
         "kerin": bool(raw.get("kerin")),
         **({"rank": str(raw.get("rank") or "basic"), "kit": [str(k) for k in raw.get("kit") or ()]} if side == THIRD else {}),
+        **({"wave": int(raw["wave"]), "ai": str(raw.get("ai") or "")} if side == THIRD and raw.get("wave") else {}),
         "stun": 0,
         "status": "undeployed",
         "die": None,
@@ -197,20 +206,32 @@ def initial_state(setup: Mapping[str, Any], tables: Mapping[str, RangeTable]) ->
             "agree_end": False,
             "pick": None,
         }
+    coop = card.get("mode") == COOP
     third = card.get("third_party")
+    if coop and not (isinstance(third, Mapping) and third.get("figures")):
+        raise _err("setup.card: a co-op battle needs its enemy waves (p.40).", "setup")
     if third:
         third = {**dict(third), "gone": False}
         raws = list(third.pop("figures", None) or ())
         figures.extend(_figure_of(raw, THIRD, i) for i, raw in enumerate(raws))
         if third.get("round") is None:
             for fig in figures:
-                if fig["side"] == THIRD:
+                if fig["side"] == THIRD and (not coop or fig.get("wave") == 1):
                     fig["status"] = "active"
         third["next"] = len(raws) + 1
+        if coop:
+            third.update(arrived=[1], edges={}, wave3_checks=0)
+    if coop:  # no initiative points and no Seize the Initiative; Wave 1 then the crews set up (p.40)
+        for fig in figures:
+            if fig["side"] != THIRD:
+                fig["status"] = "active"
+        for own in sides.values():
+            own["points"] = 0
     referee = setup.get("referee")
     return {
-        "round": 0,
-        "phase": "deploy",
+        "mode": COOP if coop else "pvp",
+        "round": 1 if coop else 0,
+        "phase": "reactions" if coop else "deploy",
         "turn": str(card.get("deploys_first") or "host"),
         "first_player": str(card.get("first_player") or "host"),
         "sides": sides,
@@ -224,7 +245,12 @@ def initial_state(setup: Mapping[str, Any], tables: Mapping[str, RangeTable]) ->
         "reason": dict(card.get("reason") or {}),
         "location": dict(card.get("location") or {"where": "neutral", "world": "", "traits": []}),
         "held_field": None,
-        "last": None,
+        "last": {
+            "type": "round",
+            "text": "Round 1: Wave 1 and both crews are on the table; each player rolls Reactions for their own crew (p.40).",
+        }
+        if coop
+        else None,
     }
 
 
@@ -331,13 +357,21 @@ def _new_round(state: dict[str, Any], action: Action, dice: Dice) -> list[Event]
     state["round"] += 1
     state["phase"] = "reactions"
     state["activation"] = None
+    coop = _is_coop(state)
     for side in SIDES:
-        state["sides"][side]["points"] += 1
-        state["sides"][side]["reaction_dice"] = None
+        if not coop:
+            state["sides"][side]["points"] += 1
+        # A co-op crew with nobody left on the table has no dice to roll; the other crew plays on.
+        state["sides"][side]["reaction_dice"] = [] if coop and not _on_table(state, side) else None
         state["sides"][side]["agree_end"] = False
     for fig in state["figures"]:
         fig.update(die=None, face=None, slot=None, acted=False)
     state["turn"] = state["first_player"]
+    if coop:
+        return [
+            Event("round", f"Round {state['round']}: each player rolls Reactions for their own crew (p.40).", {}),
+            *(_wave_arrives(state, action, dice, 2) if state["round"] == coop_rules.WAVE2_ROUND else []),
+        ]
     first = state["sides"][state["first_player"]]["name"]
     return [
         Event(
@@ -387,9 +421,65 @@ def _third_arrives(state: dict[str, Any], action: Action, dice: Dice) -> list[Ev
     return events
 
 
+#: Where a co-op wave arrives on its D6 (p.40): Wave 2's faces 3-4 are the enemy's edge, Wave 3's the crews' own.
+EDGES: dict[int, tuple[str, str, str]] = {
+    2: ("the left battlefield edge", "the enemy's battlefield edge", "the right battlefield edge"),
+    3: ("the left battlefield edge", "the crews' own battlefield edge, behind them", "the right battlefield edge"),
+}
+OPPOSITE: dict[str, str] = {"left": "right", "right": "left", "enemy": "crews", "crews": "enemy"}
+
+
+def _wave_arrives(state: dict[str, Any], action: Action, dice: Dice, wave: int) -> list[Event]:
+    """Wave 2 at the start of round 3, or Wave 3 when its check calls it (p.40): a D6 (typed
+    ``wave_faces``) picks the edge, within 4" of its centre; Wave 3 on Wave 2's edge goes to the
+    opposite one."""
+    third = state["third_party"]
+    try:
+        record = dice.roll_or_enter(
+            "D6",
+            f"Wave {wave} arrives: 1-2 left, 3-4 {'enemy' if wave == 2 else 'crews'} edge, 5-6 right (p.40)",
+            faces=payload_faces(action, "wave_faces", 1),
+        )
+    except DiceError as exc:
+        raise _err(str(exc), "wave_faces") from None
+    index = (int(record.total or 1) - 1) // 2
+    edge = ("left", "enemy" if wave == 2 else "crews", "right")[index]
+    where = EDGES[wave][index]
+    if wave == 3 and edge == third["edges"].get("2"):
+        edge = OPPOSITE[edge]
+        where = (
+            f"the {'enemy' if edge == 'enemy' else 'crews'} battlefield edge"
+            if edge in ("enemy", "crews")
+            else f"the {edge} battlefield edge"
+        )
+        where += ", opposite Wave 2's"
+    came = [f for f in state["figures"] if f["side"] == THIRD and f.get("wave") == wave and f["status"] == "undeployed"]
+    for fig in came:
+        fig["status"] = "active"
+    third["arrived"] = [*third["arrived"], wave]
+    third["edges"] = {**third["edges"], str(wave): edge}
+    data = {"rolls": [record.as_dict()], "roll": record.as_dict(), "wave": wave, "edge": edge}
+    text = f'Wave {wave} arrives: {len(came)} figures within 4" of the centre of {where} (p.40).'
+    return [Event("wave", text, data)]
+
+
+def _coop_roller(state: Mapping[str, Any], action: Action) -> str:
+    """The crew a co-op player rolls Reactions for: their own, in any order (p.40)."""
+    if _is_referee(state, action):
+        raise _err("The referee runs the enemy; each player rolls their own crew's Reactions.", "type")
+    seated = _seated(state, action)
+    if not seated:
+        raise NotYours("Only a player of either crew rolls Reactions.")
+    wanted = str(action.payload.get("side") or "")
+    waiting = [s for s in seated if state["sides"][s]["reaction_dice"] is None and (not wanted or s == wanted)]
+    if not waiting:
+        raise _err("Your crew has rolled its Reactions this round.", "type")
+    return waiting[0]
+
+
 def _roll_reactions(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
     _phase(state, "reactions", what="Rolling Reactions")
-    side = _turn_side(state, action, "Reaction roll")
+    side = _coop_roller(state, action) if _is_coop(state) else _turn_side(state, action, "Reaction roll")
     own = state["sides"][side]
     count = len(_on_table(state, side))
     faces = payload_faces(action, "faces", count)
@@ -437,9 +527,10 @@ def _activate(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping
         side = _turn_side(state, action, "figure to activate")
     picked = [_fig(state, fid, "figures") for fid in payload_words(action, "figures")]
     able = {f["id"] for f in _able(state, side)}
-    most = len(able) if enemy else MOST_AT_ONCE
+    most = len(able) if enemy else 1 if _is_coop(state) else MOST_AT_ONCE
     if not 1 <= len(picked) <= max(1, most) or len({f["id"] for f in picked}) != len(picked):
-        raise _err(f"Pick one or two of your figures able to act now ({', '.join(sorted(able))}).", "figures")
+        count = "one" if most == 1 else "one or two"
+        raise _err(f"Pick {count} of your figures able to act now ({', '.join(sorted(able))}).", "figures")
     for fig in picked:
         if fig["id"] not in able:
             raise _err(f"{fig['name']} cannot act now: pick from {', '.join(sorted(able))}.", "figures")
@@ -452,7 +543,8 @@ def _activate(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping
     state["activation"] = {"side": side, "figures": [f["id"] for f in picked], "fire": []}
     names = " and ".join(f["name"] for f in picked)
     if enemy:
-        return [Event("activate", " ".join([f"The third party acts with {names} (by its AI, p.37).", *texts]), {"side": side})]
+        who = "The enemy" if _is_coop(state) else "The third party"
+        return [Event("activate", " ".join([f"{who} acts with {names} (by its AI).", *texts]), {"side": side})]
     _pass_turn(state, side)
     return [Event("activate", " ".join([f"{state['sides'][side]['name']} acts with {names}.", *texts]), {"side": side})]
 
@@ -468,6 +560,8 @@ def _in_activation(state: Mapping[str, Any], action: Action, fid: Any, field: st
 
 def _spend(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
     _phase(state, "quick", "slow", what="Spending an initiative point")
+    if _is_coop(state):
+        raise _err("A co-op battle has no initiative points: they are a PvP rule (p.35).", "use")
     use = str(action.payload.get("use") or "")
     if use not in POINT_USES:
         raise _err(f"use must be one of {', '.join(POINT_USES)} (a brawl draw is draw_if_lost on the brawl); got {use!r}.", "use")
@@ -529,6 +623,8 @@ def _resolve(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[
     _phase(state, "quick", "enemy", "slow", what="An attack")
     attacker = _in_activation(state, action, action.payload.get("attacker"), "attacker")
     target = _fig(state, action.payload.get("target"), "target")
+    if _is_coop(state) and THIRD not in (attacker["side"], target["side"]):
+        raise _err("The two crews fight as one force (p.40): pick an enemy figure as the target.", "target")
     if target["side"] == attacker["side"]:
         raise _err(
             "The third party treats both crews as one force: pick a crew figure (p.37)."
@@ -610,6 +706,11 @@ def _check_wipe(state: dict[str, Any]) -> list[Event]:
     """A side with no figure left on the table has lost; the other Holds the Field."""
     if state["phase"] in ("deploy", "over"):
         return []
+    if _is_coop(state):  # the crews are one force (p.40): the enemy's end is checked at the round's end
+        if any(_on_table(state, side) for side in SIDES):
+            return []
+        state.update(phase="over", turn=None, activation=None, held_field="none")
+        return [Event("over", "Neither crew has a figure left on the table: the battle is lost (p.40).", {})]
     events = _third_wiped(state)
     gone = [side for side in SIDES if not _on_table(state, side)]
     if not gone:
@@ -686,7 +787,12 @@ def _next_phase(state: dict[str, Any], action: Action, dice: Dice, tables: Mappi
 def _enter(state: dict[str, Any], phase: str) -> list[Event]:
     state["phase"] = phase
     state["activation"] = None
-    if phase in ("quick", "slow"):
+    if phase in ("quick", "slow") and _is_coop(state):
+        # The player with the fewest figures to use in the phase starts (p.40); the host on a tie.
+        able = {side: len(_able(state, side)) for side in SIDES}
+        have = [side for side in SIDES if able[side]]
+        state["turn"] = min(have, key=lambda side: (able[side], side != state["first_player"])) if have else None
+    elif phase in ("quick", "slow"):
         first = state["first_player"]
         state["turn"] = first if _able(state, first) else _other(first) if _able(state, _other(first)) else None
     else:
@@ -701,6 +807,8 @@ def _end_round(state: dict[str, Any], action: Action, dice: Dice) -> list[Event]
     """Round end (p.36): the battle ends here if the last roll said so; else 2D6 against the
     round number (under it: over at the end of the next round). The First Player token passes."""
     state.update(phase="end", turn=None, activation=None)
+    if _is_coop(state):
+        return _coop_end_round(state, action, dice)
     rnd = state["round"]
     events: list[Event] = _third_morale(state, action, dice)
     if state["ending"]["last_round"] == rnd:
@@ -763,8 +871,81 @@ def _third_morale(state: dict[str, Any], action: Action, dice: Dice) -> list[Eve
     return [Event("morale", text, data), *_third_wiped(state)]
 
 
+def _coop_end_round(state: dict[str, Any], action: Action, dice: Dice) -> list[Event]:
+    """A co-op round's end (pp.40-41): Morale per wave (Tough Fight); from round 3, while Wave 3
+    has not come, 2D6 (typed ``end_faces``) under the round number brings it (its edge by
+    ``wave_faces``). Checked first: the battle ends, the crews Holding the Field, when no enemy is
+    on the table, Wave 2 has come, and Wave 3 has come and gone or this is round 6 or later (Make
+    it Quick: no Wave 3 check then)."""
+    rnd = state["round"]
+    third = state["third_party"]
+    events = _waves_morale(state, action, dice)
+    if not _on_table(state, THIRD) and 2 in third["arrived"] and (3 in third["arrived"] or rnd >= coop_rules.QUICK_FROM):
+        state.update(phase="over", held_field="both")
+        why = "Wave 3 came and fell" if 3 in third["arrived"] else f"round {rnd} is round 6 or later (Make it Quick)"
+        events.append(Event("over", f"No enemy is left on the table and {why}: both crews Hold the Field (p.40).", {}))
+        return events
+    if rnd >= coop_rules.WAVE2_ROUND and 3 not in third["arrived"]:
+        try:
+            record = dice.roll_or_enter(
+                "2D6",
+                f"End of round {rnd}: Wave 3 check, under {rnd} brings it (p.40)",
+                faces=payload_faces(action, "end_faces", 2),
+            )
+        except DiceError as exc:
+            raise _err(str(exc), "end_faces") from None
+        third["wave3_checks"] = int(third.get("wave3_checks") or 0) + 1
+        total = int(record.total or 0)
+        data = {"rolls": [record.as_dict()], "roll": record.as_dict()}
+        if total < rnd:
+            events.append(Event("ending", f"Wave 3 check {total}, under round {rnd}: the enemy brings more forces.", data))
+            events.extend(_wave_arrives(state, action, dice, 3))
+        else:
+            events.append(Event("ending", f"Wave 3 check {total} against round {rnd}: no more enemies this round.", data))
+    return events
+
+
+def _waves_morale(state: dict[str, Any], action: Action, dice: Dice) -> list[Event]:
+    """Morale per wave (Tough Fight, p.41): one D6 per figure of a wave that fell this round,
+    each 1 (the Panic range every wave has) makes one figure of that wave flee, basic figures
+    first and never a Unique Individual. Typed ``morale_faces``: all the dice, Wave 1's first."""
+    fallen = [f for f in state["figures"] if f["side"] == THIRD and f.get("down_round") == state["round"]]
+    if not fallen:
+        return []
+    faces = payload_faces(action, "morale_faces", len(fallen))
+    events: list[Event] = []
+    at = 0
+    panic = _panic_top(coop_rules.TOUGH_PANIC)
+    for wave in sorted({int(f.get("wave") or 1) for f in fallen}):
+        count = sum(1 for f in fallen if int(f.get("wave") or 1) == wave)
+        typed = faces[at : at + count] if faces else None
+        at += count
+        try:
+            record = dice.roll_or_enter(
+                f"{count}D6", f"Morale, Wave {wave} (Tough Fight: Panic 1, p.41)", faces=typed, keep=Keep.SEPARATE
+            )
+        except DiceError as exc:
+            raise _err(str(exc), "morale_faces") from None
+        failures = sum(1 for face in record.faces if face <= panic)
+        able = sorted(
+            (f for f in _on_table(state, THIRD) if f.get("wave") == wave and f.get("rank") != "unique"),
+            key=lambda f: FLEE_ORDER.get(f.get("rank", ""), 0),
+        )
+        fled = able[:failures]
+        for fig in fled:
+            fig["status"] = "retreated"
+        said = f"{', '.join(f['name'] for f in fled)} flee." if fled else "Nobody flees."
+        data = {"rolls": [record.as_dict()], "roll": record.as_dict(), "wave": wave}
+        events.append(
+            Event("morale", f"Wave {wave} Morale ({count} D6, Panic 1): {', '.join(map(str, record.faces))}. {said}", data)
+        )
+    return events
+
+
 def _agree_end(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
     _phase(state, "end", what="Agreeing to end the battle")
+    if _is_coop(state):
+        raise _err("A co-op battle ends when the enemy is cleared from the table (p.40); a crew may retreat instead.", "type")
     third = state["third_party"]
     if third and not third["gone"]:
         raise _err(
@@ -792,6 +973,8 @@ def _third_party_gone(state: dict[str, Any], action: Action, dice: Dice, tables:
     if not _runs_third(state, action):
         raise NotYours("The referee says when the third party is gone." if state.get("referee") else "Only a player can say so.")
     third = state["third_party"]
+    if _is_coop(state):
+        raise _err("The enemy waves leave the table as casualties, by Morale or by retreating, one figure at a time.", "type")
     if not third or third["gone"]:
         raise _err("There is no third party on the table.", "type")
     third["gone"] = True
@@ -829,6 +1012,8 @@ def _adjust(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[s
         if status not in ("active", "casualty", "retreated") or fig["status"] == "undeployed":
             raise _err("status must be active, casualty or retreated, for a figure on the table.", "status")
         fig["status"] = status
+        if status == "casualty" and fig["side"] == THIRD:
+            fig["down_round"] = state["round"]  # it counts for its Morale at the round's end
         changes.append(status)
     if not changes:
         raise _err("Nothing to change: give stun or status.", "stun")
@@ -893,6 +1078,8 @@ def outcome(state: Mapping[str, Any]) -> dict[str, Any]:
     Field; pay is normal with the win bonus for a completed objective; 1 Loot roll each, +1 for
     facing a Power Rating of 5 or more; PvP never makes Rivals."""
     result: dict[str, Any] = {"rounds": state["round"], "held_field": state["held_field"]}
+    if _is_coop(state):
+        return {**result, "mode": COOP, **{side: _coop_outcome(state, side) for side in SIDES}}
     for side in SIDES:
         other = state["sides"][_other(side)]
         figures = [f for f in state["figures"] if f["side"] == side]
@@ -907,3 +1094,27 @@ def outcome(state: Mapping[str, Any]) -> dict[str, Any]:
             "battlefield_finds": False,
         }
     return result
+
+
+def _coop_outcome(state: Mapping[str, Any], side: str) -> dict[str, Any]:
+    """One crew's aftermath of a co-op battle (p.41): both crews won when either Holds the Field;
+    +1 to its credits roll, its own Battlefield Finds, its Loot roll and the shared one, and the
+    Invasion check with +1 per wave faced that had the Invasion Threat trait."""
+    held = state["held_field"] == "both"
+    third = state["third_party"] or {}
+    faced = [w for w in third.get("waves") or () if int(w["wave"]) in third.get("arrived", ())]
+    invasion = sum(1 for w in faced if w.get("invasion"))
+    figures = [f for f in state["figures"] if f["side"] == side]
+    return {
+        "won": held,
+        "held_field": held,
+        "objective_done": held,
+        "casualties": [{"name": f["name"], "ref": f["ref"]} for f in figures if f["status"] == "casualty"],
+        "retreated": [{"name": f["name"], "ref": f["ref"]} for f in figures if f["status"] == "retreated"],
+        "loot_rolls": 1 if held else 0,
+        "shared_loot": 1 if held else 0,
+        "pay_bonus": 1,
+        "battlefield_finds": held,
+        "invasion": {"check": invasion > 0, "modifier": invasion},
+        "waves_faced": [int(w["wave"]) for w in faced],
+    }
