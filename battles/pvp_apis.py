@@ -1,6 +1,7 @@
 """REST API for PvP battles between two players' campaigns (``/api/v1/fp-pvp/...``, Compendium
-pp.35-38): invite, accept, field each side's figures, roll the set-up, open the live tracker
-(played through the rooms API) and finish it, each campaign taking its side's result.
+pp.35-38) and expanded co-op battles (``kind`` ``coop``, pp.39-41): invite, accept, field each
+side's figures, roll the set-up (a co-op battle's waves at ``coop-setup/``), open the live
+tracker (played through the rooms API) and finish it, each campaign taking its side's result.
 
 Each call goes through :mod:`battles.pvp_services`. A meeting is read by the readers of either
 campaign (anyone else gets 404, whatever they send) and changed by their editors (a reader gets
@@ -22,6 +23,7 @@ from rest_framework.views import APIView
 from battles import pvp_services
 from battles.models import Meeting
 from battles.pvp_inputs import (
+    CoopSetupInputSerializer,
     PvpAcceptInputSerializer,
     PvpFieldInputSerializer,
     PvpInviteInputSerializer,
@@ -52,6 +54,7 @@ class MeetingSerializer(serializers.ModelSerializer[Meeting]):
         fields = [
             "id",
             "code",
+            "kind",
             "status",
             "host",
             "host_name",
@@ -114,7 +117,8 @@ class MeetingListApi(APIView):
     @extend_schema(request=PvpInviteInputSerializer, responses={201: MeetingSerializer})
     def post(self, request: Request) -> Response:
         v = _valid(PvpInviteInputSerializer, request)
-        return _out(request, pvp_services.meeting_invite(user=request.user, campaign_id=v["campaign"]), status.HTTP_201_CREATED)
+        meeting = pvp_services.meeting_invite(user=request.user, campaign_id=v["campaign"], kind=v["kind"])
+        return _out(request, meeting, status.HTTP_201_CREATED)
 
 
 class MeetingAcceptApi(APIView):
@@ -158,6 +162,21 @@ class MeetingSetupApi(APIView):
         v = _valid(PvpSetupInputSerializer, request)
         seed = v.pop("seed")
         meeting = pvp_services.meeting_setup(
+            user=request.user, meeting_id=meeting_id, dice=Dice(seed=seed) if seed is not None else None, **v
+        )
+        return _out(request, meeting)
+
+
+class MeetingCoopSetupApi(APIView):
+    """Roll an expanded co-op battle's enemy waves once both crews are fielded (p.40)."""
+
+    permission_classes = [MeetingAccess]
+
+    @extend_schema(request=CoopSetupInputSerializer, responses={200: MeetingSerializer})
+    def post(self, request: Request, meeting_id: int) -> Response:
+        v = _valid(CoopSetupInputSerializer, request)
+        seed = v.pop("seed")
+        meeting = pvp_services.coop_setup(
             user=request.user, meeting_id=meeting_id, dice=Dice(seed=seed) if seed is not None else None, **v
         )
         return _out(request, meeting)
@@ -219,6 +238,7 @@ urlpatterns = [
     path(f"{M}/", MeetingDetailApi.as_view(), name="api-fp-pvp-detail"),
     path(f"{M}/field/", MeetingFieldApi.as_view(), name="api-fp-pvp-field"),
     path(f"{M}/setup/", MeetingSetupApi.as_view(), name="api-fp-pvp-setup"),
+    path(f"{M}/coop-setup/", MeetingCoopSetupApi.as_view(), name="api-fp-pvp-coop-setup"),
     path(f"{M}/track/", MeetingTrackApi.as_view(), name="api-fp-pvp-track"),
     path(f"{M}/finish/", MeetingFinishApi.as_view(), name="api-fp-pvp-finish"),
     path(f"{M}/referee/", MeetingRefereeInviteApi.as_view(), name="api-fp-pvp-referee"),

@@ -16,6 +16,11 @@ from rules.bounds import int_field
 
 class PvpInviteInputSerializer(serializers.Serializer[Any]):
     campaign = int_field(1, bounds.ID_MAX, help_text="Your campaign that hosts the battle (you must edit it).")
+    kind = serializers.ChoiceField(
+        choices=("pvp", "coop"),
+        default="pvp",
+        help_text="pvp: the crews fight each other (pp.35-38); coop: an expanded co-op battle, together against waves (pp.39-41).",
+    )
 
 
 class PvpAcceptInputSerializer(serializers.Serializer[Any]):
@@ -79,6 +84,43 @@ class PvpSetupInputSerializer(serializers.Serializer[Any]):
         help_text="Neutral ground (no world rules, p.35) or the current world of the host's or guest's campaign.",
     )
     faces = PvpSetupFacesSerializer(required=False, default=dict)
+    seed = int_field(0, bounds.SEED_MAX, required=False, allow_null=True, default=None, help_text="Seed the set-up dice.")
+
+
+class CoopForceInputSerializer(serializers.Serializer[Any]):
+    category = serializers.ChoiceField(
+        choices=fp_third.CATEGORIES, help_text="The enemy category you rolled; the type is rolled on its elite table."
+    )
+    numbers = int_field(1, 12, help_text="Enemy numbers from your core rulebook's roll (p.40 adds 2).")
+
+
+class CoopForcesInputSerializer(serializers.Serializer[Any]):
+    host = CoopForceInputSerializer(help_text="The enemy the host's player rolls up.")
+    guest = CoopForceInputSerializer(help_text="The enemy the guest's player rolls up.")
+
+
+class CoopSetupInputSerializer(serializers.Serializer[Any]):
+    version = int_field(1, bounds.VERSION_MAX, help_text="The meeting version this write was made against.")
+    forces = CoopForcesInputSerializer(help_text="Each player's enemy; the larger is Wave 1 (p.40).")
+    wave3_numbers = int_field(1, 12, help_text="Enemy numbers from your core roll for Wave 3 (Hired Muscle, p.40).")
+    order_face = int_field(
+        1, 6, required=False, allow_null=True, default=None, help_text="D6 when both forces are equal: 1-3 the host's is Wave 1."
+    )
+    increased_challenge = serializers.BooleanField(
+        default=False, help_text="One more Lieutenant in Waves 1 and 2, two more basic enemies in Wave 3 (p.41)."
+    )
+    invasion = serializers.ListField(
+        child=int_field(1, 3),
+        required=False,
+        default=list,
+        max_length=3,
+        help_text="The waves whose type has the Invasion Threat trait (+1 each to the Invasion check, p.41).",
+    )
+    location = serializers.ChoiceField(
+        choices=("neutral", "host", "guest"),
+        default="neutral",
+        help_text="Neutral ground (no World traits, p.39) or the current world of either campaign, as established there.",
+    )
     seed = int_field(0, bounds.SEED_MAX, required=False, allow_null=True, default=None, help_text="Seed the set-up dice.")
 
 

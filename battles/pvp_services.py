@@ -1,4 +1,5 @@
-"""Friends' crews meet: a PvP battle between two players' campaigns (Compendium pp.35-38).
+"""Friends' crews meet: a PvP battle between two players' campaigns (Compendium pp.35-38), or
+an expanded co-op battle where they fight together (pp.39-41), by the meeting's ``kind``.
 
 The flow, each step from the player's own device and campaign:
 
@@ -9,7 +10,8 @@ The flow, each step from the player's own device and campaign:
    Bay), up to the smaller campaign crew size unless both agreed on another number (p.35);
 4. :func:`meeting_setup`: the set-up card (:func:`battles.engine.fp_pvp.generate`): battle
    reason, Power Ratings, initiative points, Seize the Initiative, deployment order, the First
-   Player token and the optional third party; every roll goes to both campaigns' logs;
+   Player token and the optional third party; every roll goes to both campaigns' logs. A co-op
+   battle rolls its enemy waves instead (:func:`coop_setup`);
 5. :func:`meeting_track`: the live tracker, each player seated on their own side;
 6. :func:`meeting_finish`: each campaign gets its side's result as a finished battle for its
    turn's Record the battle step.
@@ -30,10 +32,11 @@ from django.db.models import Q, QuerySet
 
 from battles import pvp_kind, services
 from battles.engine import fp_pvp
+from battles.engine.fp_pvp import coop as fp_coop
 from battles.engine.fp_pvp import third as fp_third
 from battles.models import Battle, Meeting
 from campaigns import services as campaign_services
-from campaigns.engine.turn.battle import PVP, BattleRecord
+from campaigns.engine.turn.battle import COOP, PVP, BattleRecord
 from campaigns.models import Campaign
 from campaigns.permissions import EDITOR, campaign_for
 from campaigns.selectors import campaign_list, current_turn, fiveparsecs_tables
@@ -45,6 +48,12 @@ from rules.engine.dice import Dice
 from rules.errors import DropshipError, NotAllowed, NotFound, rule_errors
 
 MISSING = "No such meeting, or neither of its campaigns is shared with you."
+#: A meeting's kinds (:attr:`battles.models.Meeting.kind`): a PvP battle (pp.35-38) or an expanded co-op battle (pp.39-41).
+KINDS: tuple[str, ...] = ("pvp", "coop")
+
+
+def _called(meeting: Meeting) -> str:
+    return "Co-op battle" if meeting.kind == "coop" else "PvP battle"
 
 
 def _side_campaigns(meeting: Meeting) -> dict[str, int]:
@@ -120,16 +129,20 @@ def _log_both(meeting: Meeting, text: str, *, rolls: Sequence[Mapping[str, Any]]
             campaign_services.log(campaign, "battle", text, rolls=rolls)
 
 
-def meeting_invite(*, user: Any, campaign_id: int) -> Meeting:
-    """Invite another campaign to a PvP battle (p.35): a new meeting hosted by ``campaign_id``
-    (the user must edit it), with an 8-character ``code`` to give the other player."""
+def meeting_invite(*, user: Any, campaign_id: int, kind: str = "pvp") -> Meeting:
+    """Invite another campaign to a PvP battle (p.35) or, with ``kind`` ``coop``, to an expanded
+    co-op battle (p.39): a new meeting hosted by ``campaign_id`` (the user must edit it), with an
+    8-character ``code`` to give the other player. Raises :class:`DropshipError` naming ``kind``."""
     with transaction.atomic():
         campaign, _ = campaign_for(user, campaign_id, at_least=EDITOR, lock=True)
+        if kind not in KINDS:
+            raise DropshipError(f"kind must be one of {', '.join(KINDS)}; got {kind!r}.", field="kind")
         code = secrets.token_hex(4).upper()
         while Meeting.objects.filter(code=code).exists():
             code = secrets.token_hex(4).upper()
-        meeting = Meeting.objects.create(code=code, host=campaign, host_turn=campaign.turn)
-        campaign_services.log(campaign, "battle", f"PvP battle invitation made: code {code} (pp.35-38).")
+        meeting = Meeting.objects.create(code=code, host=campaign, host_turn=campaign.turn, kind=kind)
+        pages = "pp.39-41" if kind == "coop" else "pp.35-38"
+        campaign_services.log(campaign, "battle", f"{_called(meeting)} invitation made: code {code} ({pages}).")
     return meeting
 
 
@@ -148,10 +161,11 @@ def meeting_accept(*, user: Any, code: str, campaign_id: int) -> Meeting:
         meeting.guest_turn = campaign.turn
         meeting.status = "accepted"
         writes.bump(meeting)
+        together = "with" if meeting.kind == "coop" else "against"
         _log_both(
             meeting,
-            f"PvP battle agreed: {meeting.host.crew_name or meeting.host.name} (turn {meeting.host_turn}) against "
-            f"{campaign.crew_name or campaign.name} (turn {campaign.turn}) (p.35).",
+            f"{_called(meeting)} agreed: {meeting.host.crew_name or meeting.host.name} (turn {meeting.host_turn}) {together} "
+            f"{campaign.crew_name or campaign.name} (turn {campaign.turn}) ({'p.39' if meeting.kind == 'coop' else 'p.35'}).",
         )
     return meeting
 
@@ -162,9 +176,12 @@ def _campaign_of(meeting: Meeting, side: str) -> Campaign:
     return campaign
 
 
-def crew_limit(meeting: Meeting) -> int:
-    """Figures each side may bring (p.35): the two campaigns' crew sizes' smaller one, or the
-    number both players agreed on."""
+def crew_limit(meeting: Meeting, side: str = "host") -> int:
+    """Figures ``side`` may bring. PvP (p.35): the two campaigns' crew sizes' smaller one, or the
+    number both players agreed on. Co-op (p.39): each crew as its own campaign's crew size."""
+    if meeting.kind == "coop":
+        campaign = meeting.guest if side == "guest" and meeting.guest is not None else meeting.host
+        return campaign_services.options_of(campaign).crew_size
     host = campaign_services.options_of(meeting.host).crew_size
     guest = campaign_services.options_of(meeting.guest).crew_size if meeting.guest else host
     agreed = meeting.agreed_crew or {}
@@ -211,6 +228,10 @@ def meeting_field(
                 field="figures",
             )
         acting = _acting_side(sides, side)
+        if agreed_crew is not None and meeting.kind == "coop":
+            raise DropshipError(
+                "agreed_crew is a PvP rule (p.35): a co-op crew brings up to its own crew size.", field="agreed_crew"
+            )
         if agreed_crew is not None:
             with rule_errors():
                 fp_pvp.crew_count(1, 1, agreed_crew)
@@ -226,13 +247,14 @@ def meeting_field(
                 raise DropshipError(f"figures: {pk} is not a crew member of {campaign.name}.", field="figures")
             if member.status != "active" or member.sick_bay:
                 raise DropshipError(f"figures: {member.name} is not fit to fight (in Sick Bay or gone).", field="figures")
-        limit = crew_limit(meeting)
+        limit = crew_limit(meeting, acting)
         if not 1 <= len(picked) <= limit:
-            raise DropshipError(f"figures: bring 1 to {limit} crew (the smaller crew size, p.35).", field="figures")
+            why = "your crew size, p.39" if meeting.kind == "coop" else "the smaller crew size, p.35"
+            raise DropshipError(f"figures: bring 1 to {limit} crew ({why}).", field="figures")
         meeting.fielded = {**(meeting.fielded or {}), acting: picked}
         writes.bump(meeting)
         names = ", ".join(fit[pk].name for pk in picked)
-        campaign_services.log(campaign, "battle", f"PvP battle {meeting.code}: fielding {names}.")
+        campaign_services.log(campaign, "battle", f"{_called(meeting)} {meeting.code}: fielding {names}.")
     return meeting
 
 
@@ -301,6 +323,8 @@ def meeting_setup(
     with transaction.atomic():
         meeting, _ = meeting_for(user, meeting_id, at_least=EDITOR, lock=True)
         writes.check_version(meeting, version)
+        if meeting.kind == "coop":
+            raise DropshipError("This is a co-op battle: roll its enemy waves with the co-op set-up.", field="meeting")
         if meeting.status != "accepted":
             raise DropshipError("Set up a PvP battle once it is accepted, and only once.", field="meeting")
         tables = fiveparsecs_tables()
@@ -363,6 +387,67 @@ def meeting_setup(
     return meeting
 
 
+def coop_setup(
+    *,
+    user: Any,
+    meeting_id: int,
+    version: int | None,
+    forces: Mapping[str, Mapping[str, Any]],
+    wave3_numbers: int,
+    order_face: int | None = None,
+    increased_challenge: bool = False,
+    invasion: Sequence[int] = (),
+    location: str = "neutral",
+    dice: Dice | None = None,
+) -> Meeting:
+    """Roll an expanded co-op battle's enemy waves once both crews are fielded (p.40,
+    :func:`battles.engine.fp_pvp.coop.coop_waves`), with the host campaign's difficulty options.
+
+    ``forces``: ``{"host": {"category", "numbers"}, "guest": {...}}``, the enemy each player
+    rolls up (``numbers`` from their core numbers roll, 1-12); ``wave3_numbers``: the core
+    numbers roll for Wave 3; ``order_face``: the D6 when both forces are equal; ``invasion``:
+    the waves whose type is an Invasion Threat (1-3); ``increased_challenge``: the p.41
+    variant; ``location`` as for :func:`meeting_setup` (a world keeps its traits, p.39). No
+    Seize the Initiative and no initiative points (p.40). Every roll goes to both logs. Raises
+    :class:`DropshipError` naming the field; 409 on a stale ``version``."""
+    with transaction.atomic():
+        meeting, _ = meeting_for(user, meeting_id, at_least=EDITOR, lock=True)
+        writes.check_version(meeting, version)
+        if meeting.kind != "coop":
+            raise DropshipError("This is a PvP battle: roll its set-up with the PvP set-up.", field="meeting")
+        if meeting.status != "accepted":
+            raise DropshipError("Set up a co-op battle once it is accepted, and only once.", field="meeting")
+        tables = fiveparsecs_tables()
+        figures = {side: _fielded_figures(meeting, side, tables) for side in fp_pvp.SIDES}
+        place = _location(meeting, location)
+        with rule_errors():
+            made = fp_coop.coop_waves(
+                dice or Dice(),
+                tables,
+                forces=forces,
+                wave3_numbers=wave3_numbers,
+                crew_size=sum(len(f) for f in figures.values()),
+                options=campaign_services.options_of(meeting.host),
+                order_face=order_face,
+                increased_challenge=increased_challenge,
+                invasion=invasion,
+            )
+        rolls = made.pop("rolls")
+        meeting.setup = {
+            "mode": fp_pvp.COOP,
+            "figures": figures,
+            "third_party": {"panic": fp_coop.TOUGH_PANIC, **made},
+            "location": place,
+            "increased_challenge": bool(increased_challenge),
+            "rolls": rolls,
+        }
+        meeting.status = "set_up"
+        writes.bump(meeting)
+        waves = "; ".join(f"Wave {w['wave']} {w['category']}, {w['type']} ({w['count']})" for w in made["waves"])
+        _log_both(meeting, f"Co-op battle {meeting.code} set up: {waves}; Wave 3 waits for its check (p.40).", rolls=rolls)
+    return meeting
+
+
 def _seats(campaign: Campaign) -> tuple[list[int], list[int]]:
     """A campaign's players (its owner and editors) and readers, as user ids."""
     players: list[int] = [campaign.owner_id]
@@ -416,7 +501,9 @@ def meeting_track(
         room = room_create(
             user=user,
             kind=pvp_kind.KIND,
-            title=f"PvP: {names['host']} vs {names['guest']}",
+            title=f"Co-op: {names['host']} and {names['guest']}"
+            if meeting.kind == "coop"
+            else f"PvP: {names['host']} vs {names['guest']}",
             options={"setup": setup},
             unlisted=True,
         )
@@ -428,8 +515,27 @@ def meeting_track(
         meeting.room = room
         meeting.status = "tracking"
         writes.bump(meeting)
-        _log_both(meeting, f"PvP battle {meeting.code} is on the table: {room.title} (room {room.pk}).")
+        _log_both(meeting, f"{_called(meeting)} {meeting.code} is on the table: {room.title} (room {room.pk}).")
     return meeting
+
+
+def _finished_battle(meeting: Meeting, side: str, campaign: Campaign, *, title: str, enemy: str, category: str) -> Battle:
+    """The finished battle ``side``'s campaign keeps of a meeting: its fielded figures, the enemy
+    named, and the meeting it came from (``setup[meeting.kind]``)."""
+    playing = current_turn(campaign)
+    return Battle.objects.create(
+        owner=campaign.owner,
+        campaign=campaign,
+        # The turn being played takes it; between turns, the next turn's Record the battle does.
+        turn_number=playing.number if playing is not None else None,
+        title=title,
+        status="finished",
+        setup={
+            "crew": (meeting.setup or {}).get("figures", {}).get(side) or [],
+            "enemy": {"type": enemy, "category": category},
+            meeting.kind: {"meeting": meeting.pk, "side": side},
+        },
+    )
 
 
 def _side_battle(meeting: Meeting, side: str, result: Mapping[str, Any]) -> Battle:
@@ -439,22 +545,10 @@ def _side_battle(meeting: Meeting, side: str, result: Mapping[str, Any]) -> Batt
     casualties, no Rivals or Battlefield Finds, a bonus Loot roll against a Power Rating of 5+."""
     campaign, other = _campaign_of(meeting, side), _campaign_of(meeting, "guest" if side == "host" else "host")
     mine = result[side]
+    if meeting.kind == "coop":
+        return _coop_battle(meeting, side, campaign, other, mine)
     title = f"PvP: {campaign.crew_name or campaign.name} vs {other.crew_name or other.name}"[:80]
-    fielded = (meeting.setup or {}).get("figures", {}).get(side) or []
-    playing = current_turn(campaign)
-    battle = Battle.objects.create(
-        owner=campaign.owner,
-        campaign=campaign,
-        # The turn being played takes it; between turns, the next turn's Record the battle does.
-        turn_number=playing.number if playing is not None else None,
-        title=title,
-        status="finished",
-        setup={
-            "crew": fielded,
-            "enemy": {"type": other.crew_name or other.name, "category": "PvP"},
-            "pvp": {"meeting": meeting.pk, "side": side},
-        },
-    )
+    battle = _finished_battle(meeting, side, campaign, title=title, enemy=other.crew_name or other.name, category="PvP")
     record = BattleRecord(
         battle_id=battle.pk,
         title=title,
@@ -470,6 +564,42 @@ def _side_battle(meeting: Meeting, side: str, result: Mapping[str, Any]) -> Batt
     return battle
 
 
+def _coop_battle(meeting: Meeting, side: str, campaign: Campaign, other: Campaign, mine: Mapping[str, Any]) -> Battle:
+    """A co-op battle as the finished battle ``side``'s campaign keeps (p.41): won and Held the
+    Field when either crew did; its casualties; the enemy waves faced; the record carries the
+    aftermath for the turn's steps: +1 to the credits roll, the Invasion check's modifier (+1
+    per wave faced with the Invasion Threat trait), and the shared Loot roll, which one player
+    makes (the host's campaign rolls it; both crews take the item, p.41)."""
+    waves = [w for w in (meeting.setup or {}).get("third_party", {}).get("waves") or () if w["wave"] in mine["waves_faced"]]
+    enemy = ", ".join(f"Wave {w['wave']}: {w['type']}" for w in waves)[:80] or "Co-op waves"
+    title = f"Co-op: {campaign.crew_name or campaign.name} with {other.crew_name or other.name}"[:80]
+    battle = _finished_battle(meeting, side, campaign, title=title, enemy=enemy, category="Co-op waves")
+    record = BattleRecord(
+        battle_id=battle.pk,
+        title=title,
+        won=bool(mine["won"]),
+        held_field=bool(mine["held_field"]),
+        casualties=tuple(str(f["ref"]) for f in mine["casualties"] if f.get("ref")),
+        enemy=enemy,
+        elite=True,
+        mission_type=COOP,
+        bonus_loot=int(mine["shared_loot"]) if side == "host" else 0,
+        pay_bonus=int(mine["pay_bonus"]),
+        invasion_modifier=int(mine["invasion"]["modifier"]),
+    )
+    shared = "your campaign rolls the shared Loot item" if side == "host" else "the host's campaign rolls the shared Loot item"
+    battle.result = {
+        **mine,
+        "casualties": [f["name"] for f in mine["casualties"]],
+        "source": "coop",
+        "shared_loot_by": "host",
+        "note": f"+1 when rolling for credits; {shared}; both crews take it (p.41).",
+        "record": record.as_dict(),
+    }
+    battle.save(update_fields=["result"])
+    return battle
+
+
 def meeting_finish(*, user: Any, meeting_id: int, version: int | None) -> Meeting:
     """Finish a PvP battle whose tracker is over: each campaign gets a finished battle of its own
     with its side's result (:func:`_side_battle`), and a campaign of the user's whose turn is at
@@ -480,7 +610,7 @@ def meeting_finish(*, user: Any, meeting_id: int, version: int | None) -> Meetin
         meeting, sides = meeting_for(user, meeting_id, at_least=EDITOR, lock=True)
         writes.check_version(meeting, version)
         if meeting.status != "tracking" or meeting.room is None:
-            raise DropshipError("Only a PvP battle being tracked can be finished.", field="meeting")
+            raise DropshipError(f"Only a {_called(meeting)} being tracked can be finished.", field="meeting")
         state = meeting.room.state
         if state.get("phase") != "over":
             raise DropshipError(
@@ -494,8 +624,13 @@ def meeting_finish(*, user: Any, meeting_id: int, version: int | None) -> Meetin
         for side in sides:
             services.record_in_turn(user, battles[side])
         held = result["held_field"]
-        words = "nobody Holds the Field" if held in (None, "none") else f"{_campaign_of(meeting, held).name} Holds the Field"
-        _log_both(meeting, f"PvP battle {meeting.code} finished after {result['rounds']} round(s): {words} (p.37).")
+        if held == "both":
+            words = "both crews Hold the Field and win (p.41)"
+        elif held in (None, "none"):
+            words = "nobody Holds the Field (p.37)" if meeting.kind == "pvp" else "the crews did not Hold the Field (p.41)"
+        else:
+            words = f"{_campaign_of(meeting, held).name} Holds the Field (p.37)"
+        _log_both(meeting, f"{_called(meeting)} {meeting.code} finished after {result['rounds']} round(s): {words}.")
     return meeting
 
 

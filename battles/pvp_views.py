@@ -1,4 +1,5 @@
-"""HTML screens of PvP battles (Compendium pp.35-37): the list with the invite and accept forms,
+"""HTML screens of PvP battles (Compendium pp.35-37) and expanded co-op battles (pp.39-41, a
+meeting of ``kind`` ``coop``): the list with the invite and accept forms,
 and one meeting's page where each player fields their figures, the set-up is rolled, the live
 tracker is opened and the finished battle sends each campaign its side's result.
 
@@ -53,7 +54,7 @@ def meeting_start(request: HttpRequest) -> HttpResponse:
             meeting = pvp_services.meeting_accept(user=request.user, code=v["code"], campaign_id=v["campaign"])
         else:
             v = validated(pvp_inputs.PvpInviteInputSerializer, request.POST)
-            meeting = pvp_services.meeting_invite(user=request.user, campaign_id=v["campaign"])
+            meeting = pvp_services.meeting_invite(user=request.user, campaign_id=v["campaign"], kind=v["kind"])
     except DropshipError as exc:
         return render(request, "battles/pvp_list.html", _list_context(request, error=exc, form=request.POST), status=exc.status)
     return redirect("battles:pvp", meeting_id=meeting.pk)
@@ -68,12 +69,14 @@ def _detail_context(request: HttpRequest, meeting: Meeting, sides: list[str], **
         "meeting": meeting,
         "editing": editing,
         "crews": crews,
-        "limit": pvp_services.crew_limit(meeting),
+        "limit": pvp_services.crew_limit(meeting, editing[0] if editing else "host"),
+        "coop": meeting.kind == "coop",
+        "typed": {side: (extra.get("form") or {}).get(f"{side}_category", "") for side in SIDES},
         "reasons": pvp_services.reason_choices(),
         "sides": SIDES,
         "names": names,
         "start_points": [(names[s], card["initiative_points"][s], card.get("initiative_from", {}).get(s)) for s in SIDES]
-        if card
+        if card and "initiative_points" in card
         else [],
         "results": [(names[s], meeting.result[s]) for s in SIDES] if meeting.result else [],
         "refereeing": pvp_services.is_referee(request.user, meeting),
@@ -118,6 +121,18 @@ def _setup_data(post: Any) -> dict[str, Any]:
     return data
 
 
+def _coop_setup_data(post: Any) -> dict[str, Any]:
+    """The co-op set-up form's flat fields in :class:`pvp_inputs.CoopSetupInputSerializer`'s shape."""
+    keys = ("version", "wave3_numbers", "order_face", "seed", "location")
+    data: dict[str, Any] = {k: post.get(k) for k in keys if post.get(k) not in (None, "")}
+    data["forces"] = {
+        side: {"category": post.get(f"{side}_category", ""), "numbers": post.get(f"{side}_numbers", "")} for side in SIDES
+    }
+    data["increased_challenge"] = post.get("increased_challenge") == "on"
+    data["invasion"] = post.getlist("invasion") if hasattr(post, "getlist") else post.get("invasion", [])
+    return data
+
+
 @login_required
 @require_POST
 def meeting_act(request: HttpRequest, meeting_id: int, action: str) -> HttpResponse:
@@ -130,6 +145,10 @@ def meeting_act(request: HttpRequest, meeting_id: int, action: str) -> HttpRespo
         if action == "field":
             v = validated(pvp_inputs.PvpFieldInputSerializer, request.POST)
             pvp_services.meeting_field(user=user, meeting_id=meeting.pk, **v)
+        elif action == "setup" and meeting.kind == "coop":
+            v = validated(pvp_inputs.CoopSetupInputSerializer, _coop_setup_data(request.POST))
+            seed = v.pop("seed", None)
+            pvp_services.coop_setup(user=user, meeting_id=meeting.pk, dice=Dice(seed=seed) if seed is not None else None, **v)
         elif action == "setup":
             v = validated(pvp_inputs.PvpSetupInputSerializer, _setup_data(request.POST))
             seed = v.pop("seed", None)

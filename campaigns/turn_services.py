@@ -388,14 +388,23 @@ def _rule_xp(campaign: Campaign, inputs: Mapping[str, Any]) -> StepResult:
 TABLE_FACT = "table:"
 
 
-def _roll_table(spec: StepSpec, campaign: Campaign, value: int | None, dice: Dice) -> StepResult | None:
-    """Roll the step's Compendium table, or the table mapped to its slot; None without one."""
+#: Turn facts that add to a step's roll: a co-op battle's Invasion check modifier (p.41).
+ROLL_MODIFIERS: dict[str, str] = {"post.invasion": "invasion_modifier"}
+
+
+def _roll_table(
+    spec: StepSpec, campaign: Campaign, value: int | None, dice: Dice, facts: Mapping[str, Any] | None = None
+) -> StepResult | None:
+    """Roll the step's Compendium table, or the table mapped to its slot; None without one.
+    A fact named by :data:`ROLL_MODIFIERS` for the step is added to the roll (and said)."""
     user = slot_tables(campaign).get(spec.slot) if spec.slot else None
+    modifier = int((facts or {}).get(ROLL_MODIFIERS.get(spec.key, ""), 0) or 0)
     if user is not None:
         engine = user.to_engine()
         if engine.is_reference:
             return None
-        result = _engine(lambda: engine.roll_or_enter(dice, value=value, reason=spec.title))
+        reason = spec.title + (f" (+{modifier}, co-op battle waves with the Invasion Threat trait, p.41)" if modifier else "")
+        result = _engine(lambda: engine.roll_or_enter(dice, value=value, modifier=modifier, reason=reason))
         text = f"{result.entry.result}" + (f": {result.entry.effect}" if result.entry.effect else "") + f" ({user.title})"
         # The entry itself, for what reads the turn later (a battle set-up takes the objective,
         # the enemy, the deployment conditions and the notable sights from here).
@@ -455,7 +464,7 @@ def _resolve(
             return salvage.poi_finds(pay)
         units = int(current.facts.get(salvage.UNITS, pay.get("units") or 0))
         return _engine(lambda: salvage.trade(pay, units, inputs))
-    rolled = _roll_table(spec, campaign, value if mode == "enter" else None, dice)
+    rolled = _roll_table(spec, campaign, value if mode == "enter" else None, dice, current.facts)
     if rolled is None:
         where = f" or map a table to the {slot_spec(spec.slot).title} slot" if spec.slot else ""
         raise DropshipError(f"{spec.title} has no table to roll here: record the result by hand{where}.", field="mode")
@@ -706,6 +715,11 @@ def step_guide(campaign: Campaign, current: Turn) -> dict[str, Any] | None:
         preview = f"Money is Tight: {cost} credits." if cost is not None else "Type the upkeep from your core rulebook."
         if cost is not None and cost > campaign.credits:
             preview += f" The crew has {campaign.credits}: say what it pays (core p.76)."
+    coop = bool(current.facts.get("coop"))
+    if coop and spec.key == "post.paid":
+        preview = f"Co-op battle: +{int(current.facts.get('pay_bonus') or 1)} when you roll for credits (p.41)."
+    elif coop and spec.key == "post.invasion" and current.facts.get("invasion_modifier"):
+        preview = f"Co-op battle: +{current.facts['invasion_modifier']} to this roll, one per wave with the Invasion Threat trait (p.41)."
     pay = _salvage_pay(current, spec)
     if pay is not None and spec.key == "post.paid":
         preview = f"The Salvage job: {pay.get('units', 0)} Salvage units, {pay.get('credits', 0)} credits found (pp.146-147)."

@@ -267,6 +267,8 @@ SPECTACULAR_SETTINGS = {
         "CharacterStatusEnum": "campaigns.models.Character.STATUSES",
         "FpBattleStatusEnum": "battles.models.Battle.STATUSES",
         "FpBattleJobStatusEnum": "battles.models.BattleJob.STATUSES",
+        # The elite enemy categories (pp.48-65): a three-way battle's third party, a co-op battle's forces.
+        "EnemyCategoryEnum": "battles.engine.fp_pvp.third.CATEGORIES",
     },
 }
 

@@ -248,6 +248,7 @@ MATRIX: dict[str, Rule] = {
     "api/v1/fp-pvp/<int:meeting_id>/": R("meeting", "reader", "editor"),  # GET only; a write is refused by role first
     "api/v1/fp-pvp/<int:meeting_id>/field/": R("meeting", "reader", "editor"),
     "api/v1/fp-pvp/<int:meeting_id>/setup/": R("meeting", "reader", "editor"),
+    "api/v1/fp-pvp/<int:meeting_id>/coop-setup/": R("meeting", "reader", "editor"),
     "api/v1/fp-pvp/<int:meeting_id>/track/": R("meeting", "reader", "editor"),
     "api/v1/fp-pvp/<int:meeting_id>/finish/": R("meeting", "reader", "editor"),
     "api/v1/fp-pvp/<int:meeting_id>/referee/": R("meeting", "reader", "editor"),

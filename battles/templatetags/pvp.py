@@ -34,3 +34,20 @@ def pvp_third_runners(state: Mapping[str, Any]) -> list[str]:
         return [str(state["referee"])]
     sides = state.get("sides") or {}
     return [str(p) for side in SIDES for p in (sides.get(side) or {}).get("players", ())]
+
+
+@register.filter
+def pvp_coop(state: Mapping[str, Any]) -> bool:
+    """Whether the tracker state is an expanded co-op battle (pp.39-41) rather than a PvP one."""
+    return state.get("mode") == "coop"
+
+
+#: A co-op wave's arrival edge (the tracker's ``third_party["edges"]``) in words.
+EDGE_WORDS = {"left": "left", "right": "right", "enemy": "enemy's", "crews": "crews' own"}
+
+
+@register.filter
+def wave_edge(third: Mapping[str, Any], wave: Any) -> str:
+    """The edge co-op wave ``wave`` came from, in words ("" while it has not come)."""
+    edge = (third.get("edges") or {}).get(str(wave))
+    return f"came from the {EDGE_WORDS.get(edge, edge)} edge" if edge else ""

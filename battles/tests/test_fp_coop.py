@@ -24,7 +24,10 @@ from rules.engine.errors import RuleError
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fiveparsecs_tables")]
 
-FORCES = {"host": {"category": "Criminal Elements", "numbers": 3}, "guest": {"category": "Hired Muscle", "numbers": 5}}
+FORCES: dict[str, dict[str, Any]] = {
+    "host": {"category": "Criminal Elements", "numbers": 3},
+    "guest": {"category": "Hired Muscle", "numbers": 5},
+}
 
 
 def waves(seed: int = 4, **kwargs: Any) -> dict[str, Any]:
@@ -48,7 +51,7 @@ def setup(host_n: int = 3, guest_n: int = 2, invasion: tuple[int, ...] = (), ref
     }
 
 
-def act(state: dict[str, Any], kind: str, actor: str = HOST, seed: int = 7, **payload: Any) -> dict[str, Any]:
+def act(state: dict[str, Any], kind: str, actor: str = HOST, seed: Any = 7, **payload: Any) -> dict[str, Any]:
     new, _ = fp_pvp.apply(state, Action(kind, payload, actor=actor, role=Role.PLAYER), Dice(seed=seed), fiveparsecs_tables())
     return new
 

@@ -180,8 +180,11 @@ def coop_waves(
         wave3_unique, made3 = _more_unique(dice, tables, wave3, "wave3_numbers")
         rolls.extend(made3.rolls[len(wave3.rolls) :])
     lieutenant = {side: _extra(built[side], "lieutenant", 1) if increased_challenge else [] for side in built}
-    uniques = {side: [built[side].unique_individual] if built[side].unique_individual else [] for side in built}
-    lists = {
+    uniques: dict[str, list[EnemyFigure]] = {side: [] for side in built}
+    for side, force in built.items():
+        if force.unique_individual is not None:
+            uniques[side].append(force.unique_individual)
+    lists: dict[int, list[EnemyFigure]] = {
         1: _plain(built[first]) + lieutenant[first] + uniques[first],
         2: _plain(built[second]) + lieutenant[second] + uniques[second] + [unique2],
         3: _plain(wave3) + _extra(wave3, "specialist", 1) + [wave3_unique],
@@ -191,7 +194,8 @@ def coop_waves(
         raise PvpError(f"invasion lists waves 1 to 3; got {bad}.", field="invasion")
     waves = []
     figures: list[dict[str, Any]] = []
-    for number, force, owner in ((1, built[first], first), (2, built[second], second), (3, wave3, "")):
+    order: tuple[tuple[int, EnemyForce, str], ...] = ((1, built[first], first), (2, built[second], second), (3, wave3, ""))
+    for number, force, owner in order:
         made = [_tough(figure_of(f, tables), number) for f in lists[number]]
         figures.extend(made)
         waves.append(

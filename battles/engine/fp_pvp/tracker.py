@@ -232,7 +232,7 @@ def initial_state(setup: Mapping[str, Any], tables: Mapping[str, RangeTable]) ->
         "mode": COOP if coop else "pvp",
         "round": 1 if coop else 0,
         "phase": "reactions" if coop else "deploy",
-        "turn": str(card.get("deploys_first") or "host"),
+        "turn": None if coop else str(card.get("deploys_first") or "host"),
         "first_player": str(card.get("first_player") or "host"),
         "sides": sides,
         "figures": figures,
@@ -366,7 +366,7 @@ def _new_round(state: dict[str, Any], action: Action, dice: Dice) -> list[Event]
         state["sides"][side]["agree_end"] = False
     for fig in state["figures"]:
         fig.update(die=None, face=None, slot=None, acted=False)
-    state["turn"] = state["first_player"]
+    state["turn"] = None if coop else state["first_player"]
     if coop:
         return [
             Event("round", f"Round {state['round']}: each player rolls Reactions for their own crew (p.40).", {}),
@@ -489,7 +489,7 @@ def _roll_reactions(state: dict[str, Any], action: Action, dice: Dice, tables: M
         raise _err(str(exc), "faces") from None
     own["reaction_dice"] = list(record.faces)
     other = _other(side)
-    state["turn"] = other if state["sides"][other]["reaction_dice"] is None else None
+    state["turn"] = other if state["sides"][other]["reaction_dice"] is None and not _is_coop(state) else None
     data = {"rolls": [record.as_dict()], "roll": record.as_dict(), "side": side}
     return [Event("reactions", f"{own['name']} rolls Reactions: {', '.join(map(str, record.faces))}.", data)]
 

@@ -28,6 +28,8 @@ from campaigns.engine.wording import plural
 DECIDED: tuple[str, ...] = ("won", "held_field", "casualties", "kills", "psionic_uses", "enemy", "elite")
 #: The ``mission_type`` of a battle against another player's crew (pp.35-37).
 PVP = "pvp"
+#: The ``mission_type`` of an expanded co-op battle fought with another player's crew (pp.39-41).
+COOP = "coop"
 #: The input that lets the player record something other than the finished battle's result.
 OVERRIDE = "override_battle"
 
@@ -42,7 +44,10 @@ class BattleRecord:
     enemy's name or category; ``elite`` an elite-level force (p.48); ``mission_type`` a special
     mission type's id (p.116) or ``pvp`` for a battle against another player's crew (pp.35-37:
     no Rivals, no Battlefield Finds); ``salvage`` what a Salvage job pays (:mod:`.salvage`);
-    ``bonus_loot`` the extra Loot rolls a PvP battle earned (an opponent of Power Rating 5+, p.37).
+    ``bonus_loot`` the extra Loot rolls a PvP battle earned (an opponent of Power Rating 5+, p.37)
+    or the shared Loot roll of a co-op battle (``coop``, p.41); ``pay_bonus`` what a co-op battle
+    adds to the credits roll (+1, p.41); ``invasion_modifier`` what it adds to the Invasion check
+    (+1 per wave faced with the Invasion Threat trait, p.41).
     """
 
     battle_id: int
@@ -57,6 +62,8 @@ class BattleRecord:
     mission_type: str = ""
     salvage: Mapping[str, Any] | None = None
     bonus_loot: int = 0
+    pay_bonus: int = 0
+    invasion_modifier: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready (casualties as a list); ``mission_type``, ``salvage`` and ``bonus_loot`` only when set."""
@@ -65,6 +72,10 @@ class BattleRecord:
             extra["salvage"] = dict(self.salvage)
         if self.bonus_loot:
             extra["bonus_loot"] = self.bonus_loot
+        if self.pay_bonus:
+            extra["pay_bonus"] = self.pay_bonus
+        if self.invasion_modifier:
+            extra["invasion_modifier"] = self.invasion_modifier
         return {
             **extra,
             "battle_id": self.battle_id,
@@ -79,9 +90,19 @@ class BattleRecord:
         }
 
     def facts(self) -> dict[str, Any]:
-        """The turn facts this battle sets for the post-battle steps' conditions: ``pvp`` and
-        ``bonus_loot`` for a PvP battle (pp.35-37), nothing otherwise."""
-        return {"pvp": True, "bonus_loot": self.bonus_loot} if self.mission_type == PVP else {}
+        """The turn facts this battle sets for the post-battle steps: ``pvp`` and ``bonus_loot``
+        for a PvP battle (pp.35-37); ``coop``, ``bonus_loot``, ``pay_bonus`` and
+        ``invasion_modifier`` for a co-op battle (p.41); nothing otherwise."""
+        if self.mission_type == PVP:
+            return {"pvp": True, "bonus_loot": self.bonus_loot}
+        if self.mission_type == COOP:
+            return {
+                "coop": True,
+                "bonus_loot": self.bonus_loot,
+                "pay_bonus": self.pay_bonus,
+                "invasion_modifier": self.invasion_modifier,
+            }
+        return {}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> BattleRecord:
@@ -102,6 +123,8 @@ class BattleRecord:
                 mission_type=str(data.get("mission_type") or ""),
                 salvage=dict(data["salvage"]) if isinstance(data.get("salvage"), Mapping) else None,
                 bonus_loot=int(data.get("bonus_loot") or 0),
+                pay_bonus=int(data.get("pay_bonus") or 0),
+                invasion_modifier=int(data.get("invasion_modifier") or 0),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise TurnError(f"The battle's record is not readable ({exc}).", field="battle") from None

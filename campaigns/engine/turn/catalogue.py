@@ -310,8 +310,8 @@ def _extra_steps(view: CampaignView) -> dict[str, tuple[str, StepSpec]]:
             StepSpec(
                 "post.pvp_loot",
                 "post-battle",
-                "Bonus Loot roll (PvP: the opponent's Power Rating was 5+)",
-                "p.37",
+                "Bonus Loot roll (PvP: the opponent's Power Rating was 5+; co-op: the shared roll, both crews take the item)",
+                "pp.37, 41",
                 slot="loot",
                 condition="pvp_bonus_loot",
             ),
