@@ -103,14 +103,15 @@ STEALTH_MISSION = TrackerKind(
 
 PVP_BATTLE = TrackerKind(
     kind=pvp_kind.KIND,
-    title="Five Parsecs PvP battle",
+    title="Five Parsecs PvP or co-op battle",
     app="battles",
     reducer=pvp_kind.reducer,
     initial_state=pvp_kind.initial_state,
     template="battles/pvp_battle.html",
     system=pvp_kind.SYSTEM,
     description="Two players' crews (Compendium pp.35-37): alternating deployment, Reactions in turn, "
-    "Quick and Slow phases alternating one or two figures, initiative points, the end-of-round roll.",
+    "Quick and Slow phases alternating one or two figures, initiative points, the end-of-round roll; "
+    "or together against the enemy waves of an expanded co-op battle (pp.39-41).",
     listed=False,  # opened from a PvP meeting, whose set-up the services roll
     invite_only=True,  # the two campaigns' editors are seated by the meeting, not by a join code
     owner_undoes_all=False,  # each player takes back only their own moves: the host is no referee
