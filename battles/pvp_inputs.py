@@ -99,6 +99,11 @@ class CoopForcesInputSerializer(serializers.Serializer[Any]):
     guest = CoopForceInputSerializer(help_text="The enemy the guest's player rolls up.")
 
 
+class CoopRivalFacesInputSerializer(serializers.Serializer[Any]):
+    host = int_field(1, 100, required=False, allow_null=True, default=None, help_text="Your die picking the host's Rival.")
+    guest = int_field(1, 100, required=False, allow_null=True, default=None, help_text="Your die picking the guest's Rival.")
+
+
 class CoopSetupInputSerializer(serializers.Serializer[Any]):
     version = int_field(1, bounds.VERSION_MAX, help_text="The meeting version this write was made against.")
     forces = CoopForcesInputSerializer(help_text="Each player's enemy; the larger is Wave 1 (p.40).")
@@ -121,6 +126,14 @@ class CoopSetupInputSerializer(serializers.Serializer[Any]):
         default="neutral",
         help_text="Neutral ground (no World traits, p.39) or the current world of either campaign, as established there.",
     )
+    separate_teams = serializers.BooleanField(
+        default=False,
+        help_text="Separate Enemy Teams (p.41): each force with its own campaign's difficulty; the host's is Wave 1.",
+    )
+    rivals = serializers.BooleanField(
+        default=False, help_text="A showdown against a coalition of Rivals, one picked at random from each campaign (p.39)."
+    )
+    rival_faces = CoopRivalFacesInputSerializer(required=False, default=dict, help_text="Typed D100s picking each Rival.")
     seed = int_field(0, bounds.SEED_MAX, required=False, allow_null=True, default=None, help_text="Seed the set-up dice.")
 
 

@@ -44,7 +44,7 @@ from live.engine.tracker import Role
 from live.models import Membership
 from live.services import room_act, room_create, room_share
 from rules import writes
-from rules.engine.dice import Dice
+from rules.engine.dice import Dice, DiceError
 from rules.errors import DropshipError, NotAllowed, NotFound, rule_errors
 
 MISSING = "No such meeting, or neither of its campaigns is shared with you."
@@ -398,6 +398,9 @@ def coop_setup(
     increased_challenge: bool = False,
     invasion: Sequence[int] = (),
     location: str = "neutral",
+    separate_teams: bool = False,
+    rivals: bool = False,
+    rival_faces: Mapping[str, int | None] | None = None,
     dice: Dice | None = None,
 ) -> Meeting:
     """Roll an expanded co-op battle's enemy waves once both crews are fielded (p.40,
@@ -407,9 +410,15 @@ def coop_setup(
     rolls up (``numbers`` from their core numbers roll, 1-12); ``wave3_numbers``: the core
     numbers roll for Wave 3; ``order_face``: the D6 when both forces are equal; ``invasion``:
     the waves whose type is an Invasion Threat (1-3); ``increased_challenge``: the p.41
-    variant; ``location`` as for :func:`meeting_setup` (a world keeps its traits, p.39). No
-    Seize the Initiative and no initiative points (p.40). Every roll goes to both logs. Raises
-    :class:`DropshipError` naming the field; 409 on a stale ``version``."""
+    variant; ``location`` as for :func:`meeting_setup` (a world keeps its traits, p.39);
+    ``separate_teams``: the Separate Enemy Teams variant (p.41: each force with its own
+    campaign's difficulty and crew size; the host's is Wave 1); ``rivals``: a showdown against
+    a coalition of Rivals (p.39): each campaign's Rival picked at random (a D100 split evenly
+    over its Rival list, in the list's order; typed ``rival_faces`` per side), each force built
+    as that Rival's. No Seize the
+    Initiative and no initiative points (p.40). Every roll goes to both logs. Raises
+    :class:`DropshipError` naming the field (``rivals`` when a campaign has none); 409 on a
+    stale ``version``."""
     with transaction.atomic():
         meeting, _ = meeting_for(user, meeting_id, at_least=EDITOR, lock=True)
         writes.check_version(meeting, version)
@@ -420,9 +429,12 @@ def coop_setup(
         tables = fiveparsecs_tables()
         figures = {side: _fielded_figures(meeting, side, tables) for side in fp_pvp.SIDES}
         place = _location(meeting, location)
+        dice = dice or Dice()
+        coalition, picks = _rival_coalition(meeting, dice, rival_faces or {}) if rivals else ({}, [])
+        own = {side: (campaign_services.options_of(_campaign_of(meeting, side)), len(figures[side])) for side in fp_pvp.SIDES}
         with rule_errors():
             made = fp_coop.coop_waves(
-                dice or Dice(),
+                dice,
                 tables,
                 forces=forces,
                 wave3_numbers=wave3_numbers,
@@ -431,21 +443,59 @@ def coop_setup(
                 order_face=order_face,
                 increased_challenge=increased_challenge,
                 invasion=invasion,
+                separate_teams=own if separate_teams else None,
+                rivals=coalition or None,
             )
-        rolls = made.pop("rolls")
+        rolls = [*picks, *made.pop("rolls")]
         meeting.setup = {
             "mode": fp_pvp.COOP,
             "figures": figures,
             "third_party": {"panic": fp_coop.TOUGH_PANIC, **made},
             "location": place,
             "increased_challenge": bool(increased_challenge),
+            "separate_teams": bool(separate_teams),
+            "rivals": coalition,
             "rolls": rolls,
         }
         meeting.status = "set_up"
         writes.bump(meeting)
-        waves = "; ".join(f"Wave {w['wave']} {w['category']}, {w['type']} ({w['count']})" for w in made["waves"])
+        waves = "; ".join(
+            f"Wave {w['wave']} {w['category']}, {w['type']} ({w['count']}){', Rival ' + w['rival'] if w['rival'] else ''}"
+            for w in made["waves"]
+        )
         _log_both(meeting, f"Co-op battle {meeting.code} set up: {waves}; Wave 3 waits for its check (p.40).", rolls=rolls)
     return meeting
+
+
+def _rival_coalition(
+    meeting: Meeting, dice: Dice, faces: Mapping[str, int | None]
+) -> tuple[dict[str, str], list[dict[str, Any]]]:
+    """Each campaign's Rival for a coalition (p.39), picked at random: ``({side: name}, rolls)``.
+    Raises :class:`DropshipError` naming ``rivals`` for a campaign with none and
+    ``rival_faces`` for a face its die cannot show."""
+    picked: dict[str, str] = {}
+    rolls: list[dict[str, Any]] = []
+    for side in fp_pvp.SIDES:
+        campaign = _campaign_of(meeting, side)
+        rivals = list(campaign.rivals.all())
+        if not rivals:
+            raise DropshipError(
+                f"rivals: {campaign.name} has no Rival; a Rival coalition takes one from each crew (p.39).", field="rivals"
+            )
+        if len(rivals) == 1:
+            picked[side] = rivals[0].name
+            continue
+        try:
+            record = dice.roll_or_enter(
+                "D100",
+                f"{campaign.name} picks its Rival for the coalition: D100 split evenly over its {len(rivals)} Rivals (p.39)",
+                faces=faces.get(side),
+            )
+        except DiceError as exc:
+            raise DropshipError(f"rival_faces.{side}: {exc}", field="rival_faces") from None
+        picked[side] = rivals[(int(record.total or 1) - 1) * len(rivals) // 100].name
+        rolls.append(record.as_dict())
+    return picked, rolls
 
 
 def _seats(campaign: Campaign) -> tuple[list[int], list[int]]:
@@ -571,7 +621,9 @@ def _coop_battle(meeting: Meeting, side: str, campaign: Campaign, other: Campaig
     per wave faced with the Invasion Threat trait), and the shared Loot roll, which one player
     makes (the host's campaign rolls it; both crews take the item, p.41)."""
     waves = [w for w in (meeting.setup or {}).get("third_party", {}).get("waves") or () if w["wave"] in mine["waves_faced"]]
-    enemy = ", ".join(f"Wave {w['wave']}: {w['type']}" for w in waves)[:80] or "Co-op waves"
+    rival = ((meeting.setup or {}).get("rivals") or {}).get(side)
+    enemy = (f"Rival coalition: {rival} and ally; " if rival else "") + ", ".join(f"Wave {w['wave']}: {w['type']}" for w in waves)
+    enemy = enemy[:80] or "Co-op waves"
     title = f"Co-op: {campaign.crew_name or campaign.name} with {other.crew_name or other.name}"[:80]
     battle = _finished_battle(meeting, side, campaign, title=title, enemy=enemy, category="Co-op waves")
     record = BattleRecord(

@@ -129,6 +129,8 @@ def _coop_setup_data(post: Any) -> dict[str, Any]:
         side: {"category": post.get(f"{side}_category", ""), "numbers": post.get(f"{side}_numbers", "")} for side in SIDES
     }
     data["increased_challenge"] = post.get("increased_challenge") == "on"
+    data["separate_teams"] = post.get("separate_teams") == "on"
+    data["rivals"] = post.get("rivals") == "on"
     data["invasion"] = post.getlist("invasion") if hasattr(post, "getlist") else post.get("invasion", [])
     return data
 

@@ -353,3 +353,21 @@ def test_any_dice_keep_the_waves_bounds(ends: list[tuple[int, int]], edges: list
         if 3 in third["arrived"]:
             assert third["edges"]["3"] != third["edges"]["2"]
     assert state["phase"] == "over" and state["round"] <= coop.QUICK_FROM
+
+
+def test_p41_separate_enemy_teams_puts_the_hosts_force_first_with_each_campaigns_own_difficulty() -> None:
+    small_host = {"host": {"category": "Hired Muscle", "numbers": 1}, "guest": {"category": "Hired Muscle", "numbers": 9}}
+    plain = coop.coop_waves(Dice(seed=4), fiveparsecs_tables(), forces=small_host, wave3_numbers=2, crew_size=5)
+    assert plain["waves"][0]["from"] == "guest"  # the larger force is Wave 1 by default
+    own = {"host": (coop.CampaignOptions(), 2), "guest": (coop.CampaignOptions(), 3)}
+    apart = coop.coop_waves(
+        Dice(seed=4), fiveparsecs_tables(), forces=small_host, wave3_numbers=2, crew_size=5, separate_teams=own
+    )
+    assert [w["from"] for w in apart["waves"][:2]] == ["host", "guest"]
+
+
+def test_p39_a_rival_coalition_names_each_crews_rival_on_its_wave() -> None:
+    made = waves(rivals={"host": "The Syndicate", "guest": "Old Debts"})
+    by_side = {w["from"]: w["rival"] for w in made["waves"] if w["from"]}
+    assert by_side == {"host": "The Syndicate", "guest": "Old Debts"}
+    assert made["waves"][2]["rival"] == ""

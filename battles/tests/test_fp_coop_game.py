@@ -144,3 +144,41 @@ def test_a_coop_battle_from_invitation_to_both_campaigns_post_battle(player: Any
     page.force_login(other)
     shown = page.get(f"/battles/pvp/{mid}/").content.decode()
     assert "Expanded co-op battle" in shown and "the host rolls the shared Loot item" in shown
+
+
+def _accepted(player: Any, other: Any) -> tuple[Any, Any, int, APIClient]:
+    host = crew(player, "Drift", [("Ace", 0, GUN)])
+    guest = crew(other, "Vex", [("Gil", 0, GUN)])
+    me, them = client_for(player), client_for(other)
+    made = me.post("/api/v1/fp-pvp/", {"campaign": host.pk, "kind": "coop"}, format="json").json()
+    them.post("/api/v1/fp-pvp/accept/", {"code": made["code"], "campaign": guest.pk}, format="json")
+    me.post(
+        f"/api/v1/fp-pvp/{made['id']}/field/", {"version": 2, "figures": [Character.objects.get(name="Ace").pk]}, format="json"
+    )
+    them.post(
+        f"/api/v1/fp-pvp/{made['id']}/field/", {"version": 3, "figures": [Character.objects.get(name="Gil").pk]}, format="json"
+    )
+    return host, guest, made["id"], me
+
+
+def test_p39_a_rival_coalition_picks_one_rival_of_each_crew_at_random(player: Any, other: Any) -> None:
+    host, guest, mid, me = _accepted(player, other)
+    body = {"version": 4, "forces": FORCES, "wave3_numbers": 2, "rivals": True, "rival_faces": {"host": 60}, "seed": 1}
+    refused = me.post(f"/api/v1/fp-pvp/{mid}/coop-setup/", body, format="json")
+    assert refused.status_code == 400 and refused.json()["field"] == "rivals"  # the host has no Rival yet
+    assert Meeting.objects.get().status == "accepted" and not Meeting.objects.get().setup
+    host.rivals.create(name="The Syndicate")
+    host.rivals.create(name="Bone Collectors")
+    guest.rivals.create(name="Old Debts")
+    set_up = me.post(f"/api/v1/fp-pvp/{mid}/coop-setup/", body, format="json")
+    assert set_up.status_code == 200, set_up.content
+    card = set_up.json()["setup"]
+    assert card["rivals"] == {"host": "Bone Collectors", "guest": "Old Debts"}  # the typed D100 60: the second of two
+    assert {w["from"]: w["rival"] for w in card["third_party"]["waves"] if w["from"]} == card["rivals"]
+    assert any("picks its Rival" in r["reason"] for r in card["rolls"])
+    shown = client_for(other).get(f"/api/v1/fp-pvp/{mid}/").json()["setup"]["rivals"]
+    assert shown == card["rivals"]
+    assert LogEntry.objects.filter(campaign=guest, text__contains="Rival Old Debts").exists()
+    page = Client()
+    page.force_login(player)
+    assert 'data-testid="coalition"' in page.get(f"/battles/pvp/{mid}/").content.decode()

@@ -14,7 +14,11 @@
 - the Increased Challenge variant (p.41): one more Lieutenant in Waves 1 and 2, two more basic
   enemies in Wave 3;
 - ``invasion``: the waves whose type has the Invasion Threat trait (the players say so: the
-  trait is in the core rulebook), for the aftermath's Invasion check (+1 per such wave).
+  trait is in the core rulebook), for the aftermath's Invasion check (+1 per such wave);
+- Separate Enemy Teams (p.41): each player's force is built with their own campaign's
+  difficulty options and their own crew's size, and the host's is Wave 1, the guest's Wave 2;
+- a Rival coalition (p.39): each force is one crew's Rival's (``rivals``), built as a Rival's
+  force (Grudge adds its numbers) and named on its wave.
 
 Every figure comes out as a tracker figure (:func:`battles.engine.fp_pvp.third.figure_of`)
 with its ``wave``. Every die is rolled or typed and kept in ``rolls``. Raises
@@ -72,6 +76,7 @@ def _force(
     field: str,
     extra_basics: int,
     reason: str,
+    rival: bool = False,
 ) -> EnemyForce:
     if category not in CATEGORIES:
         raise PvpError(f"{field}.category must be one of {', '.join(CATEGORIES)}; got {category!r}.", field=field)
@@ -79,7 +84,13 @@ def _force(
         raise PvpError(f"{field}.numbers (your core numbers roll) must be from 1 to 12; got {numbers}.", field=field)
     try:
         force = fp_enemies.roll_elite_enemy(
-            dice, tables, crew_size=max(1, int(crew_size)), options=options, category=category, base_numbers=int(numbers)
+            dice,
+            tables,
+            crew_size=max(1, int(crew_size)),
+            options=options,
+            category=category,
+            base_numbers=int(numbers),
+            rival=rival,
         )
         return fp_enemies.pressed_force(dice, tables, force, numbers=extra_basics, reasons=[reason])
     except fp_enemies.EnemyError as exc:
@@ -117,16 +128,20 @@ def coop_waves(
     order_face: int | None = None,
     increased_challenge: bool = False,
     invasion: Sequence[int] = (),
+    separate_teams: Mapping[str, tuple[CampaignOptions, int]] | None = None,
+    rivals: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """The co-op battle's enemy waves (module docstring).
 
     ``forces``: ``{"host": {"category", "numbers"}, "guest": {...}}``, each player's enemy
     (``numbers``: 1-12 from their core numbers roll); ``wave3_numbers``: the core numbers roll
     for Wave 3; ``crew_size``: both crews' figures together; ``order_face``: the D6 when the two
-    forces are equal in size; ``invasion``: wave numbers (1-3) with the Invasion Threat trait.
+    forces are equal in size; ``invasion``: wave numbers (1-3) with the Invasion Threat trait;
+    ``separate_teams``: ``{side: (that campaign's options, its crew size)}`` for the Separate
+    Enemy Teams variant; ``rivals``: ``{side: the Rival's name}`` for a Rival coalition.
 
     Returns ``{"waves": [{"wave", "from", "category", "type", "panic", "lines", "count",
-    "invasion"}], "figures": [tracker figures with "wave"], "reinforcement": None, "rolls"}``.
+    "invasion", "rival"}], "figures": [tracker figures with "wave"], "rolls"}``.
     Raises :class:`PvpError` naming ``forces.host``, ``forces.guest``, ``wave3_numbers``,
     ``order_face`` or ``invasion``."""
     opts = options or CampaignOptions()
@@ -136,20 +151,24 @@ def coop_waves(
         raw = forces.get(side)
         if not isinstance(raw, Mapping):
             raise PvpError(f"forces.{side}: each player rolls up an enemy (category and numbers, p.40).", field=f"forces.{side}")
+        own_options, own_crew = (separate_teams or {}).get(side) or (opts, crew_size)
         built[side] = _force(
             dice,
             tables,
             category=str(raw.get("category") or ""),
             numbers=int(raw.get("numbers") or 0),
-            crew_size=crew_size,
-            options=opts,
+            crew_size=own_crew,
+            options=own_options,
             field=f"forces.{side}",
             extra_basics=MORE_NUMBERS,
             reason="Co-op battle (p.40): +2 enemies.",
+            rival=bool((rivals or {}).get(side)),
         )
         rolls.extend(built[side].rolls)
     sizes = {side: len(built[side].figures) for side in built}
-    if sizes["host"] == sizes["guest"]:
+    if separate_teams:  # each player's own enemy, Wave 1 and Wave 2 respectively (p.41)
+        first = "host"
+    elif sizes["host"] == sizes["guest"]:
         try:
             record = dice.roll_or_enter(
                 "D6", "Co-op battle: which equal force is Wave 1 (1-3 the host's, p.40)", faces=order_face
@@ -208,6 +227,7 @@ def coop_waves(
                 "lines": list(force.lines),
                 "count": len(made),
                 "invasion": number in {int(w) for w in invasion},
+                "rival": (rivals or {}).get(owner) or "",
             }
         )
     return {"waves": waves, "figures": figures, "rolls": [r.as_dict() for r in rolls]}
