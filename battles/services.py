@@ -782,9 +782,10 @@ def battle_create(
     rival = _battle_rival(campaign, rival_id)
     turn_facts = (playing.facts or {}) if playing is not None else {}
     source = mission_source or str(turn_facts.get("mission") or "") or ("rival" if rival is not None else "opportunity")
-    if source == "pvp":
+    if source in ("pvp", "coop"):
+        what = "a PvP battle against" if source == "pvp" else "an expanded co-op battle with"
         raise DropshipError(
-            "This turn's battle is a PvP battle against another player's crew: set it up on the PvP page (/battles/pvp/).",
+            f"This turn's battle is {what} another player's crew: set it up on the PvP and co-op page (/battles/pvp/).",
             field="mission_source",
         )
     if rival is None and source == "rival" and turn_facts.get("rival") and campaign is not None:

@@ -371,3 +371,12 @@ def test_p39_a_rival_coalition_names_each_crews_rival_on_its_wave() -> None:
     by_side = {w["from"]: w["rival"] for w in made["waves"] if w["from"]}
     assert by_side == {"host": "The Syndicate", "guest": "Old Debts"}
     assert made["waves"][2]["rival"] == ""
+
+
+def test_a_shot_beyond_the_weapons_range_is_refused_naming_the_payloads_range() -> None:
+    state = act(reactions(fp_pvp.initial_state(setup(), fiveparsecs_tables())), "next_phase")
+    state = act(state, "activate", GUEST, figures="g1")
+    target = enemies(state, 1)[0]["id"]
+    with pytest.raises(TrackerError) as caught:
+        act(state, "resolve", GUEST, attacker="g1", target=target, range=40)
+    assert caught.value.field == "range" and caught.value.message.startswith("range must be")

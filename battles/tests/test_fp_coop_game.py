@@ -12,12 +12,14 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
+from battles import services
 from battles.models import Battle, Meeting
 from battles.tests.test_fp_pvp_game import GUN, client_for, crew, meeting_version, room_act
-from battles.tests.test_fp_services import play_to_record
+from battles.tests.test_fp_services import ELITE, play_to_record
 from campaigns import turn_services
 from campaigns.models import Character, LogEntry
 from campaigns.selectors import current_turn
+from rules.errors import DropshipError
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fiveparsecs_tables")]
 
@@ -182,3 +184,29 @@ def test_p39_a_rival_coalition_picks_one_rival_of_each_crew_at_random(player: An
     page = Client()
     page.force_login(player)
     assert 'data-testid="coalition"' in page.get(f"/battles/pvp/{mid}/").content.decode()
+
+
+def test_a_turn_that_plans_a_coop_battle_skips_the_enemy_keeps_deployment_and_points_to_the_coop_page(player: Any) -> None:
+    campaign = crew(player, "Drift", [("Ace", 0, GUN)])
+    turn = turn_services.turn_start(user=player, campaign_id=campaign.pk, version=campaign.version)
+    for _ in range(40):
+        turn.refresh_from_db()
+        if turn.plan[turn.position]["key"] == "battle.setup":
+            break
+        key = turn.plan[turn.position]["key"]
+        campaign.refresh_from_db()
+        inputs = {"mission": "coop"} if key == "battle.type" else {}
+        mode = "roll" if key == "battle.type" else "manual"
+        turn_services.step_resolve(
+            user=player, campaign_id=campaign.pk, version=campaign.version, mode=mode, inputs=inputs, text="Done."
+        )
+    modes = {s.key: (s.mode, s.text) for s in turn.steps.all()}
+    assert "expanded co-op battle" in modes["battle.type"][1] and "Rivals" in modes["battle.type"][1]
+    assert modes["battle.enemy"][0] == "skipped"  # the meeting rolls the waves (p.40)
+    assert modes["battle.deployment"][0] == "manual"  # rolled up normally (p.39)
+    with pytest.raises(DropshipError) as refused:
+        services.battle_create(user=player, campaign_id=campaign.pk, enemy=ELITE)
+    assert refused.value.field == "mission_source" and "co-op" in refused.value.message
+    page = Client()
+    page.force_login(player)
+    assert "Meet the other crew (co-op)" in page.get(f"/campaigns/{campaign.pk}/turn/").content.decode()

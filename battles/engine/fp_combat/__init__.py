@@ -141,6 +141,16 @@ class CombatError(RuleError):
     """A combat request the rules do not allow. ``field`` names the bad input; the message says
     what is allowed."""
 
+    #: The trackers' payload key for an argument of ours (a shot's ``range`` is ``range_in`` here).
+    PAYLOAD_KEYS = {"range_in": "range"}
+
+    def in_payload_terms(self) -> tuple[str, str | None]:
+        """``(message, field)`` naming the tracker payload's key rather than ours."""
+        key = self.PAYLOAD_KEYS.get(self.field or "")
+        if key is None:
+            return self.message, self.field
+        return self.message.replace(str(self.field), key, 1), key
+
 
 def trait_key(name: str) -> str:
     """The trait key for a printed trait name: ``"Single-use"`` -> ``"single_use"``,

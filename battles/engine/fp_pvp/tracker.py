@@ -690,7 +690,7 @@ def _resolve(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[
         else:
             raise _err(f"mode must be shot or brawl; got {mode!r}.", "mode")
     except fp_combat.CombatError as exc:
-        raise _err(exc.message, exc.field) from None
+        raise _err(*exc.in_payload_terms()) from None
     events = [
         Event(
             "resolve",

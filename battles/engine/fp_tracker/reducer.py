@@ -58,7 +58,8 @@ def apply(
     try:
         events = handler(new, action, dice, tables)
     except fp_combat.CombatError as exc:
-        raise _err(str(exc), getattr(exc, "field", None) or "faces") from None
+        message, field = exc.in_payload_terms()
+        raise _err(message, field or "faces") from None
     except (DiceError, TableError) as exc:
         raise _err(str(exc), "faces") from None
     _refresh(new, tables)

@@ -90,7 +90,8 @@ _TURN_ROWS: dict[tuple[str, str], dict[str, Any]] = {
     },
     ("battle", "determine notable sights"): {"key": "battle.sights", "slot": "notable_sights", "condition": "not_salvage"},
     ("battle", "determine the objective"): {"key": "battle.objective", "slot": "objectives"},
-    ("battle", "determine the enemy"): {"key": "battle.enemy", "slot": "enemy_encounters", "condition": "not_pvp"},
+    # The meeting rolls the enemy of a PvP battle (the other crew) and of a co-op battle (its waves, p.40).
+    ("battle", "determine the enemy"): {"key": "battle.enemy", "slot": "enemy_encounters", "condition": "not_pvp&not_coop"},
     ("battle", "set up the battlefield"): {"key": "battle.setup"},
     ("battle", "place points of interest and salvage"): {"key": "battle.salvage_poi", "condition": "salvage"},
     ("post-battle", "resolve rival status"): {"key": "post.rivals", "condition": "not_pvp"},  # PvP makes no Rivals (p.37)

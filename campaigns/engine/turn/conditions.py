@@ -63,6 +63,8 @@ def _term(term: str, view: CampaignView, facts: Mapping[str, Any]) -> bool:
         return connections.condition(term, facts)
     if term == "pvp":  # planned at the battle type step, or recorded from a PvP battle (pp.35-37)
         return mission == "pvp" or bool(facts.get("pvp"))
+    if term == "coop":  # planned at the battle type step, or recorded from a co-op battle (pp.39-41)
+        return mission == "coop" or bool(facts.get("coop"))
     if term == "pvp_bonus_loot":  # a PvP bonus Loot roll (p.37) or a co-op battle's shared one (p.41)
         return bool(facts.get("pvp") or facts.get("coop")) and int(facts.get("bonus_loot") or 0) > 0
     if term == "faction_job_won":

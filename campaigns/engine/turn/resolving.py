@@ -302,6 +302,11 @@ def _rule_battle_type(ctx: _Ctx) -> StepResult:
     text = f"This turn's battle: {with_article(mission.capitalize())} mission."
     if mission == "pvp":  # against another player's crew (pp.35-37): no enemy to roll, no Deployment Conditions
         text = "This turn's battle: a PvP battle against another player's crew (pp.35-37); Rivals do not interfere."
+    if mission == "coop":  # with another player's crew against waves (pp.39-41): the meeting rolls the enemy
+        text = (
+            "This turn's battle: an expanded co-op battle with another player's crew (pp.39-41); "
+            "neither crew is attacked by Rivals while pursuing it."
+        )
     if rival:
         facts["rival"] = rival
         text = f"This turn's battle: a Rival mission against {rival}."

@@ -16,7 +16,7 @@ from campaigns.engine.view import Change
 from rules.engine.dice import RollRecord
 
 PHASES: tuple[str, ...] = ("travel", "world", "battle", "post-battle")
-MISSIONS: tuple[str, ...] = ("patron", "rival", "quest", "opportunity", "salvage", "pvp")
+MISSIONS: tuple[str, ...] = ("patron", "rival", "quest", "opportunity", "salvage", "pvp", "coop")
 YES_NO: tuple[str, ...] = ("yes", "no")
 KRAG_VISIT: tuple[str, ...] = ("no", "known", "new")
 RESEARCH_COMPONENT = "Scientific Research System"
@@ -78,6 +78,7 @@ CONDITION_TERMS: tuple[str, ...] = (
     "connection_offer",
     "connection",
     "pvp",
+    "coop",
     "pvp_bonus_loot",
 )
 
