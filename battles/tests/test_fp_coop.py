@@ -380,3 +380,20 @@ def test_a_shot_beyond_the_weapons_range_is_refused_naming_the_payloads_range() 
     with pytest.raises(TrackerError) as caught:
         act(state, "resolve", GUEST, attacker="g1", target=target, range=40)
     assert caught.value.field == "range" and caught.value.message.startswith("range must be")
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_p40_wave_3_brings_its_unique_individual_without_a_roll(seed: int) -> None:
+    force = fp_pvp.third.fp_enemies.roll_elite_enemy(
+        Dice(seed=seed),
+        fiveparsecs_tables(),
+        crew_size=1,
+        options=coop.CampaignOptions(),
+        category=coop.WAVE3_CATEGORY,
+        base_numbers=2,
+        unique_always=True,
+    )
+    assert force.unique_individual is not None
+    assert not any(r.reason.startswith("Unique Individual on") for r in force.rolls)
+    made = waves(seed=seed)
+    assert len([f for f in made["figures"] if f["wave"] == 3 and f["rank"] == "unique"]) == 1

@@ -66,6 +66,7 @@ def roll_elite_enemy(
     quest: bool = False,
     rival: bool = False,
     rival_hates_you: bool = False,
+    unique_always: bool = False,
 ) -> EnemyForce:
     """Build an elite-level enemy force (pp.48-65) for ``crew_size`` crew fielded.
 
@@ -84,6 +85,8 @@ def roll_elite_enemy(
     - Options: the difficulty toggles and progressive difficulty in effect on ``campaign_turn``
       (:func:`campaigns.engine.difficulty.turn_difficulty`); Insanity from ``difficulty_mode``.
       Elite or not is the caller's choice (see ``difficulty.elite_check``).
+    - ``unique_always``: a Unique Individual comes with the force without the 2D6 roll (a co-op
+      battle's Wave 3, p.40), where its category may have one.
 
     Rolls, in order: category (core), type D100, numbers (core), weapons (core), Criminal
     Elements bounty D6, Unique Individual 2D6, its D100, Better Leadership's random figure.
@@ -176,8 +179,8 @@ def roll_elite_enemy(
     if better:
         target = min(target, int(_toggle(tables, "better_leadership")["unique_individual_target"]))
     modifier = int(cat.get("unique_individual_roll_modifier") or 0)
-    if allowed and (profile.data.get("unique_individual_automatic") or crew_size > len(figs)):
-        why = "always with them" if profile.data.get("unique_individual_automatic") else "you outnumber them"
+    if allowed and (profile.data.get("unique_individual_automatic") or crew_size > len(figs) or unique_always):
+        why = "always with them" if profile.data.get("unique_individual_automatic") or unique_always else "you outnumber them"
         lines.append(f"A Unique Individual is present: {why}.")
         unique, unique_panic = _unique_figure(roller, tables, profile, lines)
     elif allowed or better:

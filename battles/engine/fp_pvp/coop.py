@@ -77,6 +77,7 @@ def _force(
     extra_basics: int,
     reason: str,
     rival: bool = False,
+    unique_always: bool = False,
 ) -> EnemyForce:
     if category not in CATEGORIES:
         raise PvpError(f"{field}.category must be one of {', '.join(CATEGORIES)}; got {category!r}.", field=field)
@@ -91,6 +92,7 @@ def _force(
             category=category,
             base_numbers=int(numbers),
             rival=rival,
+            unique_always=unique_always,
         )
         return fp_enemies.pressed_force(dice, tables, force, numbers=extra_basics, reasons=[reason])
     except fp_enemies.EnemyError as exc:
@@ -190,6 +192,7 @@ def coop_waves(
         field="wave3_numbers",
         extra_basics=2 if increased_challenge else 0,
         reason="Co-op battle, Wave 3 (p.40): Hired Muscle, one more specialist, a Unique Individual.",
+        unique_always=True,  # no roll for it: Wave 3 always has one (p.40)
     )
     rolls.extend(wave3.rolls)
     unique2, made2 = _more_unique(dice, tables, built[second], "forces." + second)

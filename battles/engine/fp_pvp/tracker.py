@@ -50,6 +50,22 @@ The battle, in the chapter's order:
 - ``retreat`` {figure} off the battlefield edge; ``adjust`` {figure, stun?, status?} corrects a
   figure of one's own side; ``objective_done``: the side completed its objective.
 
+The expanded co-op battle (``mode`` ``"coop"``, pp.39-41; the set-up card from
+:func:`battles.engine.fp_pvp.coop.coop_waves` as ``third_party``): the two crews are one force
+against the enemy waves (the third-party machinery: its runner, the Enemy Actions phase). It
+starts at round 1 with Wave 1 and both crews on the table (no Seize the Initiative, no
+initiative points: ``spend_point`` and ``agree_end`` are refused). Each player rolls their own
+crew's Reaction dice, in any order (``side`` names the crew for a player of both); in the Quick
+and Slow phases the players take turns with one figure each, the one with fewer figures to use
+starting (the host on a tie, our ruling); crews attack only enemies. Wave 2 arrives at the start
+of round 3 (typed ``wave_faces`` for its edge); from round 3, while Wave 3 has not come, the
+``next_phase`` that ends the round takes the 2D6 (``end_faces``) whose total under the round
+number brings it (``wave_faces`` again; Wave 2's edge sends it opposite). Morale per wave with
+Panic 1 (``morale_faces``, Wave 1's first). The battle is won (``held_field`` ``"both"``) at a
+round's end with no enemy on the table, Wave 2 come, and Wave 3 come and gone or the round 6 or
+later (Make it Quick); lost (``"none"``) when neither crew has a figure on the table. All is
+open, as in PvP.
+
 A side with no figure left on the table loses; the other Holds the Field. Not modelled: the
 casualty tables and Wounded results (a hit that beats Toughness is a casualty), the third
 party's AI choices (its runner plays them at the table), movement.
