@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from battles.engine import fp_pvp
@@ -397,3 +397,100 @@ def test_p40_wave_3_brings_its_unique_individual_without_a_roll(seed: int) -> No
     assert not any(r.reason.startswith("Unique Individual on") for r in force.rolls)
     made = waves(seed=seed)
     assert len([f for f in made["figures"] if f["wave"] == 3 and f["rank"] == "unique"]) == 1
+
+
+def _candidates(state: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
+    """Actions a table might try now, (type, actor, payload): mostly what the round asks for,
+    with a few the rules may refuse."""
+    owner = {"host": HOST, "guest": GUEST}
+    on = [f for f in state["figures"] if f["status"] == "active"]
+    crew = [f for f in on if f["side"] != THIRD]
+    foes = [f for f in on if f["side"] == THIRD]
+    out: list[tuple[str, str, dict[str, Any]]] = [
+        ("next_phase", HOST, {}),
+        ("spend_point", GUEST, {"use": "fire", "figure": "g1"}),
+    ]
+    phase = state["phase"]
+    if phase == "reactions":
+        for side, own in state["sides"].items():
+            if own["reaction_dice"] is None:
+                out.append(("roll_reactions", owner[side], {}))
+            elif own["pick"] and own["pick"]["first_free"]:
+                for f in crew:
+                    if f["side"] == side and f["die"] is None:
+                        out.append(("assign_reaction", owner[side], {"figure": f["id"], "die": own["pick"]["first_free"]}))
+    elif phase in ("quick", "slow") and state["turn"]:
+        side = state["turn"]
+        for f in crew:
+            if f["side"] == side and f["slot"] == phase and not f["acted"]:
+                out.append(("activate", owner[side], {"figures": f["id"]}))
+    if phase in ("quick", "slow") and state["activation"]:
+        for fid in state["activation"]["figures"]:
+            side = "host" if fid.startswith("h") else "guest"
+            for t in foes[:3]:
+                out.append(("resolve", owner[side], {"attacker": fid, "target": t["id"], "range": 6}))
+            if phase == "slow" and state["round"] >= 3:
+                out.append(("retreat", owner[side], {"figure": fid}))
+    if phase == "enemy":
+        able = [f for f in foes if not f["acted"]]
+        if able:
+            out.append(("activate", HOST, {"figures": able[0]["id"]}))
+        if state["activation"]:
+            for fid in state["activation"]["figures"]:
+                for t in crew:
+                    out.append(("resolve", GUEST, {"attacker": fid, "target": t["id"], "range": 6}))
+    for t in foes[:2]:
+        out.append(("adjust", HOST, {"figure": t["id"], "status": "casualty"}))
+    out.append(("agree_end", HOST, {}))
+    return out
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_coop_invariants_hold_whatever_the_players_do(data: st.DataObject) -> None:
+    """Random co-op play, mostly what each round asks for, with random dice: no initiative point
+    ever; every figure in exactly one state; a wave's figures are on the table only once it has
+    arrived, each wave arriving once and Wave 3 never on Wave 2's edge; the player to move has a
+    figure to move; a won battle has no enemy on the table; replaying the same actions with the
+    same dice gives the same state."""
+    tables = fiveparsecs_tables()
+    start = fp_pvp.initial_state(setup(host_n=2, guest_n=1), tables)
+    state = start
+    done: list[tuple[Action, int]] = []
+    for _ in range(data.draw(st.integers(20, 160))):
+        if state["phase"] == "over":
+            break
+        kind, actor, payload = data.draw(st.sampled_from(_candidates(state)))
+        seed = data.draw(st.integers(0, 10_000))
+        action = Action(kind, payload, actor=actor, role=Role.PLAYER)
+        try:
+            state, _ = fp_pvp.apply(state, action, Dice(seed=seed), tables)
+        except TrackerError:
+            continue
+        done.append((action, seed))
+        third = state["third_party"]
+        assert state["sides"]["host"]["points"] == 0 == state["sides"]["guest"]["points"]
+        assert state["phase"] in fp_pvp.tracker.PHASES and state["phase"] != "deploy"
+        assert sorted(set(third["arrived"])) == sorted(third["arrived"]) and set(third["arrived"]) <= {1, 2, 3}
+        assert (2 in third["arrived"]) == (state["round"] >= 3)
+        if 3 in third["arrived"]:
+            assert third["edges"]["3"] != third["edges"]["2"]
+        for f in state["figures"]:
+            assert f["status"] in ("undeployed", "active", "casualty", "retreated") and 0 <= f["stun"] <= 9
+            if f["side"] == THIRD and f["wave"] not in third["arrived"]:
+                assert f["status"] == "undeployed"
+            assert f["status"] != "undeployed" or f["side"] == THIRD
+        if state["turn"] is not None and state["phase"] in ("quick", "slow"):
+            assert any(
+                f["slot"] == state["phase"] and not f["acted"] and f["status"] == "active"
+                for f in state["figures"]
+                if f["side"] == state["turn"]
+            )
+        if state["phase"] == "over" and state["held_field"] == "both":
+            assert not any(f["side"] == THIRD and f["status"] == "active" for f in state["figures"])
+        assert state["held_field"] in (None, "both", "none")
+    event(f"round {state['round']} {state['phase']}")  # how far play went (--hypothesis-show-statistics)
+    again = start
+    for action, seed in done:
+        again, _ = fp_pvp.apply(again, action, Dice(seed=seed), tables)
+    assert again == state

@@ -150,7 +150,8 @@ def test_salvage_steps_stay_with_their_condition() -> None:
     for key in ("battle.salvage_poi", "post.trade_salvage", "post.salvage_poi"):
         assert by_key[key].condition == "salvage"
     assert by_key["battle.deployment"].condition == "not_salvage&not_pvp"  # nor in a PvP battle (p.36)
-    assert by_key["battle.enemy"].condition == "not_pvp" and by_key["post.rivals"].condition == "not_pvp"
+    # The meeting rolls the enemy of a PvP battle and of a co-op battle (pp.35, 40).
+    assert by_key["battle.enemy"].condition == "not_pvp&not_coop" and by_key["post.rivals"].condition == "not_pvp"
 
 
 # -- introductory campaign ---------------------------------------------------------------------

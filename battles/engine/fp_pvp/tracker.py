@@ -514,6 +514,8 @@ def _assign(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[s
     _phase(state, "reactions", what="Assigning a Reaction die")
     fig = _fig(state, action.payload.get("figure"), "figure")
     _acting(state, action, fig["side"])
+    if fig["side"] == THIRD:
+        raise _err(f"{fig['name']} rolls no Reaction die: it acts in the Enemy Actions phase.", "figure")
     faces = state["sides"][fig["side"]]["reaction_dice"]
     if faces is None:
         raise _err(f"{state['sides'][fig['side']]['name']} has not rolled Reactions yet.", "die")
