@@ -146,6 +146,9 @@ def coop_waves(
     "invasion", "rival"}], "figures": [tracker figures with "wave"], "rolls"}``.
     Raises :class:`PvpError` naming ``forces.host``, ``forces.guest``, ``wave3_numbers``,
     ``order_face`` or ``invasion``."""
+    bad = [w for w in invasion if int(w) not in (1, 2, 3)]
+    if bad:
+        raise PvpError(f"invasion lists waves 1 to 3; got {bad}.", field="invasion")
     opts = options or CampaignOptions()
     rolls: list[RollRecord] = []
     built: dict[str, EnemyForce] = {}
@@ -211,9 +214,6 @@ def coop_waves(
         2: _plain(built[second]) + lieutenant[second] + uniques[second] + [unique2],
         3: _plain(wave3) + _extra(wave3, "specialist", 1) + [wave3_unique],
     }
-    bad = [w for w in invasion if int(w) not in (1, 2, 3)]
-    if bad:
-        raise PvpError(f"invasion lists waves 1 to 3; got {bad}.", field="invasion")
     waves = []
     figures: list[dict[str, Any]] = []
     order: tuple[tuple[int, EnemyForce, str], ...] = ((1, built[first], first), (2, built[second], second), (3, wave3, ""))
