@@ -77,7 +77,9 @@ class MeetingSerializer(serializers.ModelSerializer[Meeting]):
         ]
 
     def get_crew_limit(self, meeting: Meeting) -> int:
-        return pvp_services.crew_limit(meeting)
+        """Figures the caller's side may bring (in a co-op battle each crew's own crew size)."""
+        sides = pvp_services.sides_of(self.context["user"], meeting, at_least=EDITOR)
+        return pvp_services.crew_limit(meeting, sides[0] if sides else "host")
 
     def get_sides(self, meeting: Meeting) -> list[str]:
         return pvp_services.sides_of(self.context["user"], meeting, at_least=EDITOR)
