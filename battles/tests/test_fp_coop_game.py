@@ -16,10 +16,14 @@ from battles import services
 from battles.models import Battle, Meeting
 from battles.tests.test_fp_pvp_game import GUN, client_for, crew, meeting_version, room_act
 from battles.tests.test_fp_services import ELITE, play_to_record
+from campaigns import services as campaign_services
 from campaigns import turn_services
 from campaigns.models import Character, LogEntry
 from campaigns.selectors import current_turn
+from campaigns.tests.conftest import core_table
+from rules.engine.dice import Dice
 from rules.errors import DropshipError
+from rules.services import user_tables_import
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fiveparsecs_tables")]
 
@@ -62,6 +66,12 @@ def test_a_coop_battle_from_invitation_to_both_campaigns_post_battle(player: Any
     host = crew(player, "Drift", [("Ace", 0, GUN)])
     guest = crew(other, "Vex", [("Gil", 0, GUN)])
     play_to_record(player, host)  # the host's turn waits at Record the battle
+    rows = [(2, 8, "No invasion", {}), (9, 12, "Invasion!", {})]
+    user_tables_import(user=player, text=core_table("my-invasion", "My invasion check", "2D6", rows))  # type: ignore[arg-type]
+    host.refresh_from_db()
+    campaign_services.slot_set(
+        user=player, campaign_id=host.pk, version=host.version, slot_key="invasion", table_slug="my-invasion"
+    )
     me, them = client_for(player), client_for(other)
     made = me.post("/api/v1/fp-pvp/", {"campaign": host.pk, "kind": "coop"}, format="json").json()
     assert made["kind"] == "coop"
@@ -137,6 +147,12 @@ def test_a_coop_battle_from_invitation_to_both_campaigns_post_battle(player: Any
         turn_services.step_resolve(user=player, campaign_id=host.pk, version=host.version, mode="manual", text="Done.")
     modes = {s.key: s.mode for s in turn.steps.all()}
     assert modes["post.finds"] == "manual" and modes["post.rivals"] == "manual"  # as normal (p.41)
+    # The Invasion check on the player's own 2D6 table takes the +1 of the Invasion Threat wave (p.41).
+    invasion = turn_services._spec(next(p for p in turn.plan if p["key"] == "post.invasion"))
+    roll = turn_services._roll_table(invasion, host, 8, Dice(seed=1), turn.facts)  # the step's roll, as step_resolve makes it
+    assert roll is not None and roll.text.startswith("Invasion!") and "+1" in roll.rolls[0].reason
+    plain = turn_services._roll_table(invasion, host, 8, Dice(seed=1), {})
+    assert plain is not None and plain.text.startswith("No invasion")
     assert modes["post.pvp_loot"] == "manual"  # the shared Loot roll, in the host's campaign
     assert "+1 when you roll for credits" in seen["post.paid"]
     assert "+1 to this roll" in seen["post.invasion"]
