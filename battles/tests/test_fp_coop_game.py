@@ -66,7 +66,7 @@ def test_a_coop_battle_from_invitation_to_both_campaigns_post_battle(player: Any
     host = crew(player, "Drift", [("Ace", 0, GUN)])
     guest = crew(other, "Vex", [("Gil", 0, GUN)])
     play_to_record(player, host)  # the host's turn waits at Record the battle
-    rows = [(2, 8, "No invasion", {}), (9, 12, "Invasion!", {})]
+    rows: list[tuple[int, int, str, dict[str, Any]]] = [(2, 8, "No invasion", {}), (9, 12, "Invasion!", {})]
     user_tables_import(user=player, text=core_table("my-invasion", "My invasion check", "2D6", rows))  # type: ignore[arg-type]
     host.refresh_from_db()
     campaign_services.slot_set(
