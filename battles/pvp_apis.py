@@ -33,7 +33,7 @@ from battles.pvp_inputs import (
     PvpTrackInputSerializer,
     PvpVersionInputSerializer,
 )
-from campaigns.permissions import EDITOR
+from campaigns.permissions import EDITOR, READER
 from live.permissions import RoomObjectAccess
 from rules.engine.dice import Dice
 
@@ -231,6 +231,22 @@ class MeetingRefereeInviteApi(APIView):
         return _out(request, pvp_services.referee_invite(user=request.user, meeting_id=meeting_id, **v))
 
 
+class MeetingRefereeLeaveApi(APIView):
+    """Free the referee's seat (p.37): the referee leaves, or a host's editor unseats a referee
+    whose device has gone; either player runs the third party again. Anyone else: 403 naming
+    ``referee``."""
+
+    permission_classes = [MeetingAccess]
+    write_role = READER  # the referee reads the meeting; the service says who may free the seat
+
+    @extend_schema(request=PvpVersionInputSerializer, responses={200: MeetingSerializer})
+    def post(self, request: Request, meeting_id: int) -> Response:
+        meeting, _ = pvp_services.meeting_for(request.user, meeting_id)
+        pvp_services.check_frees_referee(request.user, meeting)  # who may, before the input's faults
+        v = _valid(PvpVersionInputSerializer, request)
+        return _out(request, pvp_services.referee_leave(user=request.user, meeting_id=meeting_id, **v))
+
+
 M = "fp-pvp/<int:meeting_id>"
 
 urlpatterns = [
@@ -244,4 +260,5 @@ urlpatterns = [
     path(f"{M}/track/", MeetingTrackApi.as_view(), name="api-fp-pvp-track"),
     path(f"{M}/finish/", MeetingFinishApi.as_view(), name="api-fp-pvp-finish"),
     path(f"{M}/referee/", MeetingRefereeInviteApi.as_view(), name="api-fp-pvp-referee"),
+    path(f"{M}/referee/leave/", MeetingRefereeLeaveApi.as_view(), name="api-fp-pvp-referee-leave"),
 ]

@@ -42,7 +42,7 @@ from campaigns.permissions import EDITOR, campaign_for
 from campaigns.selectors import campaign_list, current_turn, fiveparsecs_tables
 from live.engine.tracker import Role
 from live.models import Membership
-from live.services import room_act, room_create, room_share
+from live.services import room_act, room_create, room_share, room_unshare
 from rules import writes
 from rules.engine.dice import Dice, DiceError
 from rules.errors import DropshipError, NotAllowed, NotFound, rule_errors
@@ -743,7 +743,9 @@ def _seat_referee(meeting: Meeting, referee: Any) -> None:
     if meeting.room is not None:
         room_share(meeting.room, {referee.pk: Role.PLAYER.value})
         room_act(user=referee, room_id=meeting.room.pk, type="seat_referee", payload={}, version=meeting.room.version)
-    _log_both(meeting, f"PvP battle {meeting.code}: {referee.get_username()} referees it and runs the third party (p.37).")
+    _log_both(
+        meeting, f"{_called(meeting)} {meeting.code}: {referee.get_username()} referees it and runs the third party (p.37)."
+    )
 
 
 def referee_join(*, user: Any, code: str) -> Meeting:
@@ -777,4 +779,44 @@ def referee_invite(*, user: Any, meeting_id: int, version: int | None, username:
             _seat_referee(meeting, referee)
         except DropshipError as exc:
             raise DropshipError(exc.message, field="username") from exc
+    return meeting
+
+
+def check_frees_referee(user: Any, meeting: Meeting) -> None:
+    """Refuse (:class:`NotAllowed` naming ``referee``) anyone but the meeting's referee and the
+    host campaign's editors freeing its referee seat (:func:`referee_leave`)."""
+    if not is_referee(user, meeting) and "host" not in sides_of(user, meeting, at_least=EDITOR):
+        raise NotAllowed("Only the referee, or the host's players, free the referee's seat.", field="referee")
+
+
+def referee_leave(*, user: Any, meeting_id: int, version: int | None) -> Meeting:
+    """Free the meeting's referee seat (p.37): the referee leaves, or an editor of the host
+    campaign unseats a referee whose device has gone. At the open tracker the seat is freed with
+    the tracker's own (logged, undoable) ``unseat_referee`` and either player runs the third party
+    again; the former referee no longer sees the battle. Returns the meeting.
+
+    Raises :class:`NotFound` for a user who reads neither campaign, :class:`NotAllowed` (naming
+    ``referee``) for anyone but the referee and the host's editors, :class:`StaleVersion` (409)
+    on a stale ``version``, and :class:`DropshipError` naming ``referee`` when nobody referees or
+    the battle is finished."""
+    with transaction.atomic():
+        meeting, _ = meeting_for(user, meeting_id, lock=True)
+        check_frees_referee(user, meeting)
+        leaving = is_referee(user, meeting)
+        writes.check_version(meeting, version)
+        referee = meeting.referee
+        if referee is None:
+            raise DropshipError("This battle has no referee.", field="referee")
+        if meeting.status == "finished":
+            raise DropshipError("This battle is finished: its referee stays on its record.", field="referee")
+        meeting.referee = None
+        writes.bump(meeting)
+        if meeting.room is not None:
+            room_act(user=user, room_id=meeting.room.pk, type="unseat_referee", payload={}, version=meeting.room.version)
+            room_unshare(meeting.room, [referee.pk])
+        how = "leaves" if leaving else f"is unseated by {user.get_username()}"
+        _log_both(
+            meeting,
+            f"{_called(meeting)} {meeting.code}: the referee {referee.get_username()} {how}; the players run the third party again (p.37).",
+        )
     return meeting

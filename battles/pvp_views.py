@@ -80,6 +80,7 @@ def _detail_context(request: HttpRequest, meeting: Meeting, sides: list[str], **
         else [],
         "results": [(names[s], meeting.result[s]) for s in SIDES] if meeting.result else [],
         "refereeing": pvp_services.is_referee(request.user, meeting),
+        "frees_referee": pvp_services.is_referee(request.user, meeting) or "host" in editing,
         "categories": fp_third.CATEGORIES,
         **extra,
     }
@@ -138,11 +139,17 @@ def _coop_setup_data(post: Any) -> dict[str, Any]:
 @login_required
 @require_POST
 def meeting_act(request: HttpRequest, meeting_id: int, action: str) -> HttpResponse:
-    """One write of the meeting page (``field``, ``setup``, ``track``, ``referee``, ``finish``); the tracker
-    opens in its room."""
+    """One write of the meeting page (``field``, ``setup``, ``track``, ``referee``, ``referee_leave``,
+    ``finish``); the tracker opens in its room. A referee who leaves goes back to the PvP list."""
     meeting, sides = _meeting(request, meeting_id)
     user = request.user
     try:
+        if action == "referee_leave":  # the referee (no editor of either campaign) may too
+            pvp_services.check_frees_referee(user, meeting)  # who may, before the form's faults
+            leaving = pvp_services.is_referee(user, meeting)
+            v = validated(pvp_inputs.PvpVersionInputSerializer, request.POST)
+            pvp_services.referee_leave(user=user, meeting_id=meeting.pk, **v)
+            return redirect("battles:pvp_list") if leaving else redirect("battles:pvp", meeting_id=meeting.pk)
         pvp_services.meeting_for(user, meeting_id, at_least=EDITOR)  # a reader learns their role, not the form's faults
         if action == "field":
             v = validated(pvp_inputs.PvpFieldInputSerializer, request.POST)

@@ -160,6 +160,16 @@ def room_share(room: Room, members: dict[int, str]) -> int:
     return joined
 
 
+def room_unshare(room: Room, user_ids: list[int]) -> int:
+    """Take users an app seated with :func:`room_share` off ``room`` (never its owner): they lose
+    access at once. For an app's service, inside its transaction, when its own rules end their
+    place (a PvP battle's referee leaving). Returns how many left."""
+    left, _ = Membership.objects.filter(room=room, user_id__in=user_ids).exclude(user_id=room.owner_id).delete()
+    if left:
+        transaction.on_commit(lambda: publish_members(room.pk))
+    return int(left)
+
+
 INVITE_ONLY = (
     "Members of this table are invited by its owner on its own page (a campaign's Co-op members); a code cannot seat anyone here."
 )

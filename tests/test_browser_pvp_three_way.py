@@ -142,5 +142,20 @@ def test_a_third_user_referees_and_runs_the_third_party(players) -> None:  # typ
         for page in (laptop, phone):
             expect(page.get_by_test_id("phase")).to_have_text("Slow", timeout=LIVE)
         assert scroll_width(ref) <= 390 and scroll_width(phone) <= 390
+        meeting.refresh_from_db()
+        assert meeting.room is not None and meeting.room.state["referee"] == str(meeting.referee_id)
+        # The referee leaves from their phone: the players' trackers say either player runs it now.
+        laptop.goto(f"{base}/battles/pvp/{meeting.pk}/")
+        expect(laptop.get_by_test_id("referee-leave-button")).to_have_text("Free the referee's seat")
+        shot(laptop, "three-way-referee-free-laptop")
+        laptop.goto(f"{base}/rooms/{meeting.room_id}/")
+        ref.goto(f"{base}/battles/pvp/{meeting.pk}/")
+        expect(ref.get_by_test_id("referee-leave-button")).to_be_visible()
+        shot(ref, "three-way-referee-leave-phone")
+        ref.get_by_test_id("referee-leave-button").click()
+        expect(ref.get_by_test_id("referee-code")).to_be_visible()  # back on their PvP page
+        for page in (laptop, phone):
+            expect(page.get_by_test_id("third-runner")).to_have_text("either player", timeout=LIVE)
+        shot(laptop, "three-way-referee-left-laptop")
     meeting.refresh_from_db()
-    assert meeting.room is not None and meeting.room.state["referee"] == str(meeting.referee_id)
+    assert meeting.referee_id is None and meeting.room is not None and meeting.room.state["referee"] is None

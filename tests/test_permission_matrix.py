@@ -252,6 +252,7 @@ MATRIX: dict[str, Rule] = {
     "api/v1/fp-pvp/<int:meeting_id>/track/": R("meeting", "reader", "editor"),
     "api/v1/fp-pvp/<int:meeting_id>/finish/": R("meeting", "reader", "editor"),
     "api/v1/fp-pvp/<int:meeting_id>/referee/": R("meeting", "reader", "editor"),
+    "api/v1/fp-pvp/<int:meeting_id>/referee/leave/": R("meeting", "reader", "editor"),  # or the referee (the service)
     "battles/pvp/": R("", "user"),
     "battles/pvp/start/": R("", "user"),
     "battles/pvp/<int:meeting_id>/": R("meeting", "reader"),

@@ -14,6 +14,7 @@ from django.test import Client
 from battles.models import Meeting
 from battles.tests.test_fp_pvp_api import client_for, crew, ids, meet
 from battles.tests.test_fp_pvp_game import meeting_version, room_act
+from campaigns.models import LogEntry
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fiveparsecs_tables")]
@@ -118,13 +119,20 @@ def test_the_host_seats_a_referee_by_name_at_an_open_tracker(player: Any, other:
     assert any(m["refereeing"] for m in client_for(referee).get("/api/v1/fp-pvp/").json())
 
 
+def screens(*users: Any) -> list[Client]:
+    """A signed-in browser client for each of ``users``."""
+    clients = []
+    for user in users:
+        client = Client()
+        client.force_login(user)
+        clients.append(client)
+    return clients
+
+
 def test_the_screens_seat_a_referee_by_name_and_the_referee_reads_the_meeting(player: Any, other: Any) -> None:
     meeting, _, _ = set_up(player, other)
     referee: Any = UserFactory()
-    host, guest, outsider = Client(), Client(), Client()
-    host.force_login(player)
-    guest.force_login(other)
-    outsider.force_login(referee)
+    host, guest, outsider = screens(player, other, referee)
     page = f"/battles/pvp/{meeting['id']}/"
     assert outsider.get(page).status_code == 404
     assert 'data-testid="referee-invite"' in host.get(page).content.decode()
@@ -138,3 +146,57 @@ def test_the_screens_seat_a_referee_by_name_and_the_referee_reads_the_meeting(pl
     assert "(you)" in mine and 'data-testid="setup-form"' not in mine and 'data-testid="track-form"' not in mine
     assert outsider.post(page + "track/", {"version": meeting["version"] + 1}).status_code == 403
     assert "you referee" in outsider.get("/battles/pvp/").content.decode()
+
+
+def test_the_referee_seat_is_freed_by_the_host_or_the_referee_and_the_players_run_the_third_party_again(
+    player: Any, other: Any
+) -> None:
+    meeting, host, guest = set_up(player, other)
+    url = f"/api/v1/fp-pvp/{meeting['id']}/"
+    p, o = client_for(player), client_for(other)
+    room = p.post(url + "track/", {"version": meeting["version"]}, format="json").json()["room"]
+    referee: Any = UserFactory()
+    r = client_for(referee)
+    r.post("/api/v1/fp-pvp/referee/", {"code": meeting["code"]}, format="json")
+    version = meeting_version(p, meeting["id"])
+    assert client_for(UserFactory()).post(url + "referee/leave/", {"version": version}, format="json").status_code == 404
+    guest_tries = o.post(url + "referee/leave/", {"version": "not a number"}, format="json")
+    assert guest_tries.status_code == 403 and guest_tries.json()["field"] == "referee"  # who may, before the input
+    stale = p.post(url + "referee/leave/", {"version": version - 1}, format="json")
+    assert stale.status_code == 409 and Meeting.objects.get(pk=meeting["id"]).referee_id == referee.pk
+    freed = p.post(url + "referee/leave/", {"version": version}, format="json")
+    assert freed.status_code == 200 and freed.json()["referee"] is None, freed.content
+    assert p.get(f"/api/v1/rooms/{room}/").json()["state"]["referee"] is None
+    assert r.get(url).status_code == 404 and r.get(f"/api/v1/rooms/{room}/").status_code in (403, 404)
+    for campaign in (host, guest):
+        assert LogEntry.objects.filter(campaign=campaign, text__contains=f"the referee {referee.username} is unseated").exists()
+    again = p.post(url + "referee/leave/", {"version": freed.json()["version"]}, format="json")
+    assert again.status_code == 400 and again.json()["field"] == "referee"
+    # a new referee, who leaves on their own: the seat is free for the next one
+    other_ref: Any = UserFactory()
+    s = client_for(other_ref)
+    assert s.post("/api/v1/fp-pvp/referee/", {"code": meeting["code"]}, format="json").status_code == 200
+    left = s.post(url + "referee/leave/", {"version": meeting_version(p, meeting["id"])}, format="json")
+    assert left.status_code == 200 and left.json()["refereeing"] is False
+    assert p.get(f"/api/v1/rooms/{room}/").json()["state"]["referee"] is None
+    assert client_for(UserFactory()).post("/api/v1/fp-pvp/referee/", {"code": meeting["code"]}, format="json").status_code == 200
+
+
+def test_the_screens_let_the_referee_leave_and_the_host_free_the_seat(player: Any, other: Any) -> None:
+    meeting, _, _ = set_up(player, other)
+    referee: Any = UserFactory()
+    host, guest, seat = screens(player, other, referee)
+    page = f"/battles/pvp/{meeting['id']}/"
+    assert seat.post("/battles/pvp/start/", {"do": "referee", "code": meeting["code"]}).status_code == 302
+    assert "Leave the referee's seat" in seat.get(page).content.decode()
+    assert "Free the referee's seat" in host.get(page).content.decode()
+    assert 'data-testid="referee-leave"' not in guest.get(page).content.decode()
+    assert guest.post(page + "referee_leave/", {"version": "x"}).status_code == 403
+    version = Meeting.objects.get(pk=meeting["id"]).version
+    stale = seat.post(page + "referee_leave/", {"version": version - 1})
+    assert stale.status_code == 409 and 'data-testid="referee-leave"' in stale.content.decode()  # the page stays whole
+    left = seat.post(page + "referee_leave/", {"version": version})
+    assert left.status_code == 302 and left["Location"] == "/battles/pvp/"
+    assert seat.get(page).status_code == 404
+    shown = host.get(page).content.decode()
+    assert 'data-testid="referee-invite"' in shown and 'data-testid="referee-leave"' not in shown

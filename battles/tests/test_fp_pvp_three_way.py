@@ -268,3 +268,25 @@ def test_p37_morale_dice_only_for_the_third_party_basic_figures_flee_first() -> 
     with pytest.raises(TrackerError) as bad:
         act({**state, "third_party": {**state["third_party"], "panic": "1-2"}}, "next_phase", HOST, morale_faces="7")
     assert bad.value.field == "morale_faces"
+
+
+def test_p37_the_referee_seat_is_freed_by_the_referee_or_a_host_player_and_the_players_run_it_again() -> None:
+    state = deployed(fp_pvp.initial_state(three_way(face=10), fiveparsecs_tables()))
+    state = act(state, "activate", HOST, figures="h1")
+    state = act(state, "activate", GUEST, figures="g1")
+    state = act(state, "next_phase", HOST)
+    assert state["phase"] == "enemy"
+    with pytest.raises(NotYours):
+        act(state, "activate", GUEST, figures="t3")  # the referee runs it
+    with pytest.raises(NotYours):
+        act(state, "unseat_referee", GUEST)  # the host's players free the seat, not the guest's
+    with pytest.raises(NotYours):
+        act(state, "unseat_referee", HOST, role=Role.VIEWER)  # a reader cannot
+    for who in (REF, HOST):
+        freed = act(state, "unseat_referee", who)
+        assert freed["referee"] is None and freed["last"]["type"] == "referee"
+        ran = act(freed, "activate", GUEST, figures="t3")  # either player runs the third party again
+        assert "t3" in ran["activation"]["figures"]
+        with pytest.raises(TrackerError) as twice:
+            act(freed, "unseat_referee", HOST)
+        assert twice.value.field == "type"

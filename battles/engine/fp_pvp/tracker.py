@@ -12,7 +12,8 @@ side (a player who sits on both sides, one device at the table, plays both). Rea
 ``referee`` (a user id as text, or ``None``): a third user who runs the three-way battle's third
 party from their own device (``seat_referee`` seats a room member who plays neither crew); with
 a referee seated only they act for the third party, without one either player does. The referee
-never acts for a crew (refused naming ``figure``). All information is open: the chapter hides
+never acts for a crew (refused naming ``figure``). ``unseat_referee``: the referee leaves, or a
+host's player frees the seat of one who has gone; either player runs the third party again. All information is open: the chapter hides
 nothing (Reaction dice are rolled and assigned in the open, the First Player first; the third
 party's force is on the card for everyone).
 
@@ -1010,6 +1011,18 @@ def _seat_referee(state: dict[str, Any], action: Action, dice: Dice, tables: Map
     return [Event("referee", "A referee takes the third party's seat: from now on only they run it.", {})]
 
 
+def _unseat_referee(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
+    """The referee leaves their seat, or a host's player frees it (a referee whose device has
+    gone): from then on either player runs the third party again (p.37). The meeting's side is
+    :func:`battles.pvp_services.referee_leave`."""
+    if not state.get("referee"):
+        raise _err("This battle has no referee.", "type")
+    if not (_is_referee(state, action) or "host" in _seated(state, action)):
+        raise NotYours("Only the referee, or the host's players, free the referee's seat.")
+    state["referee"] = None
+    return [Event("referee", "The referee's seat is free: either player runs the third party again.", {})]
+
+
 def _retreat(state: dict[str, Any], action: Action, dice: Dice, tables: Mapping[str, RangeTable]) -> list[Event]:
     _phase(state, "quick", "enemy", "slow", "end", what="Retreating")
     fig = _fig(state, action.payload.get("figure"), "figure")
@@ -1061,6 +1074,7 @@ HANDLERS = {
     "agree_end": _agree_end,
     "third_party_gone": _third_party_gone,
     "seat_referee": _seat_referee,
+    "unseat_referee": _unseat_referee,
     "retreat": _retreat,
     "adjust": _adjust,
     "objective_done": _objective,
