@@ -115,6 +115,7 @@ PVP_BATTLE = TrackerKind(
     listed=False,  # opened from a PvP meeting, whose set-up the services roll
     invite_only=True,  # the two campaigns' editors are seated by the meeting, not by a join code
     owner_undoes_all=False,  # each player takes back only their own moves: the host is no referee
+    undo_stops=frozenset({"seat_referee", "unseat_referee"}),  # the meeting's referee changes with them
     options=(OptionField("setup", "PvP set-up (JSON)", "text", "", help="The meeting's card, names and players."),),
 )
 

@@ -731,7 +731,8 @@ def is_referee(user: Any, meeting: Meeting) -> bool:
 
 def _seat_referee(meeting: Meeting, referee: Any) -> None:
     """Seat ``referee`` on the meeting, and at its live tracker when it is open: a player of the
-    room who takes the referee's seat with the tracker's own (logged, undoable) action."""
+    room who takes the referee's seat with the tracker's own logged action (undo stops there: the
+    seat changes on the meeting's page)."""
     if meeting.status == "finished":
         raise DropshipError("This battle is finished: no referee is needed any more.", field="code")
     if meeting.referee_id is not None:
@@ -792,7 +793,7 @@ def check_frees_referee(user: Any, meeting: Meeting) -> None:
 def referee_leave(*, user: Any, meeting_id: int, version: int | None) -> Meeting:
     """Free the meeting's referee seat (p.37): the referee leaves, or an editor of the host
     campaign unseats a referee whose device has gone. At the open tracker the seat is freed with
-    the tracker's own (logged, undoable) ``unseat_referee`` and either player runs the third party
+    the tracker's own logged ``unseat_referee`` (undo stops there) and either player runs the third party
     again; the former referee no longer sees the battle. Returns the meeting.
 
     Raises :class:`NotFound` for a user who reads neither campaign, :class:`NotAllowed` (naming

@@ -85,6 +85,9 @@ class TrackerKind:
     ``owner_undoes_all``: the owner may take back anyone's last action (a referee); off for a
     kind where each player answers only for their own moves (a PvP battle), where only the
     action's maker may undo it.
+    ``undo_stops``: action types undo does not take back (it goes no further, saying why): they
+    mirror a change the app made outside the tracker (a PvP battle's referee seated or freed on
+    the meeting's page), which taking back at the tracker alone would leave out of step.
     ``on_record(room, entry)`` is called, inside the write's transaction, with each action and
     undo the room logs (a :class:`live.models.RoomAction`): an app keeps its own log of the
     table with it (a Bug Hunt squad's log holds its missions' rolls)."""
@@ -104,6 +107,7 @@ class TrackerKind:
     release: Callable[[dict[str, Any], str], list[tuple[str, dict[str, Any]]]] | None = None
     on_record: Callable[[Any, Any], None] | None = None
     owner_undoes_all: bool = True
+    undo_stops: frozenset[str] = frozenset()
 
 
 _KINDS: dict[str, TrackerKind] = {}

@@ -450,13 +450,19 @@ def room_undo(*, user: Any, room_id: int, version: int | None) -> ActResult:
     log's length (an action logged before states were stored is taken back by replaying the log
     without it). An undo is itself logged and is never undone: the next undo takes back the
     action before. Raises :class:`StaleVersion`, :class:`NotAllowed` or :class:`DropshipError`
-    (nothing to undo)."""
+    (nothing to undo, or the last action is one of the kind's ``undo_stops``)."""
     room, role = room_for(user, room_id, at_least=Role.PLAYER, lock=True)
     _check_version(room, version)
     # Member changes (role, removal) are logged but are not tracker actions: undo passes them by.
     last = room.actions.filter(undone=False).exclude(type__in=("undo", *MEMBER_TYPES)).order_by("-version").first()
     if last is None:
         raise DropshipError("Nothing to undo.", field="version")
+    if last.type in registry.get(room.kind).undo_stops:
+        done = last.events[0]["text"] if last.events else last.type
+        raise DropshipError(
+            f"Undo goes back no further: “{done}” was a change of who sits at this table, made on its own page; change it there.",
+            field="version",
+        )
     if last.actor_id != user.pk and (role != Role.OWNER or not registry.get(room.kind).owner_undoes_all):
         who = "the owner or whoever" if registry.get(room.kind).owner_undoes_all else "whoever"
         raise NotAllowed(f"Only {who} made the last action can undo it.")

@@ -167,6 +167,10 @@ def test_the_referee_seat_is_freed_by_the_host_or_the_referee_and_the_players_ru
     freed = p.post(url + "referee/leave/", {"version": version}, format="json")
     assert freed.status_code == 200 and freed.json()["referee"] is None, freed.content
     assert p.get(f"/api/v1/rooms/{room}/").json()["state"]["referee"] is None
+    room_version = p.get(f"/api/v1/rooms/{room}/").json()["version"]
+    undo = p.post(f"/api/v1/rooms/{room}/undo/", {"version": room_version}, format="json")
+    assert undo.status_code == 400 and "Undo goes back no further" in undo.json()["detail"]  # the meeting's seat stays free
+    assert p.get(f"/api/v1/rooms/{room}/").json()["state"]["referee"] is None
     assert r.get(url).status_code == 404 and r.get(f"/api/v1/rooms/{room}/").status_code in (403, 404)
     for campaign in (host, guest):
         assert LogEntry.objects.filter(campaign=campaign, text__contains=f"the referee {referee.username} is unseated").exists()
