@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import path
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -36,6 +36,7 @@ from battles.pvp_inputs import (
 from campaigns.permissions import EDITOR, READER
 from live.permissions import RoomObjectAccess
 from rules.engine.dice import Dice
+from rules.query import choice_filter, query_filters
 
 
 class MeetingSerializer(serializers.ModelSerializer[Meeting]):
@@ -111,9 +112,20 @@ class MeetingListApi(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses=MeetingSerializer(many=True))
+    class MeetingFilterSerializer(serializers.Serializer[Any]):
+        kind = choice_filter(k for k, _ in Meeting.KINDS)
+        status = choice_filter(s for s, _ in Meeting.STATUSES)
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("kind", str, description="pvp or coop."),
+            OpenApiParameter("status", str, description="invited, accepted, set_up, tracking or finished."),
+        ],
+        responses=MeetingSerializer(many=True),
+    )
     def get(self, request: Request) -> Response:
-        meetings = pvp_services.meetings_of(request.user)
+        filters = query_filters(self.MeetingFilterSerializer, request)
+        meetings = pvp_services.meetings_of(request.user, kind=filters["kind"], status=filters["status"])
         return Response(MeetingSerializer(meetings, many=True, context={"user": request.user}).data)
 
     @extend_schema(request=PvpInviteInputSerializer, responses={201: MeetingSerializer})

@@ -113,14 +113,17 @@ def meeting_for(user: Any, meeting_id: int, *, at_least: Role = Role.VIEWER, loc
     return meeting, sides
 
 
-def meetings_of(user: Any) -> QuerySet[Meeting]:
-    """The meetings of every campaign ``user`` can read (:func:`campaigns.selectors.campaign_list`), newest first."""
+def meetings_of(user: Any, *, kind: str = "", status: str = "") -> QuerySet[Meeting]:
+    """The meetings of every campaign ``user`` can read (:func:`campaigns.selectors.campaign_list`)
+    and those they referee, newest first; ``kind`` (pvp, coop) and ``status`` (invited, accepted,
+    set_up, tracking, finished) filter them when given."""
     campaigns = campaign_list(user=user).values("pk")
-    return (
-        Meeting.objects.filter(Q(host__in=campaigns) | Q(guest__in=campaigns) | Q(referee=user.pk))
-        .select_related("host", "guest")
-        .order_by("-updated", "-id")
-    )
+    meetings = Meeting.objects.filter(Q(host__in=campaigns) | Q(guest__in=campaigns) | Q(referee=user.pk))
+    if kind:
+        meetings = meetings.filter(kind=kind)
+    if status:
+        meetings = meetings.filter(status=status)
+    return meetings.select_related("host", "guest").order_by("-updated", "-id")
 
 
 def _log_both(meeting: Meeting, text: str, *, rolls: Sequence[Mapping[str, Any]] = ()) -> None:

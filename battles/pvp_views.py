@@ -27,9 +27,17 @@ from rules.inputs import validated
 
 
 def _list_context(request: HttpRequest, **extra: Any) -> dict[str, Any]:
+    """The list page's context; ``?kind=`` and ``?status=`` filter the meetings (an unknown value
+    shows them all, the filter's select saying so)."""
+    kind = request.GET.get("kind", "") if request.GET.get("kind") in dict(Meeting.KINDS) else ""
+    status = request.GET.get("status", "") if request.GET.get("status") in dict(Meeting.STATUSES) else ""
     return {
-        "meetings": pvp_services.meetings_of(request.user),
+        "meetings": pvp_services.meetings_of(request.user, kind=kind, status=status),
         "campaigns": pvp_services.editable_campaigns(request.user),
+        "kind": kind,
+        "status": status,
+        "kinds": Meeting.KINDS,
+        "statuses": Meeting.STATUSES,
         **extra,
     }
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.test import Client
 from rest_framework.test import APIClient
 
 from battles.models import Meeting
@@ -178,3 +179,29 @@ def test_p35_the_battle_is_on_neutral_ground_or_one_campaigns_world(
     room = client_for(player).post(url + "track/", {"version": 5}, format="json").json()["room"]
     state = client_for(other).get(f"/api/v1/rooms/{room}/").json()["state"]
     assert state["location"]["world"] == "Kestrel IV"
+
+
+def test_the_list_of_meetings_filters_by_kind_and_state(player: Any, other: Any, two: tuple[Campaign, Campaign]) -> None:
+    host, guest = two
+    accepted = meet(player, other, host, guest)  # a PvP battle, accepted
+    coop = client_for(player).post("/api/v1/fp-pvp/", {"campaign": host.pk, "kind": "coop"}, format="json").json()  # invited
+    api = client_for(player)
+
+    def listed(query: str) -> list[int]:
+        answer = api.get(f"/api/v1/fp-pvp/{query}")
+        assert answer.status_code == 200, answer.content
+        return [m["id"] for m in answer.json()]
+
+    assert listed("") == [coop["id"], accepted["id"]]
+    assert listed("?kind=coop") == [coop["id"]] and listed("?kind=pvp") == [accepted["id"]]
+    assert listed("?status=accepted") == [accepted["id"]] and listed("?kind=pvp&status=invited") == []
+    bad = api.get("/api/v1/fp-pvp/?status=won")
+    assert bad.status_code == 400 and "status" in bad.json()["field"] and "finished" in bad.json()["detail"]
+    page = Client()
+    page.force_login(player)
+    shown = page.get("/battles/pvp/?kind=coop").content.decode()
+    assert 'data-testid="meeting-filters"' in shown and f"/battles/pvp/{coop['id']}/" in shown
+    assert f"/battles/pvp/{accepted['id']}/" not in shown
+    none = page.get("/battles/pvp/?kind=pvp&status=finished").content.decode()
+    assert "None of those" in none and f"/battles/pvp/{accepted['id']}/" not in none
+    assert f"/battles/pvp/{accepted['id']}/" in page.get("/battles/pvp/?status=nonsense").content.decode()  # shows them all
