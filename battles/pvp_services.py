@@ -816,7 +816,8 @@ def referee_leave(*, user: Any, meeting_id: int, version: int | None) -> Meeting
         meeting.referee = None
         writes.bump(meeting)
         if meeting.room is not None:
-            room_act(user=user, room_id=meeting.room.pk, type="unseat_referee", payload={}, version=meeting.room.version)
+            if meeting.room.state.get("referee"):  # the seat may have been freed at the tracker already
+                room_act(user=user, room_id=meeting.room.pk, type="unseat_referee", payload={}, version=meeting.room.version)
             room_unshare(meeting.room, [referee.pk])
         how = "leaves" if leaving else f"is unseated by {user.get_username()}"
         _log_both(
