@@ -24,7 +24,9 @@ from tests.browser import chromium, laptop_and_phone
 from tests.test_browser_battles import LIVE, players, scroll_width
 from tests.test_browser_pvp import crew, shot
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+# The rest of the night is played through the service in this process while the browsers follow
+# a separate server: only Redis carries those events across (without it the test skips, saying so).
+pytestmark = [pytest.mark.browser, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 
 __all__ = ["players"]
 
