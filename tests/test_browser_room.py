@@ -134,3 +134,23 @@ def test_a_push_that_never_arrives_is_caught_up_without_a_reload(table) -> None:
         expect(phone.locator(".characters")).to_contain_text("Vasquez", timeout=12_000)
         assert phone.evaluate("window.droppedPushes") >= 1  # the push did come, and was lost
         assert phone.url == phone_url  # caught up in place, not by reloading
+
+
+def test_a_push_waits_while_a_finger_is_on_the_tracker(table) -> None:  # type: ignore[no-untyped-def]
+    """A tap that begins as another device's change arrives is not lost: while a finger (or a
+    mouse button) is down on the tracker, the pushed tracker waits instead of swapping the card
+    under it, and it is shown as soon as the finger lifts (not by the later catch-up)."""
+    room, _, _ = table
+    with asgi_server(redis_url=settings.REDIS_URL or None) as base, chromium() as browser:
+        laptop, phone = at_the_table(browser, base, room)
+        shown_version = phone.locator("#tracker").get_attribute("data-version")
+        phone.locator("#tracker").dispatch_event("pointerdown")
+        laptop.get_by_label("Add character").fill("Vasquez")
+        laptop.get_by_role("button", name="Add", exact=True).click()
+        expect(laptop.locator("#tracker")).to_have_attribute("data-version", "1")
+        phone.wait_for_timeout(800)  # the push has come (it takes well under this) and waits
+        assert phone.locator("#tracker").get_attribute("data-version") == shown_version
+        expect(phone.locator(".characters")).not_to_contain_text("Vasquez")
+        phone.locator("#tracker").dispatch_event("pointerup")
+        expect(phone.locator(".characters")).to_contain_text("Vasquez", timeout=1_500)
+        expect(phone.locator("#tracker")).to_have_attribute("data-version", "1")

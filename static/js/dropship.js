@@ -5,6 +5,10 @@
 // data-played-by-card are then ordered as the server orders them for one user: this user's own
 // first, the rest folded into the [data-fold-others] details that follows them. The server
 // still refuses a player's action on a figure they do not play: this is only what the page shows.
+// A finger (or a mouse button) down on the tracker: its pending release timer, else null. While
+// it is down, nothing swaps the tracker under it (the pushes and the catch-up below wait).
+const press = { timer: null };
+
 function seat(root) {
   const stream = document.querySelector("[data-room-stream]");
   if (!root || !root.querySelectorAll || !stream) return;
@@ -116,14 +120,40 @@ function seat(root) {
     if (aimsAtTracker(event.detail)) inFlight.add(event.detail.xhr);
   });
   document.addEventListener("htmx:afterRequest", (event) => {
-    if (!inFlight.delete(event.detail.xhr) || inFlight.size > 0 || held === null) return;
+    if (inFlight.delete(event.detail.xhr)) showHeld();
+  });
+
+  // A finger (or a mouse button) down on the tracker: a push waits until it is lifted, so that
+  // the tap lands on the button it began on (swapping the card under the finger would lose the
+  // tap). The request the tap makes then holds the push until its answer, as above; a tap that
+  // makes none (or a scroll) lets it through at once. A press longer than PRESS_MS lets it go.
+  const PRESS_MS = 1500;
+  function showHeld() {
+    if (press.timer !== null || inFlight.size > 0 || held === null) return;
     const html = held;
     held = null;
     const tracker = document.getElementById("tracker");
     if (!tracker || !newer(html, tracker)) return;
     remember(tracker);
     htmx.swap(tracker, html, { swapStyle: "outerHTML", swapDelay: 0, settleDelay: 20 });
-  });
+  }
+  function lift() {
+    if (press.timer === null) return;
+    window.clearTimeout(press.timer);
+    press.timer = null;
+    window.setTimeout(showHeld, 0); // after the click the lift ends, and the request it starts
+  }
+  document.addEventListener(
+    "pointerdown",
+    (event) => {
+      if (!event.target || !event.target.closest || !event.target.closest("#tracker")) return;
+      if (press.timer !== null) window.clearTimeout(press.timer);
+      press.timer = window.setTimeout(lift, PRESS_MS);
+    },
+    true,
+  );
+  document.addEventListener("pointerup", lift, true);
+  document.addEventListener("pointercancel", lift, true);
 
   document.addEventListener("htmx:sseBeforeMessage", (event) => {
     kept = null;
@@ -132,7 +162,7 @@ function seat(root) {
     if (!tracker) return;
     const html = event.detail.data || "";
     const fresh = newer(html, tracker);
-    if (!fresh || inFlight.size > 0) {
+    if (!fresh || inFlight.size > 0 || press.timer !== null) {
       if (fresh) held = html;
       event.preventDefault();
       return;
@@ -345,6 +375,10 @@ function seat(root) {
   const heard = new WeakSet();
 
   function refresh() {
+    if (press.timer !== null) {
+      window.setTimeout(refresh, 300); // not under a finger on the tracker (see press)
+      return;
+    }
     const tracker = document.getElementById("tracker");
     if (tracker && tracker.hasAttribute("hx-get")) htmx.trigger(tracker, "dropship:refresh");
   }
