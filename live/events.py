@@ -10,7 +10,9 @@ Two kinds of channel per room, both behind the room check (:class:`RoomChannelMa
   ``members`` event reaches a process, it renders the room's fragment once per view that has a
   device listening in that process, and queues the HTML (``tracker``) to each of them: phones do
   not refetch. Not stored: a device that was away asks once for the tracker when its stream
-  opens again.
+  opens again. Through Redis, the room's ``version`` or ``members`` event is queued after the
+  fragments it announces, so a page stream (which hears both channels) is written once per
+  action.
 
 A waiting stream holds no database connection: the permission check and the event store close
 theirs after reading (:func:`live.fragments.release_connection`), and the views' channels are
@@ -34,6 +36,7 @@ import logging
 import random
 import threading
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -220,6 +223,11 @@ class RoomEventStorage(DjangoModelStorage):
 # for meanwhile (the push then runs again, from the newest state: pushes coalesce and never
 # overtake each other). Touched on the event loop's thread only.
 _pushing: dict[int, bool] = {}
+# A room's stored events (``version``, ``members``) heard from Redis while a push of it is due,
+# with their channel: queued together with the fragments the push renders, so that a room page's
+# stream (which hears both channels) wakes and writes once per action, not twice. Touched on the
+# event loop's thread only.
+_held: dict[int, list[tuple[str, Event]]] = {}
 
 
 def local_views(room_id: int) -> set[str]:
@@ -249,19 +257,27 @@ def _stream_loop() -> asyncio.AbstractEventLoop | None:
     return None
 
 
-def push_room(room_id: int) -> None:
+def push_room(room_id: int, announce: tuple[str, Event] | None = None) -> None:
     """Render the room's fragment once per view watched in this process and queue it to those
-    streams, on the streams' event loop (from any thread; nothing to do while none watches)."""
-    if not local_views(room_id):
-        return
-    loop = _stream_loop()
-    if loop is None:
-        return
+    streams, on the streams' event loop (from any thread; nothing to do while none watches).
+
+    ``announce``, a stored event of the room heard on the event loop (``(channel, event)``), is
+    queued to its channel's streams with the fragments (after them) when a push follows, at once
+    otherwise: a device then hears the fragment and its announcement in one write. Clients of the
+    room's channel alone hear it a render later (milliseconds)."""
+    loop = _stream_loop() if local_views(room_id) else None
     try:
         running = asyncio.get_running_loop()
     except RuntimeError:
         running = None
+    if announce is not None and (loop is None or running is not loop):
+        get_listener_manager().add_to_queues(*announce)
+        announce = None
+    if loop is None:
+        return
     if running is loop:
+        if announce is not None:
+            _held.setdefault(room_id, []).append(announce)
         _request_push(room_id)
     else:
         loop.call_soon_threadsafe(_request_push, room_id)
@@ -281,24 +297,30 @@ async def _push(room_id: int) -> None:
     try:
         while True:
             _pushing[room_id] = False
+            held = _held.pop(room_id, [])  # the render below shows at least what these announce
             views = local_views(room_id)
             if not views:
+                deliver(room_id, {}, held)
                 return
             try:
                 rendered = await sync_to_async(render_views, thread_sensitive=False)(room_id, views)
             except Exception:  # a failed render must not stop later pushes; devices poll when told
                 logger.exception("Could not render room %s for its devices", room_id)
+                deliver(room_id, {}, held)
                 return
-            deliver(room_id, rendered)
+            deliver(room_id, rendered, held)
             if not _pushing.get(room_id):
                 return
     finally:
         _pushing.pop(room_id, None)
+        deliver(room_id, {}, _held.pop(room_id, []))
 
 
-def deliver(room_id: int, rendered: dict[str, str | None]) -> None:
-    """Queue each view's HTML (``tracker``) to its open streams in this process; a view mapped to
-    ``None`` is gone, and its devices are told to reload (``reload``)."""
+def deliver(room_id: int, rendered: dict[str, str | None], announced: Sequence[tuple[str, Event]] = ()) -> None:
+    """Queue each view's HTML (``tracker``) to its open streams in this process, then the stored
+    events ``announced`` (``(channel, event)``) to theirs; a view mapped to ``None`` is gone, and
+    its devices are told to reload (``reload``). Called on the streams' event loop, the queuing
+    wakes each stream once."""
     manager = get_listener_manager()
     for view, html in rendered.items():
         channel = view_channel(room_id, view)
@@ -306,6 +328,8 @@ def deliver(room_id: int, rendered: dict[str, str | None]) -> None:
             manager.add_to_queues(channel, Event(channel, RELOAD_EVENT, ""))
         else:
             manager.add_to_queues(channel, Event(channel, FRAGMENT_EVENT, html))
+    for channel, event in announced:
+        manager.add_to_queues(channel, event)
 
 
 def wake_open_streams() -> int:
@@ -384,10 +408,11 @@ class ReconnectingRedisListener(RedisListener):
         except (ValueError, KeyError, TypeError):
             logger.exception("Live events: skipped a malformed Redis message")
             return
-        get_listener_manager().add_to_queues(data["channel"], event)
         parsed = parse_channel(str(data["channel"]))
         if parsed is not None and not parsed[1] and data["event_type"] in ("version", "members"):
-            push_room(parsed[0])
+            push_room(parsed[0], announce=(data["channel"], event))
+        else:
+            get_listener_manager().add_to_queues(data["channel"], event)
 
 
 async def _close_quietly(pubsub: Any, client: AsyncRedis) -> None:

@@ -266,3 +266,20 @@ def _tracker_at(stream: http.client.HTTPResponse, version: int) -> str:
         html = _next_raw(stream, "tracker")
         if html.lstrip().startswith(f'<section id="tracker" data-version="{version}"'):
             return html
+
+
+@pytest.mark.redis
+def test_through_redis_a_page_hears_the_fragment_and_its_version_in_one_write(room_and_people) -> None:  # type: ignore[no-untyped-def]
+    """Each page stream is written once per action (the per-device cost of a push): the fragment
+    first, then the stored ``version`` event it answers, in one chunk of the response."""
+    room, token, cookie = room_and_people
+    with asgi_server(redis_url=settings.REDIS_URL) as base:
+        stream = _open_page_stream(base, room.pk, cookie)
+        _next_raw(stream, "stream-open")
+        _act(base, room.pk, token, 0)
+        chunk = ""
+        while 'data-version="1"' not in chunk:  # a shared Redis may carry other rooms' pushes first
+            chunk = stream.read1(1 << 20).decode()  # one chunk of the chunked response
+        assert '"version": 1' in chunk and f'"room": {room.pk}' in chunk
+        assert chunk.index("event: tracker") < chunk.index("event: version")
+        assert "Trooper 0" in chunk
