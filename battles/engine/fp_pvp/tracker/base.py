@@ -14,6 +14,7 @@ from live.engine.tracker import (
     Role,
     TrackerError,
 )
+from rules.engine.dice import Dice, DiceError, Keep, RollRecord
 
 #: The three-way battle's third party, as a figure's ``side`` (p.37); its figures' ids start with ``t``.
 #: In a co-op battle the enemy waves are this side (pp.39-41).
@@ -44,6 +45,16 @@ DEPLOY_AT_ONCE = 2
 
 def _err(message: str, field: str | None = None) -> TrackerError:
     return TrackerError(message, field=field)
+
+
+def _roll(dice: Dice, notation: str, reason: str, *, faces: list[int] | None, field: str, keep: Keep = Keep.SUM) -> RollRecord:
+    """Roll ``notation`` for ``reason``, or take the ``faces`` the players typed (the payload's
+    ``field``). Raises :class:`TrackerError` naming ``field`` for faces the dice cannot show or
+    the wrong number of them."""
+    try:
+        return dice.roll_or_enter(notation, reason, faces=faces, keep=keep)
+    except DiceError as exc:
+        raise _err(str(exc), field) from None
 
 
 def _is_coop(state: Mapping[str, Any]) -> bool:

@@ -21,6 +21,7 @@ from battles.engine.fp_pvp.tracker.base import (
     _on_table,
     _other,
     _phase,
+    _roll,
     _runs_third,
     _seated,
 )
@@ -32,7 +33,7 @@ from live.engine.tracker import (
     NotYours,
     payload_faces,
 )
-from rules.engine.dice import Dice, DiceError, Keep
+from rules.engine.dice import Dice, Keep
 from rules.engine.tables import RangeTable
 
 
@@ -107,12 +108,13 @@ def _end_round(state: dict[str, Any], action: Action, dice: Dice) -> list[Event]
         state.update(phase="over", held_field=None)
         return [*events, Event("over", f"Round {rnd} was the last: the battle is over; unfinished objectives fail (p.36).", {})]
     faces = payload_faces(action, "end_faces", 2)
-    try:
-        record = dice.roll_or_enter(
-            "2D6", f"End of round {rnd}: under {rnd} ends the battle after the next round (p.36)", faces=faces
-        )
-    except DiceError as exc:
-        raise _err(str(exc), "end_faces") from None
+    record = _roll(
+        dice,
+        "2D6",
+        f"End of round {rnd}: under {rnd} ends the battle after the next round (p.36)",
+        faces=faces,
+        field="end_faces",
+    )
     total = int(record.total or 0)
     data = {"rolls": [record.as_dict()], "roll": record.as_dict()}
     if total < rnd:
@@ -146,10 +148,7 @@ def _third_morale(state: dict[str, Any], action: Action, dice: Dice) -> list[Eve
     if panic <= 0:
         return [Event("morale", "The third party is Fearless: no Morale dice.", {})]
     faces = payload_faces(action, "morale_faces", len(fallen))
-    try:
-        record = dice.roll_or_enter(f"{len(fallen)}D6", "Third party Morale", faces=faces, keep=Keep.SEPARATE)
-    except DiceError as exc:
-        raise _err(str(exc), "morale_faces") from None
+    record = _roll(dice, f"{len(fallen)}D6", "Third party Morale", faces=faces, field="morale_faces", keep=Keep.SEPARATE)
     failures = sum(1 for face in record.faces if face <= panic)
     able = sorted(
         (f for f in _on_table(state, THIRD) if f.get("rank") != "unique"), key=lambda f: FLEE_ORDER.get(f.get("rank", ""), 0)
@@ -178,14 +177,13 @@ def _coop_end_round(state: dict[str, Any], action: Action, dice: Dice) -> list[E
         events.append(Event("over", f"No enemy is left on the table and {why}: both crews Hold the Field (p.40).", {}))
         return events
     if rnd >= coop_rules.WAVE2_ROUND and 3 not in third["arrived"]:
-        try:
-            record = dice.roll_or_enter(
-                "2D6",
-                f"End of round {rnd}: Wave 3 check, under {rnd} brings it (p.40)",
-                faces=payload_faces(action, "end_faces", 2),
-            )
-        except DiceError as exc:
-            raise _err(str(exc), "end_faces") from None
+        record = _roll(
+            dice,
+            "2D6",
+            f"End of round {rnd}: Wave 3 check, under {rnd} brings it (p.40)",
+            faces=payload_faces(action, "end_faces", 2),
+            field="end_faces",
+        )
         third["wave3_checks"] = int(third.get("wave3_checks") or 0) + 1
         total = int(record.total or 0)
         data = {"rolls": [record.as_dict()], "roll": record.as_dict()}
@@ -212,12 +210,14 @@ def _waves_morale(state: dict[str, Any], action: Action, dice: Dice) -> list[Eve
         count = sum(1 for f in fallen if int(f.get("wave") or 1) == wave)
         typed = faces[at : at + count] if faces else None
         at += count
-        try:
-            record = dice.roll_or_enter(
-                f"{count}D6", f"Morale, Wave {wave} (Tough Fight: Panic 1, p.41)", faces=typed, keep=Keep.SEPARATE
-            )
-        except DiceError as exc:
-            raise _err(str(exc), "morale_faces") from None
+        record = _roll(
+            dice,
+            f"{count}D6",
+            f"Morale, Wave {wave} (Tough Fight: Panic 1, p.41)",
+            faces=typed,
+            field="morale_faces",
+            keep=Keep.SEPARATE,
+        )
         failures = sum(1 for face in record.faces if face <= panic)
         able = sorted(
             (f for f in _on_table(state, THIRD) if f.get("wave") == wave and f.get("rank") != "unique"),

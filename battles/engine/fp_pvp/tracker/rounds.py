@@ -24,6 +24,7 @@ from battles.engine.fp_pvp.tracker.base import (
     _other,
     _pass_turn,
     _phase,
+    _roll,
     _seated,
     _turn_side,
 )
@@ -36,7 +37,7 @@ from live.engine.tracker import (
     payload_int,
     payload_words,
 )
-from rules.engine.dice import Dice, DiceError, Keep
+from rules.engine.dice import Dice, Keep
 from rules.engine.tables import RangeTable
 
 # -- deployment and rounds ---------------------------------------------------------------------
@@ -110,12 +111,13 @@ def _third_arrives(state: dict[str, Any], action: Action, dice: Dice) -> list[Ev
         )
     if third.get("reinforcement_round") == rnd and third.get("reinforcement"):
         faces = payload_faces(action, "reinforcement_faces", 1)
-        try:
-            record = dice.roll_or_enter(
-                str(third.get("reinforcements") or "1D6"), "Third party reinforcements (p.37)", faces=faces
-            )
-        except DiceError as exc:
-            raise _err(str(exc), "reinforcement_faces") from None
+        record = _roll(
+            dice,
+            str(third.get("reinforcements") or "1D6"),
+            "Third party reinforcements (p.37)",
+            faces=faces,
+            field="reinforcement_faces",
+        )
         count = int(record.total or 0)
         special = count >= int(third.get("specialist_if_at_least") or 99)
         for n in range(count):
@@ -144,14 +146,13 @@ def _wave_arrives(state: dict[str, Any], action: Action, dice: Dice, wave: int) 
     ``wave_faces``) picks the edge, within 4" of its centre; Wave 3 on Wave 2's edge goes to the
     opposite one."""
     third = state["third_party"]
-    try:
-        record = dice.roll_or_enter(
-            "D6",
-            f"Wave {wave} arrives: 1-2 left, 3-4 {'enemy' if wave == 2 else 'crews'} edge, 5-6 right (p.40)",
-            faces=payload_faces(action, "wave_faces", 1),
-        )
-    except DiceError as exc:
-        raise _err(str(exc), "wave_faces") from None
+    record = _roll(
+        dice,
+        "D6",
+        f"Wave {wave} arrives: 1-2 left, 3-4 {'enemy' if wave == 2 else 'crews'} edge, 5-6 right (p.40)",
+        faces=payload_faces(action, "wave_faces", 1),
+        field="wave_faces",
+    )
     index = (int(record.total or 1) - 1) // 2
     edge = ("left", "enemy" if wave == 2 else "crews", "right")[index]
     where = EDGES[wave][index]
@@ -193,10 +194,7 @@ def _roll_reactions(state: dict[str, Any], action: Action, dice: Dice, tables: M
     own = state["sides"][side]
     count = len(_on_table(state, side))
     faces = payload_faces(action, "faces", count)
-    try:
-        record = dice.roll_or_enter(f"{count}D6", f"Reactions, {own['name']}", faces=faces, keep=Keep.SEPARATE)
-    except DiceError as exc:
-        raise _err(str(exc), "faces") from None
+    record = _roll(dice, f"{count}D6", f"Reactions, {own['name']}", faces=faces, field="faces", keep=Keep.SEPARATE)
     own["reaction_dice"] = list(record.faces)
     other = _other(side)
     state["turn"] = other if state["sides"][other]["reaction_dice"] is None and not _is_coop(state) else None
