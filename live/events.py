@@ -42,7 +42,7 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import connection, transaction
+from django.db import connection
 from django.utils import timezone
 from django_eventstream import send_event
 from django_eventstream.channelmanager import DefaultChannelManager
@@ -156,10 +156,11 @@ class RoomEventStorage(DjangoModelStorage):
     """django-eventstream's database store, closing the connection after each read a stream
     makes (its first look at a channel, its catch-up), so a waiting stream holds none.
 
-    Storing an event (:meth:`append_event`) takes two queries in one transaction where the
-    library takes five: the channel's counter moves on by one in a single ``UPDATE ...
-    RETURNING`` (the row lock orders concurrent writers, as the library's ``SELECT ... FOR
-    UPDATE`` does), then the event is inserted; old events are trimmed once per
+    Storing an event (:meth:`append_event`) is one statement (one round trip, no ``BEGIN`` and
+    ``COMMIT`` of its own) where the library takes five queries in a transaction: the channel's
+    counter moves on by one (``UPDATE ... RETURNING``; the row lock orders concurrent writers, as
+    the library's ``SELECT ... FOR UPDATE`` does) and the event is inserted with that number, in
+    one ``WITH`` statement, which is atomic by itself; old events are trimmed once per
     :data:`TRIM_EVERY` seconds instead of at every event. The rows are the library's own (same
     ids, same placeholder event 0, same encoded data), so its reads and catch-up are unchanged.
     """
@@ -171,24 +172,24 @@ class RoomEventStorage(DjangoModelStorage):
         from django_eventstream.models import Event as StoredEvent
         from django_eventstream.models import EventCounter
 
-        if not connection.features.can_return_columns_from_insert:  # no RETURNING: the library's way
+        if connection.vendor != "postgresql":  # one statement needs PostgreSQL's writing WITH: the library's way
             return super().append_event(channel, event_type, data)  # type: ignore[no-any-return]
         counters, events = (connection.ops.quote_name(model._meta.db_table) for model in (EventCounter, StoredEvent))
         stamp = connection.ops.adapt_datetimefield_value(timezone.now())
-        with transaction.atomic(), connection.cursor() as cursor:
+        encoded = json.dumps(data, cls=DjangoJSONEncoder)
+        columns = "(channel, type, data, eid, created)"
+        with connection.cursor() as cursor:
             cursor.execute(
-                f"UPDATE {counters} SET value = value + 1, updated = %s WHERE name = %s RETURNING value",
-                [stamp, channel],
+                f"WITH counter AS (UPDATE {counters} SET value = value + 1, updated = %s WHERE name = %s RETURNING value), "
+                # the channel's first event: the library's placeholder 0 goes with it
+                f"placeholder AS (INSERT INTO {events} {columns} SELECT %s, '', '', 0, %s FROM counter WHERE value = 1) "
+                f"INSERT INTO {events} {columns} SELECT %s, %s, %s, value, %s FROM counter RETURNING eid",
+                [stamp, channel, channel, stamp, channel, event_type, encoded, stamp],
             )
             row = cursor.fetchone()
-            if row is not None:
-                eid = int(row[0])
-                insert = f"INSERT INTO {events} (channel, type, data, eid, created) VALUES (%s, %s, %s, %s, %s)"
-                if eid == 1:  # the channel's first event: the library's placeholder 0 goes first
-                    cursor.execute(insert, [channel, "", "", 0, stamp])
-                cursor.execute(insert, [channel, event_type, json.dumps(data, cls=DjangoJSONEncoder), eid, stamp])
         if row is None:  # a channel's first event makes its counter: the library's way, race-safe
             return super().append_event(channel, event_type, data)  # type: ignore[no-any-return]
+        eid = int(row[0])
         self._trim_now_and_then()
         return Event(channel, event_type, data, id=eid)
 

@@ -70,16 +70,17 @@ def room_replayed_state(room: Room, *, before_version: int | None = None) -> dic
     return replay(room.initial_state, log, lambda state, action, dice: tracker.reducer(state, action, dice, tables))
 
 
-def kind_tables(tracker: registry.TrackerKind) -> dict[str, RangeTable]:
+def kind_tables(tracker: registry.TrackerKind, *, token: str | None = None) -> dict[str, RangeTable]:
     """The rule tables ``tracker``'s reducer gets: its system's book tables, from this process's
-    memory (one query when unchanged); none for a kind without a system."""
-    return rule_tables.system_tables(system=tracker.system) if tracker.system else {}
+    memory (one query when unchanged, none when the caller read the tables version ``token``
+    already); none for a kind without a system."""
+    return rule_tables.system_tables(system=tracker.system, token=token) if tracker.system else {}
 
 
-def reducer_tables(tracker: registry.TrackerKind) -> dict[str, RangeTable]:
+def reducer_tables(tracker: registry.TrackerKind, *, token: str | None = None) -> dict[str, RangeTable]:
     """The rule tables to pass ``tracker``'s reducer: :func:`kind_tables`, or none (and no
     query) for a reducer that reads none (:func:`live.registry.reads_tables`)."""
-    return kind_tables(tracker) if registry.reads_tables(tracker) else {}
+    return kind_tables(tracker, token=token) if registry.reads_tables(tracker) else {}
 
 
 def room_replay_matches(room: Room) -> bool:

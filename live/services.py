@@ -421,7 +421,8 @@ def room_act(
     :class:`DropshipError` when the rules refuse it or the payload is larger than
     :data:`PAYLOAD_LIMIT` or holds NUL characters or non-finite numbers; nothing is written then.
     """
-    room, role = room_for(user, room_id, at_least=Role.PLAYER, lock=True)
+    # the rule tables' version is read with the room: the reducer's tables cost no query of their own
+    room, role = room_for(user, room_id, at_least=Role.PLAYER, lock=True, tables_token=True)
     check_json(payload, field="payload", max_bytes=PAYLOAD_LIMIT)
     _check_version(room, version)
     tracker = registry.get(room.kind)
@@ -430,8 +431,9 @@ def room_act(
     action = Action(type=type, payload=payload, actor=str(user.pk), role=role)
     # Reducers return a new state and never change the one they are given, so this stays as it was.
     before = room.state
+    tables = reducer_tables(tracker, token=getattr(room, "tables_token", None) or "")
     try:
-        state, events = tracker.reducer(room.state, action, dice, reducer_tables(tracker))
+        state, events = tracker.reducer(room.state, action, dice, tables)
     except TrackerError as exc:
         error = NotAllowed if exc.__class__.__name__ == "NotYours" else DropshipError
         raise error(exc.message, field=exc.field) from exc

@@ -125,3 +125,17 @@ def test_a_superscript_digit_in_a_list_filter_is_ignored_not_a_server_error(owne
     client.force_login(owner)
     assert client.get("/battles/fp/?campaign=%C2%B2").status_code == 200
     assert client.get(f"/bughunt/{squad.pk}/log/?mission=%C2%B2").status_code == 200
+
+
+@pytest.mark.parametrize("room_id", ["99999999999999999999", "9223372036854775808"])
+def test_a_room_id_beyond_any_row_is_not_found_not_a_server_error(owner: Any, room_id: str) -> None:
+    """A room id past PostgreSQL's bigint is refused as no such room (the room's read is a
+    statement compiled once and given the id: the number must fit a column first)."""
+    client = APIClient()
+    client.force_authenticate(owner)
+    assert client.get(f"/api/v1/rooms/{room_id}/").status_code == 404
+    acted = client.post(f"/api/v1/rooms/{room_id}/actions/", {"type": "end_phase", "version": 0}, format="json")
+    assert acted.status_code == 404
+    page = Client()
+    page.force_login(owner)
+    assert page.get(f"/rooms/{room_id}/").status_code == 404
