@@ -67,11 +67,7 @@ def test_two_devices_share_the_tracker_live(table) -> None:  # type: ignore[no-u
 def test_a_live_refresh_keeps_what_the_referee_is_typing(table) -> None:  # type: ignore[no-untyped-def]
     room, _, _ = table
     with asgi_server() as base, chromium() as browser:
-        context = browser.new_context(viewport=LAPTOP)
-        first, second = context.new_page(), context.new_page()
-        login(first, base, "referee")
-        first.goto(f"{base}/rooms/{room.pk}/")
-        second.goto(f"{base}/rooms/{room.pk}/")
+        first, second = two_tabs(browser, base, room)
         first.get_by_label("Add character").fill("Drake")
         second.get_by_label("Add character").fill("Vasquez")
         second.get_by_role("button", name="Add", exact=True).click()
@@ -83,8 +79,8 @@ def test_a_live_refresh_keeps_what_the_referee_is_typing(table) -> None:  # type
         expect(first.get_by_label("Add character")).to_have_value("")
 
 
-def test_typing_inside_the_live_tracker_survives_a_refresh_but_not_your_own_submit(table) -> None:  # type: ignore[no-untyped-def]
-    _, referee, _ = table
+def stress_scene(referee):  # type: ignore[no-untyped-def]
+    """A stress dice room of ``referee``'s with Ripley in it."""
     room = services.room_create(user=referee, kind="stress", title="Scene")
     services.room_act(
         user=referee,
@@ -93,12 +89,24 @@ def test_typing_inside_the_live_tracker_survives_a_refresh_but_not_your_own_subm
         payload={"name": "Ripley", "strength": "2", "agility": "4", "wits": "4", "empathy": "3"},
         version=0,
     )
+    room.refresh_from_db()
+    return room
+
+
+def two_tabs(browser, base: str, room):  # type: ignore[no-untyped-def]
+    """The referee's laptop with the room open in two tabs."""
+    context = browser.new_context(viewport=LAPTOP)
+    first, second = context.new_page(), context.new_page()
+    login(first, base, "referee")
+    first.goto(f"{base}/rooms/{room.pk}/")
+    second.goto(f"{base}/rooms/{room.pk}/")
+    return first, second
+
+
+def test_typing_inside_the_live_tracker_survives_a_refresh_but_not_your_own_submit(table) -> None:  # type: ignore[no-untyped-def]
+    room = stress_scene(table[1])
     with asgi_server(redis_url=settings.REDIS_URL or None) as base, chromium() as browser:
-        context = browser.new_context(viewport=LAPTOP)
-        first, second = context.new_page(), context.new_page()
-        login(first, base, "referee")
-        first.goto(f"{base}/rooms/{room.pk}/")
-        second.goto(f"{base}/rooms/{room.pk}/")
+        first, second = two_tabs(browser, base, room)
         first.get_by_label("Which action").fill("Reload")
         second.get_by_role("button", name="Stress +1").click()
         expect(first.locator("#tracker")).to_have_attribute("data-version", "2", timeout=12_000)
@@ -106,6 +114,39 @@ def test_typing_inside_the_live_tracker_survives_a_refresh_but_not_your_own_subm
         first.get_by_label("Which action").press("Enter")
         expect(first.locator("#tracker")).to_have_attribute("data-version", "3")
         expect(first.get_by_label("Which action")).to_have_value("")
+
+
+def test_a_fold_opened_by_hand_stays_as_left_when_the_tracker_is_swapped(table) -> None:  # type: ignore[no-untyped-def]
+    """A fold (``<details>``) the referee opened stays open when another device's change swaps
+    the tracker, and after their own submit from inside it; one they closed stays closed. The
+    other device's folds are its own."""
+    room = stress_scene(table[1])
+    ripley = room.state["characters"][0]["id"]
+    with asgi_server(redis_url=settings.REDIS_URL or None) as base, chromium() as browser:
+        first, second = two_tabs(browser, base, room)
+        gear = first.locator(f"#gear-{ripley}")
+        gear.locator("summary").click()
+        expect(gear).to_have_attribute("open", "")
+
+        second.get_by_role("button", name="Stress +1").click()
+        expect(first.locator("#tracker")).to_have_attribute("data-version", "2", timeout=12_000)
+        expect(gear).to_have_attribute("open", "")
+        expect(second.locator(f"#gear-{ripley}")).not_to_have_attribute("open", "")
+
+        gear.get_by_label("Condition").fill("Wounded")
+        gear.get_by_role("button", name="Add condition").click()
+        expect(first.locator("#tracker")).to_have_attribute("data-version", "3")
+        expect(first.locator("#tracker")).to_contain_text("Wounded")
+        expect(gear).to_have_attribute("open", "")
+
+        gear.locator("summary").click()
+        expect(gear).not_to_have_attribute("open", "")
+        expect(second.locator("#tracker")).to_have_attribute("data-version", "3", timeout=12_000)
+        # a pushed tracker's choices come chosen: Stress +1 sends its reason (it came empty, refused)
+        expect(second.locator("form:has(button:text('Stress +1')) select")).to_have_value("scary")
+        second.get_by_role("button", name="Stress +1").click()
+        expect(first.locator("#tracker")).to_have_attribute("data-version", "4", timeout=12_000)
+        expect(gear).not_to_have_attribute("open", "")
 
 
 def test_a_push_that_never_arrives_is_caught_up_without_a_reload(table) -> None:  # type: ignore[no-untyped-def]

@@ -11,7 +11,6 @@ from __future__ import annotations
 import pytest
 from django.conf import settings
 from playwright.sync_api import Locator, Page, expect
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from battles.models import Battle
 from campaigns.selectors import current_turn
@@ -34,16 +33,11 @@ def tap(card: Locator, name: str, face: str | None = None) -> None:
 
 
 def owner_tool(page: Page, name: str) -> None:
-    """Press ``name`` in the owner tools, opening them first (again if a pushed update closed them)."""
+    """Press ``name`` in the owner tools, opening them first if they are shut (opened by hand,
+    they stay open when a pushed update swaps the tracker)."""
     tools = page.get_by_test_id("owner-tools")
-    for _ in range(3):
-        if tools.get_attribute("open") is None:
-            tools.locator("summary").first.click()
-        try:
-            tools.get_by_role("button", name=name).click(timeout=5000)
-            return
-        except PlaywrightTimeout:
-            continue
+    if tools.get_attribute("open") is None:
+        tools.locator("summary").first.click()
     tools.get_by_role("button", name=name).click()
 
 

@@ -48,8 +48,54 @@ function seat(root) {
 // its id, or by its form's id and its name, plus the value for check boxes and radio buttons);
 // just after, put the values back into the new inputs with the same key. A swap caused by your
 // own form submit is not restored, so typed dice are not reused by the next roll.
+//
+// Folds (<details>) the player opened or closed by hand stay as they were left across every swap
+// of the tracker, their own submits included: the owner's tools do not fold shut when another
+// device acts. A fold is known by its data-testid and its summary's words (numbers aside, so
+// "The rest of the crew (3)" is still itself at 4), and by its place among folds so named.
 (() => {
   let kept = null;
+  let folds = null;
+
+  document.addEventListener(
+    "click",
+    (event) => {
+      const summary = event.target && event.target.closest && event.target.closest("summary");
+      if (summary && summary.parentElement && summary.parentElement.tagName === "DETAILS") {
+        summary.parentElement.dataset.foldedByHand = "1";
+      }
+    },
+    true,
+  );
+
+  function foldsOf(root) {
+    const seen = new Map();
+    const found = [];
+    for (const fold of root.querySelectorAll("details")) {
+      const summary = fold.querySelector(":scope > summary");
+      const words = summary ? summary.textContent.replace(/\d+/g, "#").replace(/\s+/g, " ").trim() : "";
+      const name = `${fold.dataset.testid || ""}|${words}`;
+      const place = (seen.get(name) || 0) + 1;
+      seen.set(name, place);
+      found.push([`${name}|${place}`, fold]);
+    }
+    return found;
+  }
+
+  function rememberFolds(target) {
+    folds = new Map();
+    for (const [key, fold] of foldsOf(target)) if (fold.dataset.foldedByHand) folds.set(key, fold.open);
+  }
+
+  function restoreFolds(tracker) {
+    if (!folds || folds.size === 0) return;
+    for (const [key, fold] of foldsOf(tracker)) {
+      if (!folds.has(key)) continue;
+      fold.open = folds.get(key);
+      fold.dataset.foldedByHand = "1";
+    }
+    folds = null;
+  }
 
   function keyOf(input) {
     const form = input.form || input.closest("form");
@@ -66,6 +112,7 @@ function seat(root) {
   }
 
   function remember(target) {
+    rememberFolds(target);
     kept = new Map();
     const fields = Array.from(target.querySelectorAll("input, select, textarea"));
     // Inputs outside the tracker that belong to a form inside it (form="...") are not swapped.
@@ -77,6 +124,7 @@ function seat(root) {
 
   document.addEventListener("htmx:beforeSwap", (event) => {
     kept = null;
+    folds = null;
     const target = event.detail.target;
     // A refetched tracker (a GET) older than the one shown arrived late, after this device's own
     // change answered: drawing it would bring back an older version (and its forms would be
@@ -90,7 +138,11 @@ function seat(root) {
       }
     }
     const source = event.detail.requestConfig && event.detail.requestConfig.elt;
-    if (!target || target.id !== "tracker" || (source && source.closest && source.closest("form"))) return;
+    if (!target || target.id !== "tracker") return;
+    if (source && source.closest && source.closest("form")) {
+      rememberFolds(target); // your own submit: the folds stay as you left them, typed dice do not
+      return;
+    }
     remember(target);
   });
 
@@ -157,6 +209,7 @@ function seat(root) {
 
   document.addEventListener("htmx:sseBeforeMessage", (event) => {
     kept = null;
+    folds = null;
     if (!event.target || !event.target.matches || !event.target.matches("[data-tracker-push]")) return;
     const tracker = document.getElementById("tracker");
     if (!tracker) return;
@@ -171,9 +224,18 @@ function seat(root) {
   });
 
   document.addEventListener("htmx:afterSwap", () => {
+    // A list swapped in can arrive in Chromium with nothing chosen (seen on a tracker pushed from
+    // another device: Stress +1 then sent no reason and was refused). Choose what a page load
+    // would: the option marked selected, else the first.
+    for (const list of document.querySelectorAll("select:not([multiple])")) {
+      if (list.selectedIndex !== -1 || list.options.length === 0) continue;
+      const marked = Array.from(list.options).findIndex((option) => option.defaultSelected);
+      list.selectedIndex = marked === -1 ? 0 : marked;
+    }
     seat(document.getElementById("tracker"));
-    if (!kept || kept.size === 0) return;
     const tracker = document.getElementById("tracker");
+    if (tracker) restoreFolds(tracker);
+    if (!kept || kept.size === 0) return;
     if (!tracker) return;
     for (const field of tracker.querySelectorAll("input, select, textarea")) {
       const key = keyOf(field);
