@@ -68,8 +68,9 @@ _TABLES = _TablesCache()
 def tables_version() -> str:
     """The rule tables' version token (one query); empty before the first change is recorded.
 
-    Read on every tracker action of a kind whose reducer reads tables, so written as plain SQL:
-    the ORM's compiling of ``TablesVersion.objects.filter(pk=1)`` cost more than the query."""
+    Read on every use of the tables in memory (a tracker action reads it with its room instead,
+    :func:`tables_version_column`), so written as plain SQL: the ORM's compiling of
+    ``TablesVersion.objects.filter(pk=1)`` cost more than the query."""
     meta, quote = TablesVersion._meta, connection.ops.quote_name
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT token FROM {quote(meta.db_table)} WHERE {quote(meta.pk.column or 'id')} = %s", [1])

@@ -121,6 +121,9 @@ def caught_up(ahead: Page, behind: Page) -> None:
     as stale, 409, as it should be)."""
     version = ahead.locator("#tracker").get_attribute("data-version") or ""
     expect(behind.locator("#tracker")).to_have_attribute("data-version", version, timeout=LIVE)
+    # every list the pushed tracker brought has a choice, as after a page load (none sends nothing)
+    unchosen = "Array.from(document.querySelectorAll('#tracker select:not([multiple])')).filter(s => s.options.length && s.selectedIndex === -1).map(s => s.name)"
+    assert behind.evaluate(unchosen) == []
 
 
 def ria_takes_die_2(laptop: Page, shows: str) -> None:

@@ -224,15 +224,15 @@ function seat(root) {
   });
 
   document.addEventListener("htmx:afterSwap", () => {
-    // A list swapped in can arrive in Chromium with nothing chosen (seen on a tracker pushed from
-    // another device: Stress +1 then sent no reason and was refused). Choose what a page load
-    // would: the option marked selected, else the first.
+    seat(document.getElementById("tracker"));
+    // A list swapped in (or seated from a template) can arrive in Chromium with nothing chosen
+    // (seen on a tracker pushed from another device: Stress +1 then sent no reason and was
+    // refused). Choose what a page load would: the option marked selected, else the first.
     for (const list of document.querySelectorAll("select:not([multiple])")) {
       if (list.selectedIndex !== -1 || list.options.length === 0) continue;
       const marked = Array.from(list.options).findIndex((option) => option.defaultSelected);
       list.selectedIndex = marked === -1 ? 0 : marked;
     }
-    seat(document.getElementById("tracker"));
     const tracker = document.getElementById("tracker");
     if (tracker) restoreFolds(tracker);
     if (!kept || kept.size === 0) return;
