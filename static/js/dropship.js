@@ -51,8 +51,9 @@ function seat(root) {
 //
 // Folds (<details>) the player opened or closed by hand stay as they were left across every swap
 // of the tracker, their own submits included: the owner's tools do not fold shut when another
-// device acts. A fold is known by its data-testid and its summary's words (numbers aside, so
-// "The rest of the crew (3)" is still itself at 4), and by its place among folds so named.
+// device acts. A fold is known by its own id or data-testid (or its summary's), else by its
+// summary's words (numbers aside, so "The rest of the crew (3)" is still itself at 4) within the
+// nearest part around it with an id or data-testid, and by its place among folds so named.
 (() => {
   let kept = null;
   let folds = null;
@@ -73,8 +74,13 @@ function seat(root) {
     const found = [];
     for (const fold of root.querySelectorAll("details")) {
       const summary = fold.querySelector(":scope > summary");
-      const words = summary ? summary.textContent.replace(/\d+/g, "#").replace(/\s+/g, " ").trim() : "";
-      const name = `${fold.dataset.testid || ""}|${words}`;
+      let name = fold.id || fold.dataset.testid || (summary && (summary.id || summary.dataset.testid)) || "";
+      if (!name) {
+        // no name of its own: its words (numbers aside), within the nearest named part around it
+        const scope = fold.parentElement && fold.parentElement.closest("[id], [data-testid]");
+        const words = summary ? summary.textContent.replace(/\d+/g, "#").replace(/\s+/g, " ").trim() : "";
+        name = `${scope ? scope.id || scope.dataset.testid : ""}|${words}`;
+      }
       const place = (seen.get(name) || 0) + 1;
       seen.set(name, place);
       found.push([`${name}|${place}`, fold]);
