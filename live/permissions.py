@@ -11,6 +11,7 @@ from rest_framework.permissions import SAFE_METHODS, IsAuthenticated
 
 from live.engine.tracker import Role
 from live.models import Membership, Room
+from rules.bounds import ID_MAX
 from rules.errors import NotAllowed, NotFound
 from rules.selectors import tables_version_column
 from rules.writes import lock as lock_rows
@@ -45,7 +46,6 @@ def role_in(room: Room, user: Any) -> Role | None:
 # ids take their places.
 _USER_ID, _ROOM_ID = -2_101_000_001, -2_101_000_002
 _ROOM_SQL: dict[tuple[str, bool, bool, bool], tuple[str, tuple[Any, ...]]] = {}
-_BIGINT = range(-(2**63), 2**63)
 
 
 def _room_statement(*, lock: bool, signed_in: bool, tables_token: bool) -> tuple[str, tuple[Any, ...]]:
@@ -79,7 +79,7 @@ def room_for(
     nothing), and :class:`NotAllowed` when they see it but their role is too low.
     """
     signed_in = user is not None and getattr(user, "is_authenticated", False)
-    if room_id not in _BIGINT:  # no such row: PostgreSQL would refuse the number itself
+    if not 0 < room_id <= ID_MAX:  # no such row: PostgreSQL would refuse a number past bigint itself
         raise NotFound("No such room, or it is not shared with you.")
     sql, params = _room_statement(lock=lock, signed_in=signed_in, tables_token=tables_token)
     ids = {_ROOM_ID: room_id, _USER_ID: user.pk if signed_in else None}
