@@ -35,6 +35,7 @@ from live.models import Room
 
 LOG_PAGE = 12  # log lines on the room's page, and per "Older entries" step
 FRAME = "live/room.html#tracker-frame"
+LOG_FRAME = "live/room.html#room-log-frame"
 OWNER_VIEW = "owner"
 WATCH_VIEW = "watch"
 PLAYER_VIEW = "player-"
@@ -80,7 +81,7 @@ def room_context(room: Room, role: Role, user: Any, *, seats: list[selectors.Sea
 def render_views(room_id: int, views: Iterable[str]) -> dict[str, str | None]:
     """The fragment of room ``room_id`` for each of ``views``, rendered from the committed state:
     about four queries in all, then one template render per role (owner, players, watchers)
-    among the views, the players' views sharing one. A view
+    among the views, the players' views sharing one, and one of the log's lines for all. A view
     nobody holds any more (the room is gone, the player left or changed role) maps to ``None``:
     its devices must reload.
 
@@ -99,6 +100,8 @@ def render_views(room_id: int, views: Iterable[str]) -> dict[str, str | None]:
             users = {u.pk: u for u in get_user_model().objects.filter(pk__in=wanted_players)}
         template = get_template(FRAME)
         base = room_context(room, Role.VIEWER, None, seats=seats, pushed=True)
+        # The log's lines are the same for every role: rendered once, each role's frame takes them.
+        base["log_frame"] = get_template(LOG_FRAME).render(base)
         by_role: dict[Role, str] = {}
         out: dict[str, str | None] = {}
         for view in wanted:

@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 
 from live import services
 from live.engine.tracker import Role
-from live.fragments import OWNER_VIEW, WATCH_VIEW, render_views, view_of
+from live.fragments import OWNER_VIEW, WATCH_VIEW, compact, render_views, view_of
 from live.models import Room
 from tests.factories import UserFactory
 
@@ -111,3 +111,21 @@ def test_a_plain_page_load_is_still_rendered_for_its_player(room: Room, player) 
     client.force_login(player)
     page = client.get(f"/rooms/{room.pk}/").content.decode()
     assert "data-played-by=" not in page and page.count('name="characters" value=') == 1
+
+
+def test_the_log_lines_pushed_to_every_role_are_those_a_device_fetches(room: Room, player) -> None:  # type: ignore[no-untyped-def]
+    for version in range(2, 16):  # past one page of the log: the "Older entries" link comes too
+        services.room_act(user=room.owner, room_id=room.pk, type="end_phase", payload={}, version=version)
+    mine = view_of(Role.PLAYER, player.pk)
+    pushed = render_views(room.pk, [OWNER_VIEW, mine, WATCH_VIEW])
+
+    def log_of(html: str) -> str:
+        return html.split('<div id="room-log-entries"', 1)[1].split("</div>", 1)[0]
+
+    logs = {log_of(pushed[view] or "") for view in (OWNER_VIEW, mine, WATCH_VIEW)}
+    assert len(logs) == 1  # rendered once, the same lines in every role's frame
+    client = Client()
+    client.force_login(player)
+    fetched = client.get(f"/rooms/{room.pk}/tracker/", HTTP_HX_REQUEST="true").content.decode()
+    assert logs == {log_of(compact(fetched))}
+    assert "Version 16" in logs.pop() and 'data-testid="log-more"' in fetched
