@@ -231,7 +231,7 @@ LOGOUT_REDIRECT_URL = "rules:table_list"
 REST_FRAMEWORK = {
     # Token first: its WWW-Authenticate header makes an unauthenticated call a 401, not a 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "config.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PARSER_CLASSES": [

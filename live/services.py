@@ -70,11 +70,11 @@ def _check_table_options(tracker: registry.TrackerKind, user: Any, options: dict
 
 def _record(room: Room, action: Action, seed: int, events: list[Event], *, before: dict[str, Any]) -> RoomAction:
     """Keep an applied action: bump and save the room (its new state already set) and append the
-    action to the log with its seed, roll records, events and the state before it (for undo)."""
-    writes.bump(room, fields=["state"])
-    entry = RoomAction.objects.create(
+    action to the log with its seed, roll records, events and the state before it (for undo), in
+    one write (:func:`rules.writes.bump_and_log`)."""
+    entry = RoomAction(
         room=room,
-        version=room.version,
+        version=room.version + 1,
         actor_id=int(action.actor) if action.actor else None,
         role=action.role.value,
         type=action.type,
@@ -84,6 +84,7 @@ def _record(room: Room, action: Action, seed: int, events: list[Event], *, befor
         events=[e.as_dict() for e in events],
         state_before=before,
     )
+    writes.bump_and_log(room, entry, fields=["state"])
     _on_record(room, entry)
     return entry
 

@@ -11,6 +11,7 @@ _.DatabaseUnavailableMiddleware  # MIDDLEWARE
 _.PageGZipMiddleware  # MIDDLEWARE
 _.RefuseNulMiddleware  # MIDDLEWARE
 _.DropshipAutoSchema  # REST_FRAMEWORK's DEFAULT_SCHEMA_CLASS
+_.authenticate_credentials  # DRF's TokenAuthentication hook (config.authentication, DEFAULT_AUTHENTICATION_CLASSES)
 _.StaticStorage  # STORAGES staticfiles backend
 _.RoomChannelManager  # EVENTSTREAM_CHANNELMANAGER_CLASS
 _.can_read_channel  # django-eventstream's channel manager hook

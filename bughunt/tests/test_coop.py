@@ -7,6 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from bughunt import member_services, services
 from bughunt.models import LogEntry, Mission, Squad, Trooper
@@ -198,13 +200,17 @@ def test_the_squad_log_holds_the_trackers_rolls_and_undo(squad: Squad, player, e
     give(player, squad, "Vasquez", "vasquez-player")
     mission = on_table(player, squad)
     version_before = squad_version(squad.pk)
-    act(player, mission, "roll_reactions", faces=[6, 2, 3, 4])
+    with CaptureQueriesContext(connection) as queries:
+        act(player, mission, "roll_reactions", faces=[6, 2, 3, 4])
+    # The squad log's line is one statement: its squad, mission and turn read from the mission there.
+    assert len([q for q in queries if "bughunt_" in q["sql"]]) == 1
     act(editor, mission, "assign_reaction", unit=unit_of(mission, "Vasquez")["id"], die=1)
     assert squad_version(squad.pk) == version_before  # the table keeps its own version
     tracker = log_list(squad=squad, step="tracker")
     assert [e.step for e in tracker] == ["tracker: roll reactions", "tracker: assign reaction"]
     rolled = tracker[0]
     assert rolled.mission == mission and rolled.rolls and rolled.rolls[0]["faces"] == [6, 2, 3, 4]
+    assert rolled.squad == squad and rolled.turn == Mission.objects.get(pk=mission.pk).turn and rolled.created is not None
     assert rolled.text.startswith("Round 1 (hicks):")
     assert "(vasquez-player)" in tracker[1].text
     assert [e.step for e in log_list(squad=squad, step="tracker: roll")] == ["tracker: roll reactions"]
@@ -226,5 +232,7 @@ def test_a_refused_table_action_writes_no_log_line(squad: Squad, player, editor)
 
 def test_a_standalone_table_keeps_no_squad_log(player) -> None:  # type: ignore[no-untyped-def]
     room = live_services.room_create(user=player, kind="bughunt-mission", title="Pickup", options={"priority": 2})
-    live_services.room_act(user=player, room_id=room.pk, type="roll_reactions", payload={}, version=room.version, seed=1)
+    with CaptureQueriesContext(connection) as queries:
+        live_services.room_act(user=player, room_id=room.pk, type="roll_reactions", payload={}, version=room.version, seed=1)
     assert not LogEntry.objects.exists()
+    assert len([q for q in queries if "bughunt_" in q["sql"]]) == 1  # the one statement, which inserts nothing here
