@@ -473,13 +473,12 @@ def room_undo(*, user: Any, room_id: int, version: int | None) -> ActResult:
         room.state = last.state_before
     else:
         room.state = room_replayed_state(room, before_version=last.version)
-    writes.bump(room, fields=["state"])
     last.undone = True
     last.save(update_fields=["undone"])
     text = f"Undid: {last.events[0]['text'] if last.events else last.type}"
-    entry = RoomAction.objects.create(
+    entry = RoomAction(
         room=room,
-        version=room.version,
+        version=room.version + 1,
         actor=user,
         role=role.value,
         type="undo",
@@ -487,6 +486,7 @@ def room_undo(*, user: Any, room_id: int, version: int | None) -> ActResult:
         seed=0,
         events=[{"type": "undo", "text": text, "data": {"undid": last.version}}],
     )
+    writes.bump_and_log(room, entry, fields=["state"])
     _on_record(room, entry)
     transaction.on_commit(lambda: publish_room(room.pk, room.version))
     return ActResult(room=room, entry=entry)
