@@ -52,7 +52,9 @@ def _room_statement(*, lock: bool, signed_in: bool, tables_token: bool) -> tuple
     key = (connection.vendor, lock, signed_in, tables_token)
     found = _ROOM_SQL.get(key)
     if found is None:
-        rooms = lock_rows(Room.objects.all()) if lock else Room.objects.all()
+        # initial_state (only a replay of the log reads it) stays in the database: one JSON document
+        # less to decode per read; a replay loads it when it asks.
+        rooms = (lock_rows(Room.objects.all()) if lock else Room.objects.all()).defer("initial_state")
         if signed_in:
             seat = Membership.objects.filter(room=OuterRef("pk"), user_id=_USER_ID).values("role")[:1]
             rooms = rooms.annotate(seat_role=Subquery(seat))
@@ -70,8 +72,8 @@ def room_for(
 ) -> tuple[Room, Role]:
     """Load ``room_id`` for ``user`` with at least the role ``at_least``.
 
-    One query: the room (taken for update when ``lock``) with the user's membership role read
-    in the same statement, and with ``tables_token`` the rule tables' version too (set on the
+    One query: the room (taken for update when ``lock``; its ``initial_state`` deferred) with
+    the user's membership role read in the same statement, and with ``tables_token`` the rule tables' version too (set on the
     room as ``tables_token``; see :func:`rules.selectors.tables_version_column`), so that a
     tracker action reads its tables from memory without a query of its own.
 
