@@ -171,37 +171,11 @@ def _hit(
     start = len(feed.rolls)
     who = target.name
     notes: list[str] = []
-    damage = gun.damage if gun else 0
-    traits = gun.traits if gun is not None else frozenset()
+    if gun is None:
+        damage, traits = 0, _NO_TRAITS
+    else:
+        damage, traits = gun.damage, gun.traits
     stun = "stun" in traits
-    piercing = "piercing" in traits
-
-    def done(result: str, after: Fighter, *, beat: bool = False, knock: int = 0) -> tuple[HitOutcome, Fighter]:
-        outcome = _frozen(
-            HitOutcome,
-            {
-                "result": result,
-                "notes": tuple(notes),
-                "rolls": tuple(feed.rolls[start:]),
-                "target": who,
-                "beat_toughness": beat,
-                "natural_six": natural_six,
-                "knockback_in": knock,
-            },
-        )
-        return outcome, after
-
-    def survived(armour_stopped: bool) -> int:
-        knock = KNOCKBACK_IN
-        if "shockwave" in traits:
-            record = feed.roll(numbers.shockwave, 1, f"Shockwave: how far {who} is thrown")
-            knock = int(record.total or 0)
-            notes.append(f'Shockwave: {who} is thrown {knock}" straight back.')
-        else:
-            notes.append(f'{who} is knocked back {knock}".')
-        if "burn" in traits and not armour_stopped and not target.bot:
-            notes.append(f'Burn: {who} makes a full move ({target.speed}") in a random direction.')
-        return knock
 
     ward = target.ward
     if ranged and ward is not None and (ward.area or "area" not in traits):
@@ -211,44 +185,110 @@ def _hit(
             notes.append(f"{ward.name} negates the hit on {who} (rolled {face}, {ward.target}+): no Stun marker.")
             if ward.deflect_on is not None and face >= ward.deflect_on:
                 notes.append(f"On a {face} it is deflected: it strikes the closest crew figure {who} can see (resolve that hit).")
-            return done("saved", target)
+            return _outcome(feed, start, notes, target, natural_six, "saved", target)
         notes.append(f"{ward.name} fails for {who} (rolled {face}, {ward.target}+).")
 
     if gun is not None and gun.no_damage:
         notes.append(f"The {gun.name} has no Damage: the hit only Stuns.")
         after, out = _add_stun(target, notes)
-        return done("casualty" if out else "stunned", after)
+        return _outcome(feed, start, notes, target, natural_six, "casualty" if out else "stunned", after)
 
-    save, said = save_against(target, piercing=piercing, ignores_screens=ignores_screens)
-    notes.extend(said)
-    if save is not None:
-        label = "" if target.save_kind == ARMOR and target.second_save is None else f" {_KIND_WORDS[save[1]]}"
-        record = feed.d6(f"Saving throw for {who} ({source})")
-        face = int(record.total or 0)
-        if face >= save[0]:
-            notes.append(f"{who} saves on{label} {save[0]}+ (rolled {face}).")
-            if stun:
-                notes.append("Stun: Stunned even though armour stopped the hit.")
-                after, out = _add_stun(target, notes)
-                if out:
-                    return done("casualty", after)
-                return done("stunned", after, knock=survived(True))
-            return done("saved", target, knock=survived(True))
-        notes.append(f"{who} fails the{label} {save[0]}+ save (rolled {face}).")
+    if target.save is not None:  # save_against gives None at once for a figure with no save
+        save, said = save_against(target, piercing="piercing" in traits, ignores_screens=ignores_screens)
+        notes.extend(said)
+        if save is not None:
+            label = "" if target.save_kind == ARMOR and target.second_save is None else f" {_KIND_WORDS[save[1]]}"
+            record = feed.d6(f"Saving throw for {who} ({source})")
+            face = int(record.total or 0)
+            if face >= save[0]:
+                notes.append(f"{who} saves on{label} {save[0]}+ (rolled {face}).")
+                if stun:
+                    notes.append("Stun: Stunned even though armour stopped the hit.")
+                    return _stunned(feed, start, notes, target, natural_six, numbers, traits, armour_stopped=True)
+                knock = _knocked(feed, numbers, target, traits, notes, armour_stopped=True)
+                return _outcome(feed, start, notes, target, natural_six, "saved", target, knock=knock)
+            notes.append(f"{who} fails the{label} {save[0]}+ save (rolled {face}).")
 
     record = feed.d6(f"Damage roll on {who} ({source})", modifier=damage)
     total = int(record.total or 0)
     words = f"Damage {record.natural} {_signed(damage)} = {total} against Toughness {target.toughness}"
     if total >= target.toughness:
         notes.append(f"{words}: {who} is a casualty.")
-        return done("casualty", target, beat=True)
+        return _outcome(feed, start, notes, target, natural_six, "casualty", target, beat=True)
     notes.append(f"{words}: below it.")
     if stun:
         notes.append("Stun: the hit Stuns (one marker).")
+    return _stunned(feed, start, notes, target, natural_six, numbers, traits, armour_stopped=False)
+
+
+_NO_TRAITS: frozenset[str] = frozenset()
+
+
+def _outcome(
+    feed: _Feed,
+    start: int,
+    notes: list[str],
+    target: Fighter,
+    natural_six: bool,
+    result: str,
+    after: Fighter,
+    *,
+    beat: bool = False,
+    knock: int = 0,
+) -> tuple[HitOutcome, Fighter]:
+    """The :class:`HitOutcome` of a hit on ``target`` whose rolls are those of ``feed`` from
+    ``start``, and the figure after it."""
+    outcome = _frozen(
+        HitOutcome,
+        {
+            "result": result,
+            "notes": tuple(notes),
+            "rolls": tuple(feed.rolls[start:]),
+            "target": target.name,
+            "beat_toughness": beat,
+            "natural_six": natural_six,
+            "knockback_in": knock,
+        },
+    )
+    return outcome, after
+
+
+def _stunned(
+    feed: _Feed,
+    start: int,
+    notes: list[str],
+    target: Fighter,
+    natural_six: bool,
+    numbers: TraitNumbers,
+    traits: frozenset[str],
+    *,
+    armour_stopped: bool,
+) -> tuple[HitOutcome, Fighter]:
+    """``target`` takes a Stun marker: a casualty when that puts it out, else stunned and knocked
+    back (:func:`_knocked`)."""
     after, out = _add_stun(target, notes)
     if out:
-        return done("casualty", after)
-    return done("stunned", after, knock=survived(False))
+        return _outcome(feed, start, notes, target, natural_six, "casualty", after)
+    knock = _knocked(feed, numbers, target, traits, notes, armour_stopped=armour_stopped)
+    return _outcome(feed, start, notes, target, natural_six, "stunned", after, knock=knock)
+
+
+def _knocked(
+    feed: _Feed, numbers: TraitNumbers, target: Fighter, traits: frozenset[str], notes: list[str], *, armour_stopped: bool
+) -> int:
+    """A figure that survived a hit is knocked back (Bug Hunt p.178), or thrown by Shockwave, and
+    may make a Burn move (p.89); returns the inches it is pushed back."""
+    who = target.name
+    knock = KNOCKBACK_IN
+    if "shockwave" in traits:
+        record = feed.roll(numbers.shockwave, 1, f"Shockwave: how far {who} is thrown")
+        knock = int(record.total or 0)
+        notes.append(f'Shockwave: {who} is thrown {knock}" straight back.')
+    else:
+        notes.append(f'{who} is knocked back {knock}".')
+    if "burn" in traits and not armour_stopped and not target.bot:
+        notes.append(f'Burn: {who} makes a full move ({target.speed}") in a random direction.')
+    return knock
 
 
 def resolve_hit(

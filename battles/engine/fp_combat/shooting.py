@@ -187,28 +187,34 @@ def resolve_shot(
         if extra_shots:
             shots += extra_shots
             lines.append(f"Initiative point: {extra_shots} more Shot, {shots} in all (p.35).")
-        mods: list[tuple[int, str]] = [(shooter.combat_skill, "Combat Skill")]
-        if "pistol" in traits and range_in <= trait.pistol_range_in:
-            mods.append((trait.pistol_hit, f'Pistol within {trait.pistol_range_in}"'))
-        if "snap_shot" in traits and range_in <= trait.snap_shot_range_in:
-            mods.append((trait.snap_shot_hit, f'Snap shot within {trait.snap_shot_range_in}"'))
-        if "heavy" in traits and moved:
-            mods.append((trait.heavy, "Heavy after moving"))
-        if shooter.psi_hunter and target.psionic:
-            mods.append((PSI_HUNTER_HIT, PSI_HUNTER_WHY))
-        for n, _ in mods:
-            modifier += n
+        modifier = shooter.combat_skill
+        mods: tuple[tuple[int, str], ...] = ((modifier, "Combat Skill"),)
+        if traits or (shooter.psi_hunter and target.psionic):
+            more: list[tuple[int, str]] = []
+            if "pistol" in traits and range_in <= trait.pistol_range_in:
+                more.append((trait.pistol_hit, f'Pistol within {trait.pistol_range_in}"'))
+            if "snap_shot" in traits and range_in <= trait.snap_shot_range_in:
+                more.append((trait.snap_shot_hit, f'Snap shot within {trait.snap_shot_range_in}"'))
+            if "heavy" in traits and moved:
+                more.append((trait.heavy, "Heavy after moving"))
+            if shooter.psi_hunter and target.psionic:
+                more.append((PSI_HUNTER_HIT, PSI_HUNTER_WHY))
+            for n, _ in more:
+                modifier += n
+            mods += tuple(more)
         shrapnel = "shrapnel" in traits
         to_hit = trait.shrapnel_target if shrapnel else numbers.target(cover=cover, range_in=range_in)
         if shots:
             record = feed.several(shots, f"{gun.name} firing dice at {target.name}")
-            fired = list(record.faces)
+            fired: Sequence[int] = record.faces  # a list from here when a reroll changes a die
             if shooter.reroll_natural_one and 1 in fired:
+                fired = list(fired)
                 again = feed.d6(f"{shooter.name} rerolls a natural 1 (Krag against Rivals, p.12)")
                 fired[fired.index(1)] = int(again.total or 0)
                 lines.append(f"{shooter.name} rerolls one natural 1 (Krag against Rivals, p.12): {again.total}.")
             ones = fired.count(1) if reroll_ones else 0
             if ones:
+                fired = list(fired)
                 again = feed.several(ones, f"{shooter.name} rerolls natural 1s (initiative point, p.35)")
                 for face in again.faces:
                     fired[fired.index(1)] = int(face)
@@ -217,10 +223,10 @@ def resolve_shot(
                 )
             if obscured:
                 to_hit, shrapnel = OBSCURED_NATURAL, True  # a natural face decides, as for Shrapnel
-            for face in fired:
-                hit = face >= to_hit if shrapnel else face + modifier >= to_hit
-                if hit:
-                    hit_faces.append(face)
+            if shrapnel:
+                hit_faces = [face for face in fired if face >= to_hit]
+            else:
+                hit_faces = [face for face in fired if face + modifier >= to_hit]
             if obscured:
                 lines.append(
                     f"Firing dice {', '.join(map(str, fired))}: "
@@ -234,7 +240,7 @@ def resolve_shot(
                     + "."
                 )
             else:
-                lines.append(_firing_line(tuple(fired), tuple(mods), modifier, to_hit, numbers.source))
+                lines.append(_firing_line(tuple(fired), mods, modifier, to_hit, numbers.source))
         else:
             lines.append("No Shots to fire.")
         critical = "critical" in traits
@@ -246,10 +252,12 @@ def resolve_shot(
             )
 
     # One entry per hit: whether it came from a natural 6.
-    per_hit: list[bool] = []
-    for face in hit_faces:
-        count = trait.critical_hits if (not area and "critical" in traits and face == trait.critical_natural) else 1
-        per_hit.extend([face == 6] * count)
+    if area or "critical" not in traits:
+        per_hit = [face == 6 for face in hit_faces]
+    else:
+        per_hit = []
+        for face in hit_faces:
+            per_hit.extend([face == 6] * (trait.critical_hits if face == trait.critical_natural else 1))
     outcomes: list[HitOutcome] = []
     current = target
     spare = 0

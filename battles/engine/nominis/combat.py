@@ -77,7 +77,7 @@ def _remove_crew(st: State, figure: dict[str, Any], status: str, events: list[Ev
 
 
 def _casualty(st: State, figure: dict[str, Any], events: list[Event]) -> None:
-    if figure in st["enemies"]:
+    if "rank" in figure:  # an enemy figure
         figure["status"] = "casualty"
         figure["stun"] = 0
         st["enemy_casualties_round"] += 1
@@ -199,11 +199,14 @@ def _shoot(
             used = changed
         if "rank" in shooter:
             st["flags"].setdefault("fired_upon", {}).setdefault(target["name"], []).append(shooter["name"])
+    fighter = _fighter(target, save=save)
+    if "barrier_until" in target:
+        fighter = _warded(st, target, fighter)
     result = fp_combat.resolve_shot(
         dice,
         shooter=_fighter(shooter, natural_six=natural_six, bonus=bonus, psi_hunter=_psi_hunter(st, shooter)),
-        target=_warded(st, target, _fighter(target, save=save)),
-        weapon=_w(used, strip=_HIT_TRAITS if natural_six else frozenset()),
+        target=fighter,
+        weapon=_w(used, strip=_HIT_TRAITS if natural_six else _NO_TRAITS),
         numbers=NATURAL_SIX if natural_six else _numbers(st),
         range_in=range_in,
         cover=cover,
@@ -222,11 +225,13 @@ def _shoot(
     text = (
         f'{shooter["name"]} fires {weapon["name"]} at {target["name"]} ({range_in}", {where}{six}): {why}. {result.hits} hit(s).'
     )
-    events.append(_event("shot", text, result.rolls, lines=list(result.lines)))
+    events.append({"kind": "shot", "text": text, "rolls": [r.as_dict() for r in result.rolls], "lines": list(result.lines)})
     if apply_result:
         _apply_shot(st, dice, tables, shooter, target, result, events)
     return result
 
+
+_NO_TRAITS: frozenset[str] = frozenset()
 
 #: A crew Psionic's Barrier on a figure (p.18): each ranged hit is negated on a D6 4+.
 BARRIER_WARD = fp_combat.Ward(name="Barrier", target=4)
@@ -351,7 +356,7 @@ def _engaged(st: State, crew: dict[str, Any]) -> None:
 
 def _cover_for(st: State, shooter: Mapping[str, Any], base_cover: bool) -> bool:
     """A crew shooter at a Firing Position treats ranged targets as in the open (p.71)."""
-    if shooter in st["crew"] and shooter.get("location"):
+    if "rank" not in shooter and shooter.get("location"):  # a crew figure (enemies have a rank)
         loc = _location_of(st, shooter["location"])
         if loc["kind"] == "firing_position":
             return False
@@ -368,33 +373,43 @@ def _start_round(st: State) -> None:
     st["enemy_casualties_round"] = 0
     st["flow_event"] = None
     for figure in st["crew"]:
-        figure.update({"keep_distance": False, "die": None, "eligible": False, "acted": False, "fired": False, "brawled": False})
+        figure["keep_distance"] = False
+        figure["die"] = None
+        figure["eligible"] = figure["acted"] = figure["fired"] = figure["brawled"] = False
         figure["heat_last"], figure["heat"] = figure["heat"], False
     for figure in st["enemies"]:
-        figure.update({"fired": False, "no_attack": False, "optimal_fired": False})
+        figure["fired"] = figure["no_attack"] = figure["optimal_fired"] = False
         figure["heat_last"], figure["heat"] = figure["heat"], False
     st["phase"] = "flow" if _opts(st).battle_flow else "initiative"
 
 
 def _check_end(st: State, events: list[Event]) -> None:
+    """End the battle when one side has no figure left on the field (checked after every step,
+    so the usual answer, both sides still fighting, comes from the first figures looked at)."""
     if st["finished"]:
         return
-    crew_left = _any_active(st["crew"])
-    if not _any_active(st["enemies"]):
-        st["finished"] = True
-        st["phase"] = "over"
-        st["pending"] = None
-        st["end_reason"] = "no enemies left" if crew_left else "both sides gone"
-    elif not crew_left:
-        st["finished"] = True
-        st["phase"] = "over"
-        st["pending"] = None
-        st["end_reason"] = "no crew left on the battlefield"
-    if st["finished"]:
-        if st["mission"] in ("defend", "fight_off") and crew_left:
-            st["objective"]["achieved"] = True
-            st["objective"]["detail"] = "The crew Hold the Field."
-        events.append(_event("end", f"The battle is over: {st['end_reason']}."))
+    for figure in st["enemies"]:
+        if figure["status"] == "active":
+            break
+    else:
+        crew_left = _any_active(st["crew"])
+        _end(st, "no enemies left" if crew_left else "both sides gone", crew_left, events)
+        return
+    for figure in st["crew"]:
+        if figure["status"] == "active":
+            return
+    _end(st, "no crew left on the battlefield", False, events)
+
+
+def _end(st: State, reason: str, crew_left: bool, events: list[Event]) -> None:
+    st["finished"] = True
+    st["phase"] = "over"
+    st["pending"] = None
+    st["end_reason"] = reason
+    if st["mission"] in ("defend", "fight_off") and crew_left:
+        st["objective"]["achieved"] = True
+        st["objective"]["detail"] = "The crew Hold the Field."
+    events.append(_event("end", f"The battle is over: {reason}."))
 
 
 def _arrive(st: State, crew: dict[str, Any], loc: dict[str, Any], events: list[Event]) -> None:

@@ -159,10 +159,16 @@ def _powers(st: Mapping[str, Any]) -> set[str]:
 
 
 def has_power(st: Mapping[str, Any], power: str) -> bool:
-    return power in _powers(st)
+    """Whether an enemy Psionic on the field has ``power`` (:func:`_powers`; asked every round)."""
+    for enemy in st["enemies"]:
+        if enemy["status"] == "active":
+            powers = enemy.get("psionic_powers")
+            if powers and power in powers:
+                return True
+    return False
 
 
-def _faces_text(faces: set[int]) -> str:
+def _faces_text(faces: frozenset[int]) -> str:
     if not faces:
         return "0"
     low, high = min(faces), max(faces)
@@ -172,7 +178,7 @@ def _faces_text(faces: set[int]) -> str:
 # -- Morale ------------------------------------------------------------------------------------
 
 
-def panic_now(st: Mapping[str, Any], tables: Tables) -> tuple[set[int], str]:
+def panic_now(st: Mapping[str, Any], tables: Tables) -> tuple[frozenset[int], str]:
     """The enemy Panic faces at this Morale test and why (p.49 Leadership, p.62 Authority figure)."""
     normal = rules(st).get("normal_panic")
     if not normal:
@@ -198,7 +204,7 @@ def panic_now(st: Mapping[str, Any], tables: Tables) -> tuple[set[int], str]:
         change = int(unique_data(tables, enemy.get("unique")).get("panic_modifier") or 0)
         if change and faces:
             top = max(faces) + change
-            faces = set(range(1, top + 1)) if top > 0 else set()
+            faces = frozenset(range(1, top + 1)) if top > 0 else frozenset()
             why.append(f"{enemy['name']}, Authority figure (p.62)")
     return faces, f"Panic {_faces_text(faces)}" + (f" ({'; '.join(why)})" if why else "")
 

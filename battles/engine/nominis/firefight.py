@@ -88,7 +88,6 @@ def _plan(st: State, crew: Mapping[str, Any], enemy: Mapping[str, Any]) -> dict[
     ``enemy_charges`` (crew may shoot first at 6"), ``crew_charges``, ``ranged`` or ``none``;
     with the crew's options ``can_fire`` and ``can_brawl``."""
     flags = st["flags"]
-    opts = _opts(st)
     separated = flags["separated"]
     kz = flags["kill_zone"]
     keep = KEEP_DISTANCE_IN if crew["keep_distance"] else None
@@ -96,14 +95,18 @@ def _plan(st: State, crew: Mapping[str, Any], enemy: Mapping[str, Any]) -> dict[
     enemy_melee = _melee_weapon(enemy)
     if crew["taking_cover"] and enemy_melee is not None and not separated and not enemy["stun"]:
         return {"kind": "cover_brawl", "can_fire": False, "can_brawl": False}
-    crew_gun = _best_gun(crew, over=keep, reach=kz)
-    enemy_gun = _best_gun(enemy, over=keep, reach=kz)
-    crew_free = not crew["fired"] or opts.hectic
-    enemy_only, crew_only = _melee_only(enemy), _melee_only(crew)
+    # Out-ranged (p.69) compares the figures' longest guns, whatever the round's limits; a figure
+    # without one fights only by Brawling (_melee_only).
+    enemy_longest, crew_longest = _best_gun(enemy), _best_gun(crew)
+    if keep is None and kz is None:
+        crew_gun, enemy_gun = crew_longest, enemy_longest
+    else:
+        crew_gun = _best_gun(crew, over=keep, reach=kz)
+        enemy_gun = _best_gun(enemy, over=keep, reach=kz)
+    crew_free = not crew["fired"] or _opts(st).hectic
+    enemy_only, crew_only = enemy_longest is None, crew_longest is None
     if enemy_only and crew_only:
         return {"kind": "none" if separated else "brawl", "can_fire": False, "can_brawl": False}
-    # Out-ranged (p.69) compares the figures' longest guns, whatever the round's limits.
-    enemy_longest, crew_longest = _best_gun(enemy), _best_gun(crew)
     if enemy_only or (
         enemy_melee is not None and not separated and not enemy["stun"] and _outranged(enemy_longest, crew_longest)
     ):

@@ -22,7 +22,7 @@ from battles.engine.nominis.state import (
     _roll_table,
     _table,
 )
-from battles.engine.nominis.weapons import _best_gun, _brawl_weapon, _guns
+from battles.engine.nominis.weapons import _best_gun, _brawl_weapon
 from rules.engine.dice import Dice, RollRecord
 from rules.engine.tables import TableError
 
@@ -51,11 +51,10 @@ def _flow(st: State, action: Mapping[str, Any], dice: Dice, tables: Tables, even
     crew = _active_crew(st)
     foes = _active_enemies(st)
     if name == "Fleeting shot":
-        shooters = [c for c in crew if _guns(c)]
-        if shooters:
+        if any(_best_gun(c) is not None for c in crew):
             shooter, recs = _pick(dice, crew, "Fleeting shot: which crew figure")
             rolls += recs
-            if _guns(shooter):
+            if _best_gun(shooter) is not None:
                 st["pending"] = {"kind": "fleeting_shot", "crew": shooter["name"]}
                 text += f" {shooter['name']} may shoot."
             else:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 from battles.engine.nominis import elite
@@ -102,21 +104,22 @@ def _roll_initiative(st: State, action: Mapping[str, Any], dice: Dice, events: l
 def suggested_assignment(st: Mapping[str, Any]) -> dict[str, int]:
     """The assignment of Reaction dice that lets the most characters act: lowest Reactions take the
     lowest die that fits; the captain (who acts anyway, p.67) is served last."""
-    dice = sorted(st["initiative_dice"])
-    crew = sorted(_active_crew(st), key=lambda c: (c["captain"], c["reactions"], c["name"]))
+    left = sorted(st["initiative_dice"])  # the lowest unused die first: it fits if any does
     assignment: dict[str, int] = {}
-    used = [False] * len(dice)
-    for figure in crew:
-        for i, face in enumerate(dice):
-            if not used[i] and face <= figure["reactions"]:
-                used[i] = True
-                assignment[figure["name"]] = face
-                break
-    spare = [face for i, face in enumerate(dice) if not used[i]]
-    for figure in crew:
-        if figure["name"] not in assignment and spare:
-            assignment[figure["name"]] = spare.pop(0)
+    waiting = []
+    for figure in sorted(_active_crew(st), key=_ASSIGN_ORDER):
+        if left and left[0] <= figure["reactions"]:
+            assignment[figure["name"]] = left.pop(0)
+        else:
+            waiting.append(figure)
+    for figure in waiting[: len(left)]:  # the spare dice, lowest first, to those still without one
+        assignment[figure["name"]] = left.pop(0)
     return assignment
+
+
+#: The order :func:`suggested_assignment` serves the crew in: the captain last, then by Reactions
+#: and name.
+_ASSIGN_ORDER = itemgetter("captain", "reactions", "name")
 
 
 def _assign(st: State, action: Mapping[str, Any], events: list[Event]) -> None:
@@ -155,26 +158,52 @@ def _assign(st: State, action: Mapping[str, Any], events: list[Event]) -> None:
 
 
 def _modifiers(
-    st: State, tables: Tables, crew: Mapping[str, Any], action: str, *, weapon: Mapping[str, Any] | None = None
+    st: State,
+    tables: Tables,
+    crew: Mapping[str, Any],
+    action: str,
+    *,
+    weapon: Mapping[str, Any] | None = None,
+    data: Mapping[str, Any] | None = None,
 ) -> list[tuple[int, str]]:
-    data = _entry_data(tables, ACTIONS_TABLE, action)
+    """The Battlefield Test modifiers (p.67) that apply to ``crew`` for ``action``, as
+    ``(modifier, condition)``; ``data``: the action's row data when the caller has it."""
+    if data is None:
+        data = _entry_data(tables, ACTIONS_TABLE, action)
     found = []
     for mod in data.get("modifiers", []):
         condition = str(mod["condition"])
-        speed = re.match(r'Speed (\d+)"', condition)
-        if speed:
-            applies = crew["speed"] >= int(speed[1])
-        elif "movement device" in condition:
+        kind, speed = _condition(condition)
+        if kind == "speed":
+            applies = crew["speed"] >= speed
+        elif kind == "movement":
             applies = bool(crew["special_movement"])
-        elif "Heavy" in condition:
+        elif kind == "heavy":
             applies = weapon is not None and "heavy" in weapon["traits"]
-        elif "Location" in condition:
+        elif kind == "location":
             applies = crew["location"] is not None
         else:
             applies = False
         if applies:
             found.append((int(mod["modifier"]), condition))
     return found
+
+
+@lru_cache(maxsize=64)
+def _condition(condition: str) -> tuple[str, int]:
+    """What a Battlefield Test modifier's condition checks (p.67): ``("speed", inches)`` for
+    ``Speed 5" or more``, else ``("movement" | "heavy" | "location" | "", 0)``. The table has a
+    few conditions and every test reads them: each is worked out once."""
+    speed = re.match(r'Speed (\d+)"', condition)
+    if speed:
+        return "speed", int(speed[1])
+    if "movement device" in condition:
+        return "movement", 0
+    if "Heavy" in condition:
+        return "heavy", 0
+    if "Location" in condition:
+        return "location", 0
+    return "", 0
 
 
 def _test(
@@ -194,13 +223,17 @@ def _test(
     target = data.get("target")
     if target is None:
         return True
-    mods = _modifiers(st, tables, crew, action_name, weapon=weapon) + list(extra)
+    mods = _modifiers(st, tables, crew, action_name, weapon=weapon, data=data)
+    if extra:
+        mods += extra
     bonus = payload.get("bonus")
     if bonus is None:
         bonus = action_name in crew["bonus_actions"]
     if bonus:
         mods.append((1, "one applicable ability or item (p.67)"))
-    total_mod = sum(m for m, _ in mods)
+    total_mod = 0
+    for m, _ in mods:
+        total_mod += m
     reason = f"Battlefield Test: {action_name} ({target}+)"
     faces = payload.get("faces")
     if faces is not None:
@@ -208,7 +241,7 @@ def _test(
     else:
         record = _roll(dice, 2, 6, reason, modifier=total_mod)
     passed = record["total"] >= int(target)
-    why = "; ".join(f"{m:+d} {c}" for m, c in mods)
+    why = "; ".join([f"{m:+d} {c}" for m, c in mods]) if mods else ""
     text = f"{crew['name']} tries {action_name}: needs {target}+, rolls {record['total']}{' (' + why + ')' if why else ''}: {'passed' if passed else 'failed'}."
     events.append(_event("test", text, [record]))
     return passed

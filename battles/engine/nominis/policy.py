@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from battles.engine.nominis.flow import _free_known
@@ -246,12 +246,19 @@ def withdraw_reason(state: Mapping[str, Any]) -> str:
     stance = _opts(st).stance
     if stance == "reckless":
         return ""
-    fighters = [c for c in st["crew"] if not c["vip"]]
-    total = len(fighters)
-    down = sum(1 for c in fighters if c["status"] == "casualty")
-    on_field = len(_active_crew(st))
-    foes = len(_active_enemies(st))
-    if not down or not on_field or not foes:
+    total = down = on_field = 0
+    for c in st["crew"]:  # one pass: asked at every end of round
+        status = c["status"]
+        if status == "active":
+            on_field += 1
+        if not c["vip"]:
+            total += 1
+            if status == "casualty":
+                down += 1
+    if not down or not on_field:
+        return ""
+    foes = sum(1 for e in st["enemies"] if e["status"] == "active")
+    if not foes:
         return ""
     label = STANCES.get(stance, stance)
     half_down = down * 2 >= total
@@ -292,27 +299,28 @@ def _auto_retreat(st: State, tables: Tables) -> dict[str, Any]:
 
 
 def _auto_initiative(st: State, crew: Mapping[str, Any], tables: Tables) -> dict[str, Any]:
+    name = crew["name"]
+    for action in _initiative_candidates(st, crew):
+        if _action_problem(st, crew, action["action"], action, tables) is None:
+            action["label"] = f"{name}: {action['action']}"
+            return action
+    return {"type": "initiative_action", "actor": name, "action": TAKE_COVER, "label": f"{name}: {TAKE_COVER}"}
+
+
+def _initiative_candidates(st: State, crew: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
+    """The Initiative Actions :func:`auto_action` tries for ``crew``, in its order, each made only
+    when the ones before it were refused (every one is tried on every character's turn)."""
     base = {"type": "initiative_action", "actor": crew["name"]}
-
-    def ok(action: dict[str, Any]) -> bool:
-        return _action_problem(st, crew, action["action"], action, tables) is None
-
-    candidates: list[dict[str, Any]] = [{**base, "action": TASK}]
+    yield {**base, "action": TASK}
     loc = _needed_location(st, crew)
     if loc is not None:
-        candidates.append({**base, "action": MOVE_UP, "location": loc["name"]})
-    objective = st["objective"]
-    if not objective["achieved"]:
+        yield {**base, "action": MOVE_UP, "location": loc["name"]}
+    if not st["objective"]["achieved"]:
         for suspected in st["locations"]:
             if not suspected["known"] and suspected["kind"] not in ("sight",):
-                candidates.append({**base, "action": SCOUT, "location": suspected["name"]})
+                yield {**base, "action": SCOUT, "location": suspected["name"]}
                 break
-    candidates += [{**base, "action": OPTIMAL_SHOT}]
+    yield {**base, "action": OPTIMAL_SHOT}
     if _melee_only(crew):
-        candidates.append({**base, "action": CHARGE})
-    candidates.append({**base, "action": TAKE_COVER})
-    for action in candidates:
-        if ok(action):
-            action["label"] = f"{crew['name']}: {action['action']}"
-            return action
-    return {**base, "action": TAKE_COVER, "label": f"{crew['name']}: {TAKE_COVER}"}
+        yield {**base, "action": CHARGE}
+    yield {**base, "action": TAKE_COVER}

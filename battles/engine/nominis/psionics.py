@@ -275,7 +275,7 @@ def _effect(
 
 def auto_power(st: Mapping[str, Any], crew: Mapping[str, Any]) -> dict[str, Any] | None:
     """The automatic policy's Psionic Action for ``crew`` now (see the module docstring), or None."""
-    if not can_use(st, crew):
+    if not crew.get("psionic") or not can_use(st, crew):  # most figures are no Psionic (powers_of)
         return None
     known = powers_of(crew)
     pick: tuple[str, str] | None = None

@@ -7,6 +7,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from functools import lru_cache
+from random import Random
 from typing import Any
 
 from battles.engine import fp_combat
@@ -281,11 +282,12 @@ Record = dict[str, Any]
 
 
 def _event(kind: str, text: str, rolls: Sequence[RollRecord | Record] = (), **data: Any) -> Event:
-    event: Event = {
-        "kind": kind,
-        "text": text,
-        "rolls": [r if type(r) is dict else r.as_dict() for r in rolls] if rolls else [],  # type: ignore[union-attr]
-    }
+    """An event ``{"kind", "text", "rolls": [stored records], **data}``; ``rolls`` are stored
+    records (``_roll``) or :class:`RollRecord` objects (the combat resolver's), stored here."""
+    if not rolls:
+        event: Event = {"kind": kind, "text": text, "rolls": []}
+    else:
+        event = {"kind": kind, "text": text, "rolls": [r if type(r) is dict else r.as_dict() for r in rolls]}  # type: ignore[union-attr]
     if data:
         event.update(data)
     return event
@@ -300,12 +302,17 @@ def _roll(dice: Dice, count: int, sides: int, reason: str, *, modifier: int = 0,
     play: no notation to parse and no frozen record to build and convert, one record per roll all
     the same (``{"notation", "reason", "faces", "kept", "natural", "modifier", "total", "keep",
     "entered", "rerolled"}``)."""
-    face = dice.face
-    faces = [face(sides)] if count == 1 else [face(sides) for _ in range(count)]
+    if sides != 100 and type(dice).face is _PLAIN_FACE and type(dice.rng) is Random:
+        # Dice.face's own draw for a plain D3-D20 (as Dice.roll does): 1 + _randbelow(sides).
+        rng: Any = dice.rng
+        faces = [1 + rng._randbelow(sides)] if count == 1 else [1 + rng._randbelow(sides) for _ in range(count)]
+    else:
+        face = dice.face
+        faces = [face(sides)] if count == 1 else [face(sides) for _ in range(count)]
     if separate:
         natural = total = None
     else:
-        natural = sum(faces)
+        natural = faces[0] if count == 1 else sum(faces)
         total = natural + modifier
     return {
         "notation": _notation(count, sides),
@@ -322,6 +329,7 @@ def _roll(dice: Dice, count: int, sides: int, reason: str, *, modifier: int = 0,
 
 
 _SUM, _SEPARATE = Keep.SUM.value, Keep.SEPARATE.value
+_PLAIN_FACE = Dice.face
 
 
 def _enter(notation: str, faces: Any, reason: str, *, modifier: int = 0) -> Record:
@@ -368,10 +376,24 @@ def _pick_die(count: int) -> tuple[int, bool]:
     return sides, bool(even)
 
 
-def _panic_faces(panic: str) -> set[int]:
+def _panic_faces(panic: Any) -> frozenset[int]:
+    """The D6 faces of a Panic range (``"1-2"``, ``"1"``, ``"0"`` or ``""`` for none). Raises
+    :class:`NoMinisError` (field ``enemy_panic``) for anything else."""
+    if type(panic) is str:
+        return _panic_text(panic)
+    return _read_panic(panic)
+
+
+@lru_cache(maxsize=64)
+def _panic_text(panic: str) -> frozenset[int]:
+    # Read at every end of round; a battle has one or two ranges, each parsed once.
+    return _read_panic(panic)
+
+
+def _read_panic(panic: Any) -> frozenset[int]:
     text = str(panic).strip()
     if text in ("", "0", "-", "none"):
-        return set()
+        return frozenset()
     match = re.fullmatch(r"(\d)(?:\s*-\s*(\d))?", text)
     if not match:
         raise NoMinisError(
@@ -381,4 +403,4 @@ def _panic_faces(panic: str) -> set[int]:
     high = int(match[2] or low)
     if not 1 <= low <= high <= 6:
         raise NoMinisError(f"enemy_panic must lie within 1-6; got {panic!r}.", field="enemy_panic")
-    return set(range(low, high + 1))
+    return frozenset(range(low, high + 1))

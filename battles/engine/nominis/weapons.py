@@ -35,51 +35,29 @@ def _weapon(
     )
 
 
-def _guns(
-    figure: Mapping[str, Any], *, over: int | None = None, reach: int | None = None, no_heavy: bool = False
-) -> list[dict[str, Any]]:
-    """Ranged weapons usable under the limits: range over ``over``, at least ``reach``, no Heavy;
-    longest range first."""
-    return sorted(_usable(figure, over=over, reach=reach, no_heavy=no_heavy), key=_gun_rank, reverse=True)
-
-
-def _usable(
-    figure: Mapping[str, Any], *, over: int | None = None, reach: int | None = None, no_heavy: bool = False
-) -> list[dict[str, Any]]:
-    guns = []
-    for weapon in figure["weapons"]:
-        if weapon["range"] <= 0 or weapon["shots"] <= 0:
-            continue
-        if over is not None and weapon["range"] <= over:
-            continue
-        if reach is not None and weapon["range"] < reach:
-            continue
-        if no_heavy and "heavy" in weapon["traits"]:
-            continue
-        guns.append(weapon)
-    return guns
+def _allowed(weapon: Mapping[str, Any], over: int | None, reach: int | None, no_heavy: bool) -> bool:
+    """A ranged weapon with shots, usable under the limits: range over ``over``, at least
+    ``reach`` (inches), not Heavy when ``no_heavy``."""
+    rng = weapon["range"]
+    return (
+        rng > 0
+        and weapon["shots"] > 0
+        and (over is None or rng > over)
+        and (reach is None or rng >= reach)
+        and not (no_heavy and "heavy" in weapon["traits"])
+    )
 
 
 def _best_gun(
     figure: Mapping[str, Any], *, over: int | None = None, reach: int | None = None, no_heavy: bool = False
 ) -> dict[str, Any] | None:
-    """The first of the longest-ranged guns :func:`_usable` allows: what :func:`_guns` would list
-    first (its sort is stable). One pass, no lists: asked several times per engagement."""
+    """The usable ranged weapon (:func:`_allowed`) with the longest range, then the most shots,
+    then the most Damage; the first carried on a tie; ``None`` when none is usable. One pass:
+    asked several times per engagement."""
     best = None
-    best_rank = (0, 0, 0)
     for weapon in figure["weapons"]:
-        rng = weapon["range"]
-        if rng <= 0 or weapon["shots"] <= 0:
-            continue
-        if over is not None and rng <= over:
-            continue
-        if reach is not None and rng < reach:
-            continue
-        if no_heavy and "heavy" in weapon["traits"]:
-            continue
-        rank = (rng, weapon["shots"], weapon["damage"])
-        if best is None or rank > best_rank:
-            best, best_rank = weapon, rank
+        if _allowed(weapon, over, reach, no_heavy) and (best is None or _gun_rank(weapon) > _gun_rank(best)):
+            best = weapon
     return best
 
 
@@ -88,9 +66,18 @@ def _gun_rank(weapon: Mapping[str, Any]) -> tuple[int, int, int]:
 
 
 def _gun_named(figure: Mapping[str, Any], name: Any) -> dict[str, Any]:
-    for weapon in _guns(figure):
-        if weapon["name"] == name:
-            return weapon
+    """The ranged weapon with shots called ``name`` (the best ranked of that name, the first
+    carried on a tie), found in one pass."""
+    best = None
+    for weapon in figure["weapons"]:
+        if (
+            weapon["name"] == name
+            and _allowed(weapon, None, None, False)
+            and (best is None or _gun_rank(weapon) > _gun_rank(best))
+        ):
+            best = weapon
+    if best is not None:
+        return best
     raise NoMinisError(f"weapon must name a ranged weapon {figure['name']} carries; got {name!r}.", field="weapon")
 
 
