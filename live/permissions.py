@@ -73,9 +73,10 @@ def room_for(
     """Load ``room_id`` for ``user`` with at least the role ``at_least``.
 
     One query: the room (taken for update when ``lock``; its ``initial_state`` deferred) with
-    the user's membership role read in the same statement, and with ``tables_token`` the rule tables' version too (set on the
-    room as ``tables_token``; see :func:`rules.selectors.tables_version_column`), so that a
-    tracker action reads its tables from memory without a query of its own.
+    the user's membership role read in the same statement, and with ``tables_token`` the rule
+    tables' version too (set on the room as ``tables_token``; see
+    :func:`rules.selectors.tables_version_column`), so that a tracker action reads its tables
+    from memory without a query of its own.
 
     Raises :class:`NotFound` when the user may not see the room at all (so outsiders learn
     nothing), and :class:`NotAllowed` when they see it but their role is too low.
