@@ -83,32 +83,6 @@ def test_token_auth(api: APIClient, player) -> None:  # type: ignore[no-untyped-
     assert api.get("/api/v1/tables/").status_code == 200
 
 
-def test_a_token_is_looked_up_in_one_query_and_answers_as_drf_does(api: APIClient, player) -> None:  # type: ignore[no-untyped-def]
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-    from rest_framework import authentication, exceptions
-    from rest_framework.authtoken.models import Token
-
-    from config.authentication import TokenAuthentication
-
-    token = Token.objects.create(user=player)
-    ours, drf = TokenAuthentication(), authentication.TokenAuthentication()
-    with CaptureQueriesContext(connection) as queries:
-        user, found = ours.authenticate_credentials(token.key)
-    assert len(queries) == 1
-    assert (user, found) == drf.authenticate_credentials(token.key)
-    assert user.username == "ripley" and found.user is user and found.created == token.created
-    with pytest.raises(exceptions.AuthenticationFailed, match="Invalid token"):
-        ours.authenticate_credentials(token.key[::-1])
-    api.credentials(HTTP_AUTHORIZATION=f"Token {token.key[::-1]}")
-    refused = api.get("/api/v1/rooms/")
-    assert refused.status_code == 401 and refused.json()["detail"] == "Invalid token."
-    player.is_active = False
-    player.save(update_fields=["is_active"])
-    with pytest.raises(exceptions.AuthenticationFailed, match="User inactive or deleted"):
-        ours.authenticate_credentials(token.key)
-
-
 def test_schema_and_docs_are_served(api: APIClient) -> None:
     schema = api.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
     assert schema.status_code == 200
