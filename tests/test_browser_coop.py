@@ -21,7 +21,7 @@ from live.models import Room
 from live.services import room_act
 from tests.asgi_server import asgi_server
 from tests.browser import chromium, laptop_and_phone
-from tests.test_browser_battles import LIVE, players, scroll_width
+from tests.test_browser_battles import LIVE, caught_up, players, scroll_width
 from tests.test_browser_pvp import crew, shot
 
 # The rest of the night is played through the service in this process while the browsers follow
@@ -123,6 +123,7 @@ def test_two_players_fight_a_coop_battle_each_on_their_own_device(players) -> No
         laptop.get_by_test_id("take-die-h1").click()
         expect(laptop.get_by_test_id("figure-h1")).to_contain_text("quick", timeout=LIVE)
         expect(phone.get_by_test_id("take-die-g1")).to_be_visible(timeout=LIVE)
+        caught_up(laptop, phone)  # the phone taps on the version with the laptop's die taken, as a player sees it
         phone.get_by_test_id("take-die-g1").click()
         expect(laptop.get_by_test_id("figure-g1")).to_contain_text("quick", timeout=LIVE)
         shot(phone, "coop-reactions-phone")
