@@ -54,6 +54,8 @@ from redis.asyncio import Redis as AsyncRedis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
+from rules.writes import table_of
+
 logger = logging.getLogger(__name__)
 
 # django-eventstream publishes every event on this one Redis channel.
@@ -174,7 +176,7 @@ class RoomEventStorage(DjangoModelStorage):
 
         if connection.vendor != "postgresql":  # one statement needs PostgreSQL's writing WITH: the library's way
             return super().append_event(channel, event_type, data)  # type: ignore[no-any-return]
-        counters, events = (connection.ops.quote_name(model._meta.db_table) for model in (EventCounter, StoredEvent))
+        counters, events = table_of(EventCounter), table_of(StoredEvent)
         stamp = connection.ops.adapt_datetimefield_value(timezone.now())
         encoded = json.dumps(data, cls=DjangoJSONEncoder)
         columns = "(channel, type, data, eid, created)"

@@ -105,11 +105,11 @@ def bump_and_log(row: Model, entry: Model, *, fields: Sequence[str]) -> int:
     those of :func:`bump` and ``entry.save()``, and ``entry`` comes back saved, with its id.
     Models whose saves have signal receivers must not use it (the one statement sends none).
     Returns the new version."""
-    row.version += 1  # type: ignore[attr-defined]
     if connection.vendor != "postgresql":
-        row.save(update_fields=[*fields, "version", "updated"])
+        version = bump(row, fields=fields)  # type: ignore[arg-type]
         entry.save()
-        return row.version  # type: ignore[attr-defined,no-any-return]
+        return version
+    row.version += 1  # type: ignore[attr-defined]
     sql, updated, inserted = _bump_and_log_statement(type(row), tuple(fields), type(entry))
     params = [field.get_db_prep_save(field.pre_save(row, False), connection) for field in updated]
     params.append(row.pk)

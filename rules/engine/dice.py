@@ -231,16 +231,18 @@ class Dice:
         else:
             parsed = parse(notation) if isinstance(notation, str) else notation
             text = _notation_text(parsed)
-        sides, count = parsed.sides, parsed.count
-        if sides == 100 or type(self).face is not _PLAIN_FACE or type(self.rng) is not random.Random:
-            faces = tuple(self.face(sides) for _ in range(count))
-        else:
-            # A plain D3-D20 face is randint(1, sides), which is 1 + _randbelow(sides) on a
-            # random.Random: the same draw from the same generator, without randint's argument
-            # checks (test_dice compares the two ways).
-            below = self.rng._randbelow  # type: ignore[attr-defined]
-            faces = (1 + below(sides),) if count == 1 else tuple(1 + below(sides) for _ in range(count))
+        faces = self.faces(parsed.count, parsed.sides)
         return _record(parsed, reason, faces, parsed.modifier + modifier, keep, entered=False, text=text)
+
+    def faces(self, count: int, sides: int) -> tuple[int, ...]:
+        """``count`` faces of a D``sides``, drawn in order as :meth:`face` draws them."""
+        if sides == 100 or type(self).face is not _PLAIN_FACE or type(self.rng) is not random.Random:
+            return tuple(self.face(sides) for _ in range(count))
+        # A plain D3-D20 face is randint(1, sides), which is 1 + _randbelow(sides) on a
+        # random.Random: the same draw from the same generator, without randint's argument
+        # checks (test_dice compares the two ways).
+        below = self.rng._randbelow  # type: ignore[attr-defined]
+        return (1 + below(sides),) if count == 1 else tuple(1 + below(sides) for _ in range(count))
 
     def d3(self, reason: str = "") -> RollRecord:
         return self.roll("D3", reason)

@@ -7,7 +7,6 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from functools import lru_cache
-from random import Random
 from typing import Any
 
 from battles.engine import fp_combat
@@ -302,13 +301,7 @@ def _roll(dice: Dice, count: int, sides: int, reason: str, *, modifier: int = 0,
     play: no notation to parse and no frozen record to build and convert, one record per roll all
     the same (``{"notation", "reason", "faces", "kept", "natural", "modifier", "total", "keep",
     "entered", "rerolled"}``)."""
-    if sides != 100 and type(dice).face is _PLAIN_FACE and type(dice.rng) is Random:
-        # Dice.face's own draw for a plain D3-D20 (as Dice.roll does): 1 + _randbelow(sides).
-        rng: Any = dice.rng
-        faces = [1 + rng._randbelow(sides)] if count == 1 else [1 + rng._randbelow(sides) for _ in range(count)]
-    else:
-        face = dice.face
-        faces = [face(sides)] if count == 1 else [face(sides) for _ in range(count)]
+    faces = list(dice.faces(count, sides))
     if separate:
         natural = total = None
     else:
@@ -329,7 +322,6 @@ def _roll(dice: Dice, count: int, sides: int, reason: str, *, modifier: int = 0,
 
 
 _SUM, _SEPARATE = Keep.SUM.value, Keep.SEPARATE.value
-_PLAIN_FACE = Dice.face
 
 
 def _enter(notation: str, faces: Any, reason: str, *, modifier: int = 0) -> Record:
