@@ -388,17 +388,11 @@ def _check_end(st: State, events: list[Event]) -> None:
     so the usual answer, both sides still fighting, comes from the first figures looked at)."""
     if st["finished"]:
         return
-    for figure in st["enemies"]:
-        if figure["status"] == "active":
-            break
-    else:
+    if not _any_active(st["enemies"]):
         crew_left = _any_active(st["crew"])
         _end(st, "no enemies left" if crew_left else "both sides gone", crew_left, events)
-        return
-    for figure in st["crew"]:
-        if figure["status"] == "active":
-            return
-    _end(st, "no crew left on the battlefield", False, events)
+    elif not _any_active(st["crew"]):
+        _end(st, "no crew left on the battlefield", False, events)
 
 
 def _end(st: State, reason: str, crew_left: bool, events: list[Event]) -> None:

@@ -257,7 +257,7 @@ def withdraw_reason(state: Mapping[str, Any]) -> str:
                 down += 1
     if not down or not on_field:
         return ""
-    foes = sum(1 for e in st["enemies"] if e["status"] == "active")
+    foes = len(_active_enemies(st))
     if not foes:
         return ""
     label = STANCES.get(stance, stance)
