@@ -68,10 +68,14 @@ def _check_table_options(tracker: registry.TrackerKind, user: Any, options: dict
         options[field.name] = slug
 
 
-def _record(room: Room, action: Action, seed: int, events: list[Event], *, before: dict[str, Any]) -> RoomAction:
+def _record(
+    room: Room, action: Action, seed: int, events: list[Event], *, before: dict[str, Any], actor: Any = None
+) -> RoomAction:
     """Keep an applied action: bump and save the room (its new state already set) and append the
     action to the log with its seed, roll records, events and the state before it (for undo), in
-    one write (:func:`rules.writes.bump_and_log`)."""
+    one write (:func:`rules.writes.bump_and_log`). ``actor``, the user who acted when the caller
+    holds it, is set on the entry so that the kind's ``on_record`` and the answer name them
+    without a query."""
     entry = RoomAction(
         room=room,
         version=room.version + 1,
@@ -84,6 +88,8 @@ def _record(room: Room, action: Action, seed: int, events: list[Event], *, befor
         events=[e.as_dict() for e in events],
         state_before=before,
     )
+    if actor is not None:
+        entry.actor = actor
     writes.bump_and_log(room, entry, fields=["state"])
     _on_record(room, entry)
     return entry
@@ -439,8 +445,7 @@ def room_act(
         error = NotAllowed if exc.__class__.__name__ == "NotYours" else DropshipError
         raise error(exc.message, field=exc.field) from exc
     room.state = state
-    entry = _record(room, action, dice.seed, events, before=before)
-    entry.actor = user  # the log entry's actor is at hand: showing it costs no query
+    entry = _record(room, action, dice.seed, events, before=before, actor=user)
     transaction.on_commit(lambda: publish_room(room.pk, room.version))
     return ActResult(room=room, entry=entry)
 
