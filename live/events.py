@@ -10,9 +10,8 @@ Two kinds of channel per room, both behind the room check (:class:`RoomChannelMa
   ``members`` event reaches a process, it renders the room's fragment once per view that has a
   device listening in that process, and queues the HTML (``tracker``) to each of them: phones do
   not refetch. Not stored: a device that was away asks once for the tracker when its stream
-  opens again. Through Redis, the room's ``version`` or ``members`` event is queued after the
-  fragments it announces, so a page stream (which hears both channels) is written once per
-  action.
+  opens again. The room's ``version`` or ``members`` event is queued after the fragments it
+  announces, so a page stream (which hears both channels) is written once per action.
 
 A waiting stream holds no database connection: the permission check and the event store close
 theirs after reading (:func:`live.fragments.release_connection`), and the views' channels are
@@ -48,6 +47,7 @@ from django_eventstream import send_event
 from django_eventstream.channelmanager import DefaultChannelManager
 from django_eventstream.event import Event
 from django_eventstream.storage import DjangoModelStorage
+from django_eventstream.utils import get_storage
 from django_eventstream.views import RedisListener, get_listener_manager
 from redis import Redis
 from redis.asyncio import Redis as AsyncRedis
@@ -99,11 +99,9 @@ def publish_room(room_id: int, version: int) -> None:
     """Tell every device on the room's channel that ``version`` is the latest, and push the
     fragment to the devices watching the room page."""
     try:
-        send_event(room_channel(room_id), "version", {"room": room_id, "version": version})
+        _publish(room_id, "version", {"room": room_id, "version": version})
     except Exception:  # a dead event bus must not fail a committed action; devices also poll
         logger.exception("Could not publish room %s version %s", room_id, version)
-    if not hasattr(settings, "EVENTSTREAM_REDIS"):
-        push_room(room_id)  # with Redis, every process (this one too) pushes on hearing the event
 
 
 def publish_members(room_id: int) -> None:
@@ -113,11 +111,27 @@ def publish_members(room_id: int) -> None:
     from live.selectors import members_stamp
 
     try:
-        send_event(room_channel(room_id), "members", {"room": room_id, "members": members_stamp(room_id)})
+        _publish(room_id, "members", {"room": room_id, "members": members_stamp(room_id)})
     except Exception:  # a dead event bus must not fail a committed join; devices also poll
         logger.exception("Could not publish the members of room %s", room_id)
-    if not hasattr(settings, "EVENTSTREAM_REDIS"):
-        push_room(room_id)
+
+
+def _publish(room_id: int, event_type: str, data: dict[str, Any]) -> None:
+    """Store ``event_type`` with ``data`` on the room's channel and have every process push the
+    room's fragment with it.
+
+    With Redis, django-eventstream's ``send_event`` publishes it and every process (this one
+    too) pushes on hearing it (:meth:`ReconnectingRedisListener.dispatch`). Without, this process
+    is the only one: the event is stored as ``send_event`` stores it and handed to
+    :func:`push_room` as the push's announcement, so a page stream is written once per action
+    (the fragment, then the event), as through Redis, instead of once for the event and once
+    more for the fragment."""
+    channel = room_channel(room_id)
+    if hasattr(settings, "EVENTSTREAM_REDIS"):
+        send_event(channel, event_type, data)
+        return
+    event = get_storage().append_event(channel, event_type, json.dumps(data, cls=DjangoJSONEncoder))
+    push_room(room_id, announce=(channel, event))
 
 
 class RoomChannelManager(DefaultChannelManager):
@@ -264,26 +278,31 @@ def push_room(room_id: int, announce: tuple[str, Event] | None = None) -> None:
     """Render the room's fragment once per view watched in this process and queue it to those
     streams, on the streams' event loop (from any thread; nothing to do while none watches).
 
-    ``announce``, a stored event of the room heard on the event loop (``(channel, event)``), is
-    queued to its channel's streams with the fragments (after them) when a push follows, at once
-    otherwise: a device then hears the fragment and its announcement in one write. Clients of the
+    ``announce``, a stored event of the room (``(channel, event)``: heard from Redis on the event
+    loop, or stored by this process's own write without Redis), is queued to its channel's
+    streams with the fragments (after them) when a push follows, at once otherwise: a device then
+    hears the fragment and its announcement in one write. Clients of the
     room's channel alone hear it a render later (milliseconds)."""
     loop = _stream_loop() if local_views(room_id) else None
+    if loop is None:
+        if announce is not None:
+            get_listener_manager().add_to_queues(*announce)
+        return
     try:
         running = asyncio.get_running_loop()
     except RuntimeError:
         running = None
-    if announce is not None and (loop is None or running is not loop):
-        get_listener_manager().add_to_queues(*announce)
-        announce = None
-    if loop is None:
-        return
     if running is loop:
-        if announce is not None:
-            _held.setdefault(room_id, []).append(announce)
-        _request_push(room_id)
-    else:
-        loop.call_soon_threadsafe(_request_push, room_id)
+        _hold_and_push(room_id, announce)
+    else:  # a request's thread, after its commit (no Redis): the loop holds and pushes
+        loop.call_soon_threadsafe(_hold_and_push, room_id, announce)
+
+
+def _hold_and_push(room_id: int, announce: tuple[str, Event] | None) -> None:
+    """On the streams' loop: keep ``announce`` for the room's next push, and ask for one."""
+    if announce is not None:
+        _held.setdefault(room_id, []).append(announce)
+    _request_push(room_id)
 
 
 def _request_push(room_id: int) -> None:

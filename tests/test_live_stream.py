@@ -165,9 +165,10 @@ def test_the_room_page_hears_its_own_view_of_the_tracker_pushed(room_and_people)
         _next_raw(viewer_stream, "stream-open")
         _act(base, room.pk, token, 0)
         for stream in (player_stream, viewer_stream):
-            # The room's stored event comes first (a page whose push is lost asks on hearing it).
-            assert json.loads(_next_raw(stream, "version")) == {"room": room.pk, "version": 1}
             html = _tracker_at(stream, 1)
+            # The room's stored event follows the fragment it announces (a page whose push is lost
+            # asks for the tracker on hearing it).
+            assert json.loads(_next_raw(stream, "version")) == {"room": room.pk, "version": 1}
             assert "Trooper 0" in html and 'hx-swap-oob="outerHTML"' in html  # the member list, out of band
             assert "csrfmiddlewaretoken" not in html  # one render for every device: the page adds its own token
         # A viewer's own Leave button comes with every viewer's view, marked for dropship.js to keep.
@@ -268,12 +269,13 @@ def _tracker_at(stream: http.client.HTTPResponse, version: int) -> str:
             return html
 
 
-@pytest.mark.redis
-def test_through_redis_a_page_hears_the_fragment_and_its_version_in_one_write(room_and_people) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("through", [pytest.param("redis", marks=pytest.mark.redis), "one process"])
+def test_a_page_hears_the_fragment_and_its_version_in_one_write(room_and_people, through: str) -> None:  # type: ignore[no-untyped-def]
     """Each page stream is written once per action (the per-device cost of a push): the fragment
-    first, then the stored ``version`` event it answers, in one chunk of the response."""
+    first, then the stored ``version`` event it answers, in one chunk of the response; through
+    Redis and in one process without it (``make run``'s laptop)."""
     room, token, cookie = room_and_people
-    with asgi_server(redis_url=settings.REDIS_URL) as base:
+    with asgi_server(redis_url=settings.REDIS_URL if through == "redis" else None) as base:
         stream = _open_page_stream(base, room.pk, cookie)
         _next_raw(stream, "stream-open")
         _act(base, room.pk, token, 0)
