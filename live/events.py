@@ -281,8 +281,8 @@ def push_room(room_id: int, announce: tuple[str, Event] | None = None) -> None:
     ``announce``, a stored event of the room (``(channel, event)``: heard from Redis on the event
     loop, or stored by this process's own write without Redis), is queued to its channel's
     streams with the fragments (after them) when a push follows, at once otherwise: a device then
-    hears the fragment and its announcement in one write. Clients of the
-    room's channel alone hear it a render later (milliseconds)."""
+    hears the fragment and its announcement in one write. Clients of the room's channel alone
+    hear it a render later (milliseconds)."""
     loop = _stream_loop() if local_views(room_id) else None
     if loop is None:
         if announce is not None:
