@@ -94,10 +94,9 @@ urlpatterns = [*app_urls, path("bench/baseline/<int:room_id>/", baseline)]
 def server_app() -> Any:
     """The ASGI app the benchmark's uvicorn serves: the project's, plus the baseline view
     (``uvicorn --factory benchmarks.live_tracker:server_app``)."""
-    from django.core.asgi import get_asgi_application
-
     settings.ROOT_URLCONF = __name__
-    application = get_asgi_application()  # sets up logging again
+    from config.asgi import application  # the project's, as make run serves it (sets up logging again)
+
     logging.getLogger("django.request").setLevel(logging.ERROR)  # not a line per 409
     return application
 
