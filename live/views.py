@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import segno
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -290,6 +291,9 @@ def room_events(request: HttpRequest, room_id: int) -> HttpResponseBase:
     channels = [view_channel(room_id, view_of(role, user_id)), room_channel(room_id)] if fragments else [room_channel(room_id)]
     response = eventstream_events(request, channels=channels)
     release_connection()
+    # Every chunk the stream writes is encoded with the response's charset: named once here, it
+    # is not parsed again from the Content-Type for each chunk of each device.
+    response.charset = settings.DEFAULT_CHARSET
     if user_id is not None and isinstance(response, StreamingHttpResponse) and response.is_async:
         response.streaming_content = _present_while_open(response.streaming_content, room_id, user_id)  # type: ignore[arg-type]
     return response

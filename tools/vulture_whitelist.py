@@ -51,6 +51,7 @@ _.help_text  # a form field's help, shown by the template
 _.data_json  # form field, read through cleaned_data
 _.file  # form field, read through request.FILES
 _.is_anonymous  # the guest user stand-in's attribute, read by Django's auth checks
+_.charset  # a response's charset (a property setter), read by Django for every chunk it encodes
 
 # Fields of records that templates, serializers or asdict() read, never by name in Python:
 _.turn_number  # Battle field (list and card)
