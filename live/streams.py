@@ -2,9 +2,9 @@
 the same bytes on the wire.
 
 An event pushed to a room's page reaches every open stream, and django-eventstream's stream loop
-encodes it once per stream: with 200 phones on one room that per-stream work, not the render,
-is most of what an action costs the server (``benchmarks/live_fanout.py``). Installed by
-``LiveConfig.ready`` (:func:`install`):
+encodes and writes it once per stream: that work grows with the phones watching, where the
+render does not (``benchmarks/live_fanout.py``: with 200 phones on one room it was most of what
+an action cost the server). Installed by ``LiveConfig.ready`` (:func:`install`):
 
 - :func:`sse_encode_event`: the library's encoder without its regex split per line, and the
   recent events' texts kept, so the streams that write the same event (a view's fragment, the
@@ -44,8 +44,8 @@ def sse_encode_event(event_type: Any, data: Any, event_id: Any = None, escape: b
     Data that is a string without a carriage return (a pushed fragment, a stored event's JSON)
     is split at its line feeds by ``str.replace``, where the library runs ``re.split`` (about
     2.6 us per kB, once per stream); an event asked for again (the same ``data`` object, type and
-    id: the view's next stream) gets the text already made. Anything else
-    (escaping, JSON encoding, other data) goes to the library's own function."""
+    id: the view's next stream) gets the text already made. Anything else (escaping, JSON
+    encoding, other data) goes to the library's own function."""
     if escape or json_encode or type(data) is not str or "\r" in data:
         return _library_sse_encode_event(event_type, data, event_id=event_id, escape=escape, json_encode=json_encode)  # type: ignore[no-any-return]
     key = (event_type, event_id, id(data))
