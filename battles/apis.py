@@ -20,7 +20,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from battles import inputs, selectors, services
+from battles import inputs, nominis_services, odds_services, selectors, services, tracker_services
 from battles.engine import fp_street, nominis
 from battles.inputs import FpBattleVersionSerializer
 from battles.models import Battle, BattleJob
@@ -159,7 +159,7 @@ class FpOddsInputSerializer(serializers.Serializer[Any]):
 
 
 class StreetFightInputSerializer(serializers.Serializer[Any]):
-    """:func:`battles.services.street_fight_open`: a Street Fight's set-up options (pp.123-128)."""
+    """:func:`battles.tracker_services.street_fight_open`: a Street Fight's set-up options (pp.123-128)."""
 
     title = serializers.CharField(max_length=80, required=False, allow_blank=True, default="Street fight")
     crew = serializers.ListField(
@@ -246,7 +246,7 @@ class StreetFightApi(APIView):
     @extend_schema(request=StreetFightInputSerializer, responses={201: StreetFightRoomSerializer})
     def post(self, request: Request) -> Response:
         v = _valid(StreetFightInputSerializer, request)
-        room = services.street_fight_open(user=request.user, dice=_dice(v.pop("seed")), **v)
+        room = tracker_services.street_fight_open(user=request.user, dice=_dice(v.pop("seed")), **v)
         return Response(
             {"room": room.pk, "url": f"/rooms/{room.pk}/", "setup": room.state["card"]}, status=status.HTTP_201_CREATED
         )
@@ -273,7 +273,7 @@ class FpLoanFightApi(APIView):
     def post(self, request: Request, campaign_id: int) -> Response:
         v = _valid(FpLoanFightInputSerializer, request)
         dice = _dice(v.pop("seed"))
-        battle = services.loan_fight_create(user=request.user, campaign_id=campaign_id, dice=dice, **v)
+        battle = tracker_services.loan_fight_create(user=request.user, campaign_id=campaign_id, dice=dice, **v)
         return Response(_detail(request.user, battle.pk), status=status.HTTP_201_CREATED)
 
 
@@ -304,7 +304,7 @@ class FpBattleTrackApi(APIView):
 
     @extend_schema(request=FpBattleVersionSerializer, responses=FpBattleRoomSerializer)
     def post(self, request: Request, battle_id: int) -> Response:
-        room = services.battle_track(user=request.user, battle_id=battle_id, **_valid(FpBattleVersionSerializer, request))
+        room = tracker_services.battle_track(user=request.user, battle_id=battle_id, **_valid(FpBattleVersionSerializer, request))
         battle = selectors.battle_for(request.user, battle_id)
         return Response({"room": room.pk, "url": f"/rooms/{room.pk}/", "battle": FpBattleSerializer(battle).data})
 
@@ -316,7 +316,7 @@ class FpNominisStartApi(APIView):
 
     @extend_schema(request=FpNominisStartInputSerializer, responses=FpBattleDetailSerializer)
     def post(self, request: Request, battle_id: int) -> Response:
-        services.nominis_start(user=request.user, battle_id=battle_id, **_valid(FpNominisStartInputSerializer, request))
+        nominis_services.nominis_start(user=request.user, battle_id=battle_id, **_valid(FpNominisStartInputSerializer, request))
         return Response(_detail(request.user, battle_id))
 
 
@@ -328,7 +328,7 @@ class FpNominisActApi(APIView):
     @extend_schema(request=FpNominisActInputSerializer, responses=FpBattleDetailSerializer)
     def post(self, request: Request, battle_id: int) -> Response:
         v = _valid(FpNominisActInputSerializer, request)
-        services.nominis_act(
+        nominis_services.nominis_act(
             user=request.user, battle_id=battle_id, version=v["version"], action=v["action"], dice=_dice(v["seed"])
         )
         return Response(_detail(request.user, battle_id))
@@ -342,7 +342,7 @@ class FpNominisAutoApi(APIView):
     @extend_schema(request=FpNominisAutoInputSerializer, responses=FpBattleDetailSerializer)
     def post(self, request: Request, battle_id: int) -> Response:
         v = _valid(FpNominisAutoInputSerializer, request)
-        services.nominis_auto(
+        nominis_services.nominis_auto(
             user=request.user, battle_id=battle_id, version=v["version"], dice=_dice(v["seed"]), stance=v["stance"]
         )
         return Response(_detail(request.user, battle_id))
@@ -355,7 +355,7 @@ class FpNominisUndoApi(APIView):
 
     @extend_schema(request=FpBattleVersionSerializer, responses=FpBattleDetailSerializer)
     def post(self, request: Request, battle_id: int) -> Response:
-        services.nominis_undo(user=request.user, battle_id=battle_id, **_valid(FpBattleVersionSerializer, request))
+        nominis_services.nominis_undo(user=request.user, battle_id=battle_id, **_valid(FpBattleVersionSerializer, request))
         return Response(_detail(request.user, battle_id))
 
 
@@ -399,7 +399,7 @@ class FpBattleOddsApi(APIView):
 
     @extend_schema(request=FpOddsInputSerializer, responses={202: FpBattleJobSerializer})
     def post(self, request: Request, battle_id: int) -> Response:
-        job = services.odds_start(user=request.user, battle_id=battle_id, **_valid(FpOddsInputSerializer, request))
+        job = odds_services.odds_start(user=request.user, battle_id=battle_id, **_valid(FpOddsInputSerializer, request))
         job.refresh_from_db()
         return Response(FpBattleJobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
 
@@ -420,7 +420,7 @@ class FpBattleJobApi(APIView):
             selectors.battle_for(request.user, job.battle_id)
         except NotFound:
             raise NotFound("No such job.", field="job") from None
-        if services.odds_sweep(job_id=job.pk):  # a lost worker ends the job here
+        if odds_services.odds_sweep(job_id=job.pk):  # a lost worker ends the job here
             job.refresh_from_db()
         return Response(FpBattleJobSerializer(job).data)
 

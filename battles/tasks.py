@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from battles import services
+from battles import odds_services
 
 
 # Acknowledged after the run, and handed back to the queue if the worker dies mid-job. The
@@ -13,5 +13,5 @@ from battles import services
 # stays "running" for good nor runs twice at once.
 @shared_task(acks_late=True, reject_on_worker_lost=True)
 def battle_odds_run(job_id: int) -> None:
-    """Run an odds job (``battles.services.odds_run``)."""
-    services.odds_run(job_id=job_id)
+    """Run an odds job (``battles.odds_services.odds_run``)."""
+    odds_services.odds_run(job_id=job_id)

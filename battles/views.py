@@ -22,7 +22,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from battles import inputs, selectors, services
+from battles import inputs, nominis_services, odds_services, selectors, services, tracker_services
 from battles.engine import fp_enemies, fp_setup, fp_tracker, nominis
 from battles.models import Battle, BattleJob
 from campaigns.models import Campaign, Rival
@@ -403,7 +403,7 @@ def battle_create(request: HttpRequest) -> HttpResponse:
             raise DropshipError("campaign must be one of your campaigns, or empty for a standalone battle.", field="campaign")
         campaign_id = int(raw_campaign) if raw_campaign else None
         if request.POST.get("loan_fight") and campaign_id is not None:
-            fight = services.loan_fight_create(
+            fight = tracker_services.loan_fight_create(
                 user=request.user,
                 campaign_id=campaign_id,
                 version=_int(request, "version", None, field="version"),
@@ -474,8 +474,8 @@ def _detail_context(request: HttpRequest, battle: Battle, **extra: Any) -> dict[
         "hit": setup.get("hit_numbers") or {},
         "options": setup.get("options") or {},
         "nominis_state": nominis_state,
-        "nominis_mission": services.nominis_mission(setup) if setup else "fight_off",
-        "nominis_mission_label": nominis.MISSIONS.get(services.nominis_mission(setup) if setup else "fight_off", ""),
+        "nominis_mission": nominis_services.nominis_mission(setup) if setup else "fight_off",
+        "nominis_mission_label": nominis.MISSIONS.get(nominis_services.nominis_mission(setup) if setup else "fight_off", ""),
         "mission_fields": ("patrol_points", "exits_needed", "carrier", "escort", "target", "vip", "task", "mission_setup"),
         "vip_stats": [
             ("reactions", "Reactions"),
@@ -489,7 +489,7 @@ def _detail_context(request: HttpRequest, battle: Battle, **extra: Any) -> dict[
         "jobs": _jobs(battle),
         "stances": STANCE_CHOICES,
         "default_runs": DEFAULT_RUNS,
-        "max_runs": services.odds_max_runs(),
+        "max_runs": odds_services.odds_max_runs(),
         "form": request.POST if request.method == "POST" else {},
         "picked": request.POST.getlist("casualties") if request.method == "POST" else [],
         **extra,
@@ -584,7 +584,7 @@ def job_detail(request: HttpRequest, job_id: int) -> HttpResponse:
     if job is None:
         raise Http404("No such odds run.")
     _battle(request, job.battle_id)  # the battle's readers may watch its odds
-    if services.odds_sweep(job_id=job.pk):  # a lost worker ends the job here, and the polling
+    if odds_services.odds_sweep(job_id=job.pk):  # a lost worker ends the job here, and the polling
         job.refresh_from_db()
     result = job.result or {}
     runs = int(result.get("runs") or 0)
@@ -695,20 +695,20 @@ def _mission_setup_from_post(request: HttpRequest) -> dict[str, Any]:
 
 
 ACTIONS: dict[str, ActionFn] = {
-    "track": lambda r, b: services.battle_track(user=r.user, battle_id=b.pk, version=_version(r)),
-    "nominis_start": lambda r, b: services.nominis_start(
+    "track": lambda r, b: tracker_services.battle_track(user=r.user, battle_id=b.pk, version=_version(r)),
+    "nominis_start": lambda r, b: nominis_services.nominis_start(
         **_common(r, b),
         mode=r.POST.get("mode", "assisted"),
         mission_setup=_mission_setup_from_post(r),
         stance=r.POST.get("stance") or None,
     ),
-    "nominis_act": lambda r, b: services.nominis_act(**_common(r, b), action=_action_from_post(r)),
-    "nominis_auto": lambda r, b: services.nominis_auto(**_common(r, b), stance=r.POST.get("stance") or None),
-    "nominis_undo": lambda r, b: services.nominis_undo(**_common(r, b)),
+    "nominis_act": lambda r, b: nominis_services.nominis_act(**_common(r, b), action=_action_from_post(r)),
+    "nominis_auto": lambda r, b: nominis_services.nominis_auto(**_common(r, b), stance=r.POST.get("stance") or None),
+    "nominis_undo": lambda r, b: nominis_services.nominis_undo(**_common(r, b)),
     "finish": lambda r, b: services.battle_finish(
         user=r.user, battle_id=b.pk, **validated(inputs.FpBattleFinishInputSerializer, r.POST)
     ),
-    "odds": lambda r, b: services.odds_start(user=r.user, battle_id=b.pk, runs=_int(r, "runs", DEFAULT_RUNS) or 0),
+    "odds": lambda r, b: odds_services.odds_start(user=r.user, battle_id=b.pk, runs=_int(r, "runs", DEFAULT_RUNS) or 0),
     "delete": lambda r, b: services.battle_delete(**_common(r, b)),
 }
 
@@ -753,7 +753,7 @@ def act(request: HttpRequest, battle_id: int, action: str) -> HttpResponse:
 
 def _jobs(battle: Battle) -> list[BattleJob]:
     """The battle's last five odds jobs, those whose worker was lost ended first."""
-    services.odds_sweep(battle_id=battle.pk)
+    odds_services.odds_sweep(battle_id=battle.pk)
     return list(battle.jobs.order_by("-id")[:5])
 
 

@@ -2,7 +2,7 @@
 off (which cancels warrants and frees an impounded ship) and settling a seizure (give the ship
 up, or the result of fighting it out). The turn's "Check for loan enforcement consequences" step
 rolls interest, enforcement, Collectors and seizure warrants; setting up the "Fight it out"
-battle is in ``battles.services.loan_fight_create``.
+battle is in ``battles.tracker_services.loan_fight_create``.
 
 One transaction each, against the campaign ``version``; every change is logged and can be undone.
 """

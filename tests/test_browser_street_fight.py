@@ -10,7 +10,7 @@ import os
 import pytest
 from playwright.sync_api import expect
 
-from battles import services, street_kind
+from battles import street_kind, tracker_services
 from live.models import Room
 from live.services import room_act, room_share
 from rules.engine.dice import Dice
@@ -28,7 +28,7 @@ def test_a_street_fight_is_played_on_a_laptop_and_a_phone(tables: None) -> None:
     owner = UserFactory.create(username="referee")
     player = UserFactory.create(username="hudson")
     crew = [{"name": "Ria", "savvy": 1, "reactions": 2, "captain": True}, {"name": "Bo", "reactions": 1}]
-    room = services.street_fight_open(user=owner, crew=crew, title="Neon alley", dice=Dice(seed=4))
+    room = tracker_services.street_fight_open(user=owner, crew=crew, title="Neon alley", dice=Dice(seed=4))
     room_share(room, {player.pk: "player"})
     for type_, payload in (
         ("set_player", {"figure": "c2", "player": str(player.pk)}),

@@ -152,6 +152,7 @@ def test_the_squad_screens_make_as_many_queries_with_fifty_troopers_and_five_tho
 
 def test_the_battle_card_makes_as_many_queries_with_fifty_crew_and_twenty_members() -> None:
     from battles import services as battle_services
+    from battles import tracker_services
     from battles.tests.fp_data import PUNKS
     from campaigns import services as campaign_services
 
@@ -169,7 +170,7 @@ def test_the_battle_card_makes_as_many_queries_with_fifty_crew_and_twenty_member
             dice=Dice(seed=4),
         )  # fmt: skip
         assert len(battle.setup["crew"]) >= crew * 6 // 7
-        room = battle_services.battle_track(user=captain, battle_id=battle.pk, version=battle.version)
+        room = tracker_services.battle_track(user=captain, battle_id=battle.pk, version=battle.version)
         _seat(room, members)
         urls = ["/battles/fp/", f"/battles/fp/{battle.pk}/", f"/api/v1/fp-battles/{battle.pk}/", "/api/v1/fp-battles/"]
         counts = [queries(client, url) for url in urls]

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.core.management import call_command
 
-from battles import pvp_services
+from battles import odds_services, pvp_services
 from battles import services as battle_services
 from battles.models import Battle, BattleJob
 from battles.tests.fp_data import PUNKS
@@ -105,7 +105,7 @@ def build_world() -> World:
         dice=Dice(seed=4),
         battle_type="conventional",
     )
-    battle_job = battle_services.odds_start(user=owner, battle_id=battle.pk, runs=10)
+    battle_job = odds_services.odds_start(user=owner, battle_id=battle.pk, runs=10)
 
     squad = bughunt_services.squad_create(user=owner, name="Kilo", character_names=["Vasquez", "Hicks", "Hudson"], seed=3)
     mission = bughunt_services.mission_create(

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from battles import services
+from battles import services, tracker_services
 from battles.models import Battle
 from campaigns import loan_services
 from campaigns import services as campaign_services
@@ -49,7 +49,7 @@ def loaned(player: Any, **state: Any) -> Campaign:
 
 def test_fight_it_out_sets_up_a_campaign_battle_against_the_enforcers(player: Any) -> None:
     campaign = loaned(player, seizure={"method": "Permanent seizure", "owed": 70})
-    battle = services.loan_fight_create(
+    battle = tracker_services.loan_fight_create(
         user=player, campaign_id=campaign.pk, version=_v(campaign), enemy=ENFORCERS, hit_numbers=HITS, dice=Dice(seed=3)
     )
     campaign.refresh_from_db()
@@ -61,7 +61,9 @@ def test_fight_it_out_sets_up_a_campaign_battle_against_the_enforcers(player: An
     assert line.rolls[0]["reason"].startswith("Fight it out: first enemy edge")
     # Set up once; afterwards the crew says how it went.
     with pytest.raises(DropshipError) as refused:
-        services.loan_fight_create(user=player, campaign_id=campaign.pk, version=_v(campaign), enemy=ENFORCERS, hit_numbers=HITS)
+        tracker_services.loan_fight_create(
+            user=player, campaign_id=campaign.pk, version=_v(campaign), enemy=ENFORCERS, hit_numbers=HITS
+        )
     assert refused.value.field == "loan"
     loan_services.loan_seizure_end(user=player, campaign_id=campaign.pk, version=_v(campaign), end="escaped")
     campaign.refresh_from_db()
@@ -72,7 +74,9 @@ def test_fight_it_out_sets_up_a_campaign_battle_against_the_enforcers(player: An
 def test_there_is_no_fight_without_a_seizure_under_way(player: Any) -> None:
     campaign = loaned(player)
     with pytest.raises(DropshipError) as refused:
-        services.loan_fight_create(user=player, campaign_id=campaign.pk, version=_v(campaign), enemy=ENFORCERS, hit_numbers=HITS)
+        tracker_services.loan_fight_create(
+            user=player, campaign_id=campaign.pk, version=_v(campaign), enemy=ENFORCERS, hit_numbers=HITS
+        )
     assert refused.value.field == "loan" and not Battle.objects.exists()
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from battles import services
+from battles import nominis_services, services, tracker_services
 from battles.engine import fp_combat as fc
 from battles.engine import fp_tracker
 from battles.engine.fp_tracker.combat import _fighter as tracker_fighter
@@ -56,7 +56,7 @@ def test_p26_typed_armour_screens_and_bot_upgrades_reach_the_figures(player: Any
     assert (unit["save"], unit["save_kind"]) == (5, "both")  # casing 5+, Deflection: Armor and Screen
     # The live tracker gets the kind, and it changes a Piercing shot: Ria's Screen saves on the 5.
     tables = fiveparsecs_tables()
-    state = fp_tracker.initial_state(services.tracker_setup(made, tables), tables)
+    state = fp_tracker.initial_state(tracker_services.tracker_setup(made, tables), tables)
     needler = fc.custom_weapon("Needler", 24, 1, 1, ["Piercing"])
     shooter = fc.Fighter(name="Punk", combat_skill=0, toughness=3)
     numbers = fc.HitNumbers(open=5, cover=6, source="p.87")
@@ -70,7 +70,7 @@ def test_p26_typed_armour_screens_and_bot_upgrades_reach_the_figures(player: Any
 
     assert (shot_at("Ria"), shot_at("Unit"), shot_at("Bo")) == ("saved", "saved", "casualty")
     # No-minis play keeps the kind too.
-    nominis_crew = {c["name"]: c for c in services.nominis_initial(made)["crew"]}
+    nominis_crew = {c["name"]: c for c in nominis_services.nominis_initial(made)["crew"]}
     assert nominis_crew["Ria"]["save_kind"] == "screen" and nominis_crew["Unit"]["save_kind"] == "both"
 
 
@@ -79,13 +79,13 @@ def test_p26_a_multi_wave_scanner_adds_one_to_seize_the_initiative(player: Any) 
     made = battle(player, campaign)
     tables = fiveparsecs_tables()
     enemy = int(made.setup["enemy"].get("seize_initiative_modifier") or 0)
-    assert services.tracker_setup(made, tables)["seize_modifier"] == enemy + 1
+    assert tracker_services.tracker_setup(made, tables)["seize_modifier"] == enemy + 1
     unit = Character.objects.get(name="Unit")
     unit.sheet = {**unit.sheet, "bot_upgrades": ["Improved armor casing"]}
     unit.save()
     without = battle(player, campaign)
     enemy = int(without.setup["enemy"].get("seize_initiative_modifier") or 0)
-    assert services.tracker_setup(without, tables)["seize_modifier"] == enemy
+    assert tracker_services.tracker_setup(without, tables)["seize_modifier"] == enemy
 
 
 def test_a_bot_with_no_typed_save_has_none_and_a_typed_save_is_kept(player: Any) -> None:
@@ -106,7 +106,7 @@ def test_p18_a_psionics_rifle_stays_out_of_the_battle_with_a_warning(player: Any
     assert [w["name"] for w in seer["weapons"]] == ["Hand gun"] and seer["left_out"] == ["Military rifle"]
     assert any("Seer is a Psionic" in w and "Military rifle" in w for w in made.setup["warnings"])
     tables = fiveparsecs_tables()
-    tracked = next(c for c in services.tracker_setup(made, tables)["crew"] if c["name"] == "Seer")
+    tracked = next(c for c in tracker_services.tracker_setup(made, tables)["crew"] if c["name"] == "Seer")
     assert [w["name"] for w in tracked["weapons"]] == ["Hand gun"]
 
 
@@ -121,9 +121,9 @@ def test_pp12_15_krag_and_skulker_rules_ride_on_the_figures(player: Any) -> None
     )
     assert figure(battle(player, campaign, mission_source="patron"), "Grak")["reroll_natural_one"] is False
     tables = fiveparsecs_tables()
-    state = fp_tracker.initial_state(services.tracker_setup(rival, tables), tables)
+    state = fp_tracker.initial_state(tracker_services.tracker_setup(rival, tables), tables)
     tracked = next(f for f in state["crew"] if f["name"] == "Grak")
     assert tracked["reroll_natural_one"] and any("Stocky" in n for n in tracked["notes"])
     assert tracker_fighter(tracked).reroll_natural_one
-    nominis_grak = next(c for c in services.nominis_initial(rival)["crew"] if c["name"] == "Grak")
+    nominis_grak = next(c for c in nominis_services.nominis_initial(rival)["crew"] if c["name"] == "Grak")
     assert nominis_grak["reroll_natural_one"] is True

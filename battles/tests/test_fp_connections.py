@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from battles import services
+from battles import services, tracker_services
 from battles.tests.fp_data import PUNKS
 from campaigns import turn_services
 from campaigns.models import Campaign
@@ -45,7 +45,7 @@ def test_a_connection_adds_specialists_and_lowers_the_panic_range_in_the_battle_
     assert PUNKS["panic"] == "1-2" and made.setup["enemy"]["panic"] == "1"
     assert made.setup["connection"][0].startswith("Connection: Coincidence (p.83).")
     assert made.setup["connection"][0] in made.setup["warnings"]
-    tracker = services.tracker_setup(made, turn_services.fiveparsecs_tables())
+    tracker = tracker_services.tracker_setup(made, turn_services.fiveparsecs_tables())
     assert tracker["enemies"][0]["specialists"] == 2 and tracker["enemies"][0]["panic"] == "1"
 
 
@@ -77,7 +77,7 @@ def test_anonymous_tip_sends_late_arrivals_after_round_four_on_the_tracker(playe
     assert "After round 4, 1D6 more enemies arrive" in said.text
     made = services.battle_create(user=player, campaign_id=campaign.pk, enemy=PUNKS, dice=Dice(seed=1))
     assert made.setup["connection_terms"]["arrival_round"] == 4
-    room = services.battle_track(user=player, battle_id=made.pk, version=made.version)
+    room = tracker_services.battle_track(user=player, battle_id=made.pk, version=made.version)
     assert room.state["connection"]["arrival_round"] == 4 and not room.state["connection"]["arrived"]
 
 
@@ -86,5 +86,5 @@ def test_favor_owed_sets_a_round_limit_the_tracker_checks(player: Any) -> None:
     campaign, _ = brief(player, {"mode": "enter", "value": 1, "inputs": {"faces": [3]}}, "yes")
     made = services.battle_create(user=player, campaign_id=campaign.pk, enemy=PUNKS, dice=Dice(seed=1))
     assert made.setup["connection_terms"]["round_limit"] == 6
-    room = services.battle_track(user=player, battle_id=made.pk, version=made.version)
+    room = tracker_services.battle_track(user=player, battle_id=made.pk, version=made.version)
     assert room.state["connection"]["round_limit"] == 6

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from battles import services as battle_services
+from battles import tracker_services
 from battles.engine import fp_tracker as t
 from battles.tests.test_fp_tracker_engine import TABLES, end_round, play, setup, to_quick
 from campaigns import services
@@ -103,7 +104,7 @@ def test_the_quest_step_sets_up_a_data_cache_battle_and_its_score_wins_it(fivepa
         user=player, campaign_id=campaign.pk, enemy=enemy, mission_source="quest", dice=Dice(seed=4)
     )
     assert battle.setup["data_cache"] == {"target": 28, "bonus": 1}  # Gear is an Engineer
-    room = battle_services.battle_track(user=player, battle_id=battle.pk, version=battle.version)
+    room = tracker_services.battle_track(user=player, battle_id=battle.pk, version=battle.version)
     assert room.state["enemies"] == [] and room.state["data_cache"]["bonus"] == 1
     plain = battle_services.battle_create(
         user=player, campaign_id=campaign.pk, enemy=enemy, mission_source="opportunity", dice=Dice(seed=4)

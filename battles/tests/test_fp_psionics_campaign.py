@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from battles import services
+from battles import services, tracker_services
 from battles.models import Battle
 from battles.tests.fp_data import PUNKS
 from campaigns import services as campaign_services
@@ -37,7 +37,7 @@ def campaign_with_a_psionic(
 
 def tracked(user: Any, campaign: Campaign) -> tuple[Battle, Any]:
     battle = services.battle_create(user=user, campaign_id=campaign.pk, enemy=ELITE, dice=Dice(seed=4))
-    room = services.battle_track(user=user, battle_id=battle.pk, version=battle.version)
+    room = tracker_services.battle_track(user=user, battle_id=battle.pk, version=battle.version)
     battle.refresh_from_db()
     return battle, room
 
@@ -125,7 +125,7 @@ def test_an_enemy_psionic_from_the_set_up_uses_its_powers_on_the_tracker(player:
     campaign.save(update_fields=["options"])
     battle = services.battle_create(user=player, campaign_id=campaign.pk, enemy=ELITE, dice=Dice(seed=0))
     [psionic] = [f for f in battle.setup["enemy"]["figures"] if f["psionic_powers"]]
-    room = services.battle_track(user=player, battle_id=battle.pk, version=Battle.objects.get(pk=battle.pk).version)
+    room = tracker_services.battle_track(user=player, battle_id=battle.pk, version=Battle.objects.get(pk=battle.pk).version)
     [fig] = [f for f in room.state["enemies"] if f.get("psionic")]
     assert fig["powers"] == psionic["psionic_powers"] and fig["toughness"] == psionic["toughness"]
     assert [w["name"] for w in fig["weapons"]] == ["Hand gun", "Blade"]

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from battles import selectors, services
+from battles import nominis_services, odds_services, selectors, services, tracker_services
 from battles.models import Battle, BattleJob
 from battles.tests.fp_data import CREW, PUNKS
 from campaigns import services as campaign_services
@@ -139,7 +139,7 @@ def test_a_campaign_battle_rolls_the_players_own_core_tables(player: Any) -> Non
     assert battle.setup["enemy"]["type"] == enemy_row and not battle.setup["enemy"]["elite"]
     assert {f["toughness"] for f in battle.setup["enemy"]["figures"]} == {3 if enemy_row == "Dock gang" else 4}
     # The Notable Sight is a suspected Location when the battle is played without miniatures.
-    battle = services.nominis_start(user=player, battle_id=battle.pk, version=battle.version, mode="automatic",
+    battle = nominis_services.nominis_start(user=player, battle_id=battle.pk, version=battle.version, mode="automatic",
                                     mission_setup={"patrol_points": 2})  # fmt: skip
     assert "Odd wreck" in [loc["name"] for loc in nm(battle)["state"]["locations"]]
     # The set-up is in the campaign log with every roll it made.
@@ -295,7 +295,7 @@ def test_readers_read_editors_play_and_outsiders_see_nothing(player: Any, other:
     assert fresh(battle).title == "Ours"
     solo = standalone(player)
     with pytest.raises(NotFound):
-        services.nominis_start(user=editor, battle_id=solo.pk, version=solo.version, mode="assisted")
+        nominis_services.nominis_start(user=editor, battle_id=solo.pk, version=solo.version, mode="assisted")
     with pytest.raises(NotAllowed):
         services.battle_create(user=reader, campaign_id=campaign.pk, enemy=ELITE)
 
@@ -305,20 +305,20 @@ def test_readers_read_editors_play_and_outsiders_see_nothing(player: Any, other:
 
 def test_assisted_play_stores_each_action_and_undo_replays_the_rest(player: Any) -> None:
     battle = standalone(player)
-    battle = services.nominis_start(user=player, battle_id=battle.pk, version=battle.version, mode="assisted")
+    battle = nominis_services.nominis_start(user=player, battle_id=battle.pk, version=battle.version, mode="assisted")
     assert battle.status == "nominis" and nm(battle)["state"]["phase"] == "initiative"
     with pytest.raises(DropshipError) as refused:
-        services.nominis_act(user=player, battle_id=battle.pk, version=battle.version, action={"type": "end_round"})
+        nominis_services.nominis_act(user=player, battle_id=battle.pk, version=battle.version, action={"type": "end_round"})
     assert refused.value.field == "action.type"
     for seed in (11, 12, 13):
-        battle = services.nominis_act(
+        battle = nominis_services.nominis_act(
             user=player, battle_id=battle.pk, version=battle.version, action={"type": "auto"}, dice=Dice(seed=seed)
         )
     assert [a["seed"] for a in nm(battle)["actions"]] == [11, 12, 13]
-    after_two = services.nominis_replay(nm(battle)["initial"], nm(battle)["actions"][:2])[0]
-    undone = services.nominis_undo(user=player, battle_id=battle.pk, version=battle.version)
+    after_two = nominis_services.nominis_replay(nm(battle)["initial"], nm(battle)["actions"][:2])[0]
+    undone = nominis_services.nominis_undo(user=player, battle_id=battle.pk, version=battle.version)
     assert len(nm(undone)["actions"]) == 2 and nm(undone)["state"] == after_two
-    again = services.nominis_act(
+    again = nominis_services.nominis_act(
         user=player, battle_id=battle.pk, version=undone.version, action={"type": "auto"}, dice=Dice(seed=13)
     )
     assert nm(again)["state"] == nm(battle)["state"]  # same action, same seed: same state
@@ -327,30 +327,30 @@ def test_assisted_play_stores_each_action_and_undo_replays_the_rest(player: Any)
 def _count_applies(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Count the no-minis engine's ``apply`` calls made through the services."""
     calls: list[int] = []
-    apply = services.nominis.apply
+    apply = nominis_services.nominis.apply
 
     def counting(*args: Any, **kwargs: Any) -> Any:
         calls.append(1)
         return apply(*args, **kwargs)
 
-    monkeypatch.setattr(services.nominis, "apply", counting)
+    monkeypatch.setattr(nominis_services.nominis, "apply", counting)
     return calls
 
 
 def test_no_minis_undo_replays_only_the_actions_since_the_last_checkpoint(player: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     battle = standalone(player)
-    battle = services.nominis_start(user=player, battle_id=battle.pk, version=battle.version, mode="automatic")
-    battle = services.nominis_auto(user=player, battle_id=battle.pk, version=battle.version, dice=Dice(seed=5))
+    battle = nominis_services.nominis_start(user=player, battle_id=battle.pk, version=battle.version, mode="automatic")
+    battle = nominis_services.nominis_auto(user=player, battle_id=battle.pk, version=battle.version, dice=Dice(seed=5))
     played = nm(battle)["actions"]
-    assert len(played) > 2 * services.NOMINIS_CHECKPOINT_EVERY
+    assert len(played) > 2 * nominis_services.NOMINIS_CHECKPOINT_EVERY
     calls = _count_applies(monkeypatch)
     # Undo back across a checkpoint: each undo agrees with a replay of the whole log.
-    for _ in range(services.NOMINIS_CHECKPOINT_EVERY + 2):
+    for _ in range(nominis_services.NOMINIS_CHECKPOINT_EVERY + 2):
         calls.clear()
-        battle = services.nominis_undo(user=player, battle_id=battle.pk, version=battle.version)
-        assert len(calls) < services.NOMINIS_CHECKPOINT_EVERY
+        battle = nominis_services.nominis_undo(user=player, battle_id=battle.pk, version=battle.version)
+        assert len(calls) < nominis_services.NOMINIS_CHECKPOINT_EVERY
         kept = nm(fresh(battle))["actions"]
-        replayed, events = services.nominis_replay(nm(battle)["initial"], kept)
+        replayed, events = nominis_services.nominis_replay(nm(battle)["initial"], kept)
         assert kept == played[: len(kept)]
         assert nm(battle)["state"] == replayed and nm(battle)["events"] == events
         assert all(c["at"] <= len(kept) for c in nm(battle)["checkpoints"])
@@ -358,24 +358,24 @@ def test_no_minis_undo_replays_only_the_actions_since_the_last_checkpoint(player
 
 def test_no_minis_undo_of_a_battle_stored_before_checkpoints_replays_from_the_start(player: Any) -> None:
     battle = standalone(player)
-    battle = services.nominis_start(user=player, battle_id=battle.pk, version=battle.version, mode="automatic")
-    battle = services.nominis_auto(user=player, battle_id=battle.pk, version=battle.version, dice=Dice(seed=5))
+    battle = nominis_services.nominis_start(user=player, battle_id=battle.pk, version=battle.version, mode="automatic")
+    battle = nominis_services.nominis_auto(user=player, battle_id=battle.pk, version=battle.version, dice=Dice(seed=5))
     old = {k: v for k, v in nm(battle).items() if k != "checkpoints"}
     Battle.objects.filter(pk=battle.pk).update(nominis=old)
-    undone = services.nominis_undo(user=player, battle_id=battle.pk, version=battle.version)
-    replayed, events = services.nominis_replay(old["initial"], old["actions"][:-1])
+    undone = nominis_services.nominis_undo(user=player, battle_id=battle.pk, version=battle.version)
+    replayed, events = nominis_services.nominis_replay(old["initial"], old["actions"][:-1])
     assert nm(undone)["state"] == replayed and nm(undone)["events"] == events
 
 
 def test_automatic_play_runs_to_the_end_and_the_replay_agrees(player: Any) -> None:
     battle = standalone(player)
-    battle = services.nominis_start(user=player, battle_id=battle.pk, version=battle.version, mode="automatic")
-    battle = services.nominis_auto(user=player, battle_id=battle.pk, version=battle.version, dice=Dice(seed=5))
+    battle = nominis_services.nominis_start(user=player, battle_id=battle.pk, version=battle.version, mode="automatic")
+    battle = nominis_services.nominis_auto(user=player, battle_id=battle.pk, version=battle.version, dice=Dice(seed=5))
     assert nm(battle)["state"]["finished"] and len(nm(battle)["actions"]) > 3
-    replayed, events = services.nominis_replay(nm(battle)["initial"], nm(battle)["actions"])
+    replayed, events = nominis_services.nominis_replay(nm(battle)["initial"], nm(battle)["actions"])
     assert replayed == nm(battle)["state"] and len(events) == len(nm(battle)["events"])
     with pytest.raises(DropshipError) as refused:
-        services.nominis_auto(user=player, battle_id=battle.pk, version=battle.version)
+        nominis_services.nominis_auto(user=player, battle_id=battle.pk, version=battle.version)
     assert refused.value.field == "action.type"
     finished = services.battle_finish(user=player, battle_id=battle.pk, version=battle.version)
     assert finished.status == "finished" and res(finished)["source"] == "nominis"
@@ -384,7 +384,7 @@ def test_automatic_play_runs_to_the_end_and_the_replay_agrees(player: Any) -> No
 
 def test_finishing_before_the_no_minis_battle_ends_is_refused(player: Any) -> None:
     battle = standalone(player)
-    battle = services.nominis_start(user=player, battle_id=battle.pk, version=battle.version, mode="assisted")
+    battle = nominis_services.nominis_start(user=player, battle_id=battle.pk, version=battle.version, mode="assisted")
     with pytest.raises(DropshipError) as refused:
         services.battle_finish(user=player, battle_id=battle.pk, version=battle.version)
     assert refused.value.field == "status" and fresh(battle).status == "nominis"
@@ -455,8 +455,8 @@ def test_an_elite_battle_pays_its_rewards_into_the_campaign(player: Any) -> None
     assert res(done)["elite_rewards"]["bounty_credits"] == (alone.setup["enemy"]["bounty_credits"] or 0)
     # Played without miniatures, the kills come from the battle itself.
     fought = standalone(player, enemy=ELITE, dice=Dice(seed=5), battle_type="conventional")
-    fought = services.nominis_start(user=player, battle_id=fought.pk, version=fought.version, mode="automatic")
-    fought = services.nominis_auto(user=player, battle_id=fought.pk, version=fought.version, dice=Dice(seed=2))
+    fought = nominis_services.nominis_start(user=player, battle_id=fought.pk, version=fought.version, mode="automatic")
+    fought = nominis_services.nominis_auto(user=player, battle_id=fought.pk, version=fought.version, dice=Dice(seed=2))
     done = services.battle_finish(user=player, battle_id=fought.pk, version=fought.version)
     killed = res(done)["enemies_killed"] > 0
     assert killed or not res(done)["held_field"]
@@ -503,14 +503,14 @@ def test_a_battle_finished_before_the_turn_reaches_the_step_is_handed_over_later
 
 def test_tracking_opens_one_room_and_finish_reads_its_outcome(player: Any) -> None:
     battle = standalone(player)
-    room = services.battle_track(user=player, battle_id=battle.pk, version=battle.version)
+    room = tracker_services.battle_track(user=player, battle_id=battle.pk, version=battle.version)
     assert room.kind == "fiveparsecs-battle" and [c["name"] for c in room.state["crew"]] == ["Ria", "Bo"]
     assert len(room.state["enemies"]) == 3 and room.state["hit_numbers"] == {"open": 5, "cover": 6}
     battle = fresh(battle)
     assert battle.status == "tracking" and battle.room_id == room.pk
-    assert services.battle_track(user=player, battle_id=battle.pk, version=battle.version).pk == room.pk
+    assert tracker_services.battle_track(user=player, battle_id=battle.pk, version=battle.version).pk == room.pk
     with pytest.raises(DropshipError):
-        services.nominis_start(user=player, battle_id=battle.pk, version=fresh(battle).version, mode="assisted")
+        nominis_services.nominis_start(user=player, battle_id=battle.pk, version=fresh(battle).version, mode="assisted")
 
     def act(type_: str, **payload: Any) -> None:
         room.refresh_from_db()
@@ -533,7 +533,7 @@ def test_the_tracker_takes_the_set_up_cards_deployment_and_time_limit(player: An
         player, deployment_variables=True, ai_type="tactical", options={"toggles": ["paying_by_the_hour"]}, dice=Dice(seed=3)
     )
     card = battle.setup["battle"]
-    room = services.battle_track(user=player, battle_id=battle.pk, version=battle.version)
+    room = tracker_services.battle_track(user=player, battle_id=battle.pk, version=battle.version)
     assert room.state["planned"] == {
         "deployment_face": card["deployment"]["rolls"][0]["total"],
         "time_limit": card["mission"]["time_limit_round"],
@@ -545,7 +545,7 @@ def test_a_battles_tracker_asks_for_the_core_seize_numbers_and_uses_them(player:
     from django.test import Client
 
     battle = standalone(player)
-    room = services.battle_track(user=player, battle_id=battle.pk, version=battle.version)
+    room = tracker_services.battle_track(user=player, battle_id=battle.pk, version=battle.version)
     assert room.state["seize"]["target"] is None  # the core numbers are not in the set-up
     client = Client()
     client.force_login(player)
@@ -563,11 +563,11 @@ def test_a_campaign_battle_room_seats_the_campaigns_co_op_members(player: Any, o
     campaign_services.member_invite(user=player, campaign_id=campaign.pk, username=other.username, role="editor")
     campaign_services.member_invite(user=player, campaign_id=campaign.pk, username="reader", role="reader")
     battle = services.battle_create(user=other, campaign_id=campaign.pk, enemy=ELITE, dice=Dice(seed=4))
-    room = services.battle_track(user=other, battle_id=battle.pk, version=battle.version)
+    room = tracker_services.battle_track(user=other, battle_id=battle.pk, version=battle.version)
     roles = {m.user.username: m.role for m in room.members.select_related("user")}
     assert roles == {other.username: "owner", player.username: "player", "reader": "viewer"}
     # A standalone battle's room is the owner's alone until someone joins by code.
-    lone = services.battle_track(user=player, battle_id=standalone(player).pk, version=1)
+    lone = tracker_services.battle_track(user=player, battle_id=standalone(player).pk, version=1)
     assert [m.user_id for m in lone.members.all()] == [player.pk]
 
 
@@ -578,7 +578,7 @@ def test_the_tracker_gets_the_elite_profile_and_takes_progressive_strength_once(
     )
     assert len(strong.setup["enemy"]["figures"]) > len(plain.setup["enemy"]["figures"])
     for battle in (plain, strong):
-        room = services.battle_track(user=player, battle_id=battle.pk, version=battle.version)
+        room = tracker_services.battle_track(user=player, battle_id=battle.pk, version=battle.version)
         assert len(room.state["enemies"]) == len(battle.setup["enemy"]["figures"])
         assert room.state["groups"][0]["elite"] is True and room.state["hit_numbers"] is None
 
@@ -592,10 +592,10 @@ def test_an_odds_job_runs_to_100_and_gives_the_chance_to_hold(
     settings.CELERY_TASK_ALWAYS_EAGER = True  # the job runs in this process, as without Redis
     battle = standalone(player)
     with pytest.raises(DropshipError) as refused:
-        services.odds_start(user=player, battle_id=battle.pk, runs=5)
+        odds_services.odds_start(user=player, battle_id=battle.pk, runs=5)
     assert refused.value.field == "runs" and not BattleJob.objects.exists()
     with django_capture_on_commit_callbacks(execute=True):
-        job = services.odds_start(user=player, battle_id=battle.pk, runs=20)
+        job = odds_services.odds_start(user=player, battle_id=battle.pk, runs=20)
     job.refresh_from_db()
     assert job.status == "done" and job.progress == 100 and job.error == ""
     # 20 battles in all, shared among the three stances; the headline is Steady's 6 plus the spare 2.

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from battles import services, street_kind
+from battles import street_kind, tracker_services
 from battles.kinds import KINDS
 from battles.mission_types import MISSION_KINDS, outcome_for
 from live import services as live
@@ -44,7 +44,7 @@ def player():  # type: ignore[no-untyped-def]
 
 @pytest.fixture
 def room(owner, player) -> Room:  # type: ignore[no-untyped-def]
-    room = services.street_fight_open(user=owner, crew=CREW, title="Neon alley", blocks=2, dice=Dice(seed=4))
+    room = tracker_services.street_fight_open(user=owner, crew=CREW, title="Neon alley", blocks=2, dice=Dice(seed=4))
     code = live.room_code(room)
     assert code is not None
     live.room_join(user=player, code=code.code)
@@ -71,7 +71,7 @@ def test_the_service_rolls_the_set_up_and_opens_a_room_of_the_kind(room: Room) -
 
 def test_bad_input_is_refused_by_field(owner) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(DropshipError) as refused:
-        services.street_fight_open(user=owner, crew=CREW, blocks=40)
+        tracker_services.street_fight_open(user=owner, crew=CREW, blocks=40)
     assert refused.value.field == "blocks"
     with pytest.raises(DropshipError) as refused:
         live.room_create(user=owner, kind=street_kind.KIND, title="x", options={"setup": "{}"}, unlisted=True)
@@ -147,7 +147,7 @@ def test_the_api_opens_a_street_fight_and_names_bad_fields(owner) -> None:  # ty
 
 def test_the_page_offers_the_oppositions_own_tests_only_when_they_are_on_the_table(owner) -> None:  # type: ignore[no-untyped-def]
     # p.131: Neon Barbarians may be talked down; Terror Faction members may plant bombs.
-    room = services.street_fight_open(user=owner, crew=CREW, enemy="Neon Barbarians", dice=Dice(seed=2))
+    room = tracker_services.street_fight_open(user=owner, crew=CREW, enemy="Neon Barbarians", dice=Dice(seed=2))
     client = Client()
     client.force_login(owner)
     for type_, payload in (("next_phase", {}), ("roll_reactions", {"faces": "1, 1"}), ("next_phase", {})):

@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from battles import services
+from battles import nominis_services, services
 from battles.models import Battle
 from battles.tests.test_fp_services import ELITE, fresh, make_campaign, play_to_record
 from campaigns import turn_services
@@ -127,8 +127,8 @@ def test_finishing_at_the_step_records_it_and_says_what_comes_next(player: Any) 
     battle = services.battle_create(
         user=player, campaign_id=campaign.pk, enemy=ELITE, dice=Dice(seed=5), battle_type="conventional"
     )
-    battle = services.nominis_start(user=player, battle_id=battle.pk, version=battle.version, mode="automatic")
-    battle = services.nominis_auto(user=player, battle_id=battle.pk, version=battle.version, dice=Dice(seed=2))
+    battle = nominis_services.nominis_start(user=player, battle_id=battle.pk, version=battle.version, mode="automatic")
+    battle = nominis_services.nominis_auto(user=player, battle_id=battle.pk, version=battle.version, dice=Dice(seed=2))
     done = services.battle_finish(user=player, battle_id=battle.pk, version=battle.version)
     record = done.result["record"] if done.result else {}
     assert done.reported and record["kills"] == done.result["enemies_killed"]  # type: ignore[index]

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from battles import services
+from battles import nominis_services, services
 from battles.models import Battle
 from battles.tests.test_fp_psionics_campaign import ELITE, campaign_with_a_psionic
 from rules.engine.dice import Dice
@@ -20,7 +20,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fiveparsecs_tables
 def started(user: Any, mode: str) -> Battle:
     campaign = campaign_with_a_psionic(user)
     battle = services.battle_create(user=user, campaign_id=campaign.pk, enemy=ELITE, dice=Dice(seed=4))
-    return services.nominis_start(user=user, battle_id=battle.pk, version=battle.version, mode=mode)
+    return nominis_services.nominis_start(user=user, battle_id=battle.pk, version=battle.version, mode=mode)
 
 
 def test_the_psionic_brings_its_powers_and_gear_to_the_no_minis_battle(player: Any) -> None:  # p.17, p.27
@@ -34,7 +34,7 @@ def test_a_power_the_psionic_cannot_use_now_is_refused_naming_the_field(player: 
     battle = started(player, "assisted")
     action = {"type": "psionic_action", "actor": "Ria", "power": "Shock", "target": "nobody"}
     with pytest.raises(DropshipError) as err:
-        services.nominis_act(user=player, battle_id=battle.pk, version=battle.version, action=action)
+        nominis_services.nominis_act(user=player, battle_id=battle.pk, version=battle.version, action=action)
     assert err.value.field == "action.type"  # not in the Initiative Actions step yet
     stored = Battle.objects.get(pk=battle.pk).nominis
     assert stored is not None and stored["actions"] == []
@@ -42,7 +42,7 @@ def test_a_power_the_psionic_cannot_use_now_is_refused_naming_the_field(player: 
 
 def test_powers_used_in_automatic_play_reach_the_result(player: Any) -> None:  # p.20
     battle = started(player, "automatic")
-    battle = services.nominis_auto(user=player, battle_id=battle.pk, version=battle.version, dice=Dice(seed=11))
+    battle = nominis_services.nominis_auto(user=player, battle_id=battle.pk, version=battle.version, dice=Dice(seed=11))
     assert battle.nominis is not None
     used = sum(
         1 for e in battle.nominis["events"] if e["kind"] == "psionic" and ("projects" in e["text"] or "on itself" in e["text"])
@@ -56,7 +56,7 @@ def test_assisted_play_refuses_a_power_it_lacks_then_uses_shock_with_typed_dice(
 
     def act(**action: Any) -> Battle:
         now = Battle.objects.get(pk=battle.pk)
-        return services.nominis_act(user=player, battle_id=now.pk, version=now.version, action=action, dice=Dice(seed=2))
+        return nominis_services.nominis_act(user=player, battle_id=now.pk, version=now.version, action=action, dice=Dice(seed=2))
 
     act(type="roll_initiative")
     act(type="assign_initiative")
@@ -83,7 +83,9 @@ def test_the_screen_offers_the_power_and_posting_it_uses_it(player: Any) -> None
     client = Client()
     client.force_login(player)
     for action in ({"type": "roll_initiative"}, {"type": "assign_initiative"}):
-        services.nominis_act(user=player, battle_id=battle.pk, version=Battle.objects.get(pk=battle.pk).version, action=action)
+        nominis_services.nominis_act(
+            user=player, battle_id=battle.pk, version=Battle.objects.get(pk=battle.pk).version, action=action
+        )
     screen = client.get(reverse("battles:nominis", args=[battle.pk])).content.decode()
     assert "Ria: Shock on " in screen
     stored = Battle.objects.get(pk=battle.pk)

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from battles import services
+from battles import nominis_services, odds_services
 from battles.models import Battle
 from battles.tests.test_fp_services import ELITE, fresh, nm, res, standalone
 from rules.engine.dice import Dice
@@ -22,7 +22,9 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fiveparsecs_tables
 
 def started(player: Any, stance: str | None, **extra: Any) -> Battle:
     battle = standalone(player, **extra)
-    return services.nominis_start(user=player, battle_id=battle.pk, version=battle.version, mode="automatic", stance=stance)
+    return nominis_services.nominis_start(
+        user=player, battle_id=battle.pk, version=battle.version, mode="automatic", stance=stance
+    )
 
 
 def withdrawals(battle: Battle) -> list[str]:
@@ -35,12 +37,14 @@ def test_the_stance_is_taken_stored_and_used_by_automatic_play(player: Any) -> N
     for stance in ("cautious", "reckless"):
         battle = started(player, stance)
         assert nm(battle)["initial"]["options"]["stance"] == stance
-        played[stance] = services.nominis_auto(user=player, battle_id=battle.pk, version=battle.version, dice=Dice(seed=1))
+        played[stance] = nominis_services.nominis_auto(
+            user=player, battle_id=battle.pk, version=battle.version, dice=Dice(seed=1)
+        )
     cautious, reckless = played["cautious"], played["reckless"]
     assert withdrawals(cautious) and withdrawals(cautious)[0].startswith("Cautious: ")
     assert withdrawals(reckless) == []
     assert nm(cautious)["state"]["crew"] != nm(reckless)["state"]["crew"]
-    replayed, _ = services.nominis_replay(nm(cautious)["initial"], nm(cautious)["actions"])
+    replayed, _ = nominis_services.nominis_replay(nm(cautious)["initial"], nm(cautious)["actions"])
     assert replayed == nm(cautious)["state"]
 
 
@@ -48,7 +52,7 @@ def test_the_default_stance_is_steady_and_a_bad_one_writes_nothing(player: Any) 
     assert nm(started(player, None))["state"]["options"]["stance"] == "steady"
     battle = standalone(player)
     with pytest.raises(DropshipError) as refused:
-        services.nominis_start(user=player, battle_id=battle.pk, version=battle.version, mode="automatic", stance="brave")
+        nominis_services.nominis_start(user=player, battle_id=battle.pk, version=battle.version, mode="automatic", stance="brave")
     assert refused.value.field == "stance" and "cautious, steady, reckless" in refused.value.message
     assert fresh(battle).nominis is None and fresh(battle).version == battle.version
 
@@ -56,13 +60,15 @@ def test_the_default_stance_is_steady_and_a_bad_one_writes_nothing(player: Any) 
 def test_play_to_the_end_may_change_the_stance_as_a_step_of_the_log(player: Any) -> None:
     battle = started(player, "steady")
     with pytest.raises(DropshipError) as refused:
-        services.nominis_auto(user=player, battle_id=battle.pk, version=battle.version, stance="timid")
+        nominis_services.nominis_auto(user=player, battle_id=battle.pk, version=battle.version, stance="timid")
     assert refused.value.field == "stance"
-    battle = services.nominis_auto(user=player, battle_id=battle.pk, version=battle.version, dice=Dice(seed=3), stance="reckless")
+    battle = nominis_services.nominis_auto(
+        user=player, battle_id=battle.pk, version=battle.version, dice=Dice(seed=3), stance="reckless"
+    )
     first = nm(battle)["actions"][0]["action"]
     assert first == {"type": "set_stance", "stance": "reckless"} and nm(battle)["state"]["options"]["stance"] == "reckless"
     assert withdrawals(battle) == []
-    undone = services.nominis_undo(user=player, battle_id=battle.pk, version=battle.version)
+    undone = nominis_services.nominis_undo(user=player, battle_id=battle.pk, version=battle.version)
     assert nm(undone)["state"]["options"]["stance"] == "reckless"
 
 
@@ -121,7 +127,7 @@ def test_the_odds_job_reports_each_stance_within_its_battles(
     settings.CELERY_TASK_ALWAYS_EAGER = True
     battle = standalone(player)
     with django_capture_on_commit_callbacks(execute=True):
-        job = services.odds_start(user=player, battle_id=battle.pk, runs=30)
+        job = odds_services.odds_start(user=player, battle_id=battle.pk, runs=30)
     job.refresh_from_db()
     result = res(job)
     assert result["stance"] == "steady" and result["total_runs"] == 30

@@ -17,7 +17,7 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError
 from rest_framework.test import APIClient
 
-from battles import services
+from battles import odds_services
 from battles.models import Battle, BattleJob
 from battles.tasks import battle_odds_run
 from battles.tests.test_fp_services import standalone
@@ -49,7 +49,7 @@ def test_an_odds_run_that_crashes_ends_failed_with_a_readable_message(
 ) -> None:
     job = BattleJob.objects.create(battle=standalone(player), owner=player, runs=20)
     with mock.patch("battles.engine.odds.run_odds", side_effect=error), caplog.at_level(logging.ERROR, logger="rules.jobs"):
-        services.odds_run(job_id=job.pk)
+        odds_services.odds_run(job_id=job.pk)
     job.refresh_from_db()
     assert job.status == "failed" and job.result is None
     assert f"({type(error).__name__})" in job.error and f"job {job.pk}" in job.error
@@ -59,7 +59,7 @@ def test_an_odds_run_that_crashes_ends_failed_with_a_readable_message(
 def test_the_failed_odds_page_stops_polling_and_shows_the_message(player: Any) -> None:
     job = BattleJob.objects.create(battle=standalone(player), owner=player, runs=20)
     with mock.patch("battles.engine.odds.run_odds", side_effect=RuntimeError("boom")):
-        services.odds_run(job_id=job.pk)
+        odds_services.odds_run(job_id=job.pk)
     client = Client()
     client.force_login(player)
     page = client.get(reverse("battles:job", args=[job.pk])).content.decode()
@@ -98,19 +98,19 @@ def test_a_message_delivered_again_leaves_a_live_job_alone_and_ends_a_lost_one(p
     battle = standalone(player)
     live = running_job(battle, player, beat_ago=timedelta(seconds=5))
     with mock.patch("battles.engine.odds.run_odds") as run:
-        services.odds_run(job_id=live.pk)
+        odds_services.odds_run(job_id=live.pk)
     assert not run.called  # the first worker still has it: no second run at once
     live.refresh_from_db()
     assert live.status == "running" and live.progress == 35
     lost = running_job(battle, player, beat_ago=timedelta(hours=1))
-    services.odds_run(job_id=lost.pk)
+    odds_services.odds_run(job_id=lost.pk)
     lost.refresh_from_db()
     assert lost.status == "failed" and lost.error == jobs.WORKER_LOST
 
 
 def test_a_run_swept_while_it_plays_stops_and_keeps_no_result(player: Any) -> None:
     job = BattleJob.objects.create(battle=standalone(player), owner=player, runs=40)
-    real = services.odds.run_odds
+    real = odds_services.odds.run_odds
     beats: list[int] = []
 
     def swept_then_played(*args: Any, **kwargs: Any) -> Any:
@@ -124,7 +124,7 @@ def test_a_run_swept_while_it_plays_stops_and_keeps_no_result(player: Any) -> No
         return real(*args, **{**kwargs, "progress": counted})
 
     with mock.patch("battles.engine.odds.run_odds", side_effect=swept_then_played):
-        services.odds_run(job_id=job.pk)
+        odds_services.odds_run(job_id=job.pk)
     job.refresh_from_db()
     assert job.status == "failed" and job.error == jobs.WORKER_LOST and job.result is None
     assert beats == [2]  # it stopped at its first beat instead of playing all 40 battles
@@ -148,13 +148,13 @@ def test_a_broker_that_cannot_be_reached_fails_the_job_in_the_service(
         pytest.raises(jobs.QueueUnavailable) as refused,
         django_capture_on_commit_callbacks(execute=True),
     ):
-        services.odds_start(user=player, battle_id=battle.pk, runs=20)
+        odds_services.odds_start(user=player, battle_id=battle.pk, runs=20)
     job = BattleJob.objects.get()
     assert refused.value.status == 503 and refused.value.headers == {"Retry-After": str(jobs.RETRY_AFTER)}
     assert refused.value.extra == {"job": job.pk}
     assert job.status == "failed" and job.error == jobs.QUEUE_DOWN
     with mock.patch.object(battle_odds_run, "apply_async") as sent, django_capture_on_commit_callbacks(execute=True):
-        again = services.odds_start(user=player, battle_id=battle.pk, runs=20)  # the failed one does not block
+        again = odds_services.odds_start(user=player, battle_id=battle.pk, runs=20)  # the failed one does not block
     sent.assert_called_once_with(args=[again.pk])
 
 
@@ -185,7 +185,7 @@ def test_a_second_odds_job_of_the_same_user_is_refused_naming_the_running_one(pl
     battle = standalone(player)
     first = running_job(battle, player, beat_ago=timedelta(seconds=3))
     with pytest.raises(jobs.JobBusy) as refused:
-        services.odds_start(user=player, battle_id=battle.pk, runs=20)
+        odds_services.odds_start(user=player, battle_id=battle.pk, runs=20)
     url = reverse("battles:job", args=[first.pk])
     assert refused.value.status == 409 and refused.value.field == "runs"
     assert refused.value.extra == {"job": first.pk, "url": url} and url in refused.value.message
@@ -197,7 +197,7 @@ def test_a_second_odds_job_of_the_same_user_is_refused_naming_the_running_one(pl
     page = client.post(reverse("battles:act", args=[battle.pk, "odds"]), {"runs": "20", "version": battle.version})
     assert page.status_code == 409 and f'href="{url}" data-testid="busy-job"' in page.content.decode()
     with mock.patch.object(battle_odds_run, "apply_async"):
-        theirs = services.odds_start(user=other, battle_id=standalone(other).pk, runs=20)  # per user, not per site
+        theirs = odds_services.odds_start(user=other, battle_id=standalone(other).pk, runs=20)  # per user, not per site
     assert theirs.owner == other
 
 
@@ -216,13 +216,13 @@ def test_runs_are_bounded_and_lower_when_the_run_happens_in_the_request(
 ) -> None:
     settings.CELERY_TASK_ALWAYS_EAGER = eager
     battle = standalone(player)
-    top = services.ODDS_MAX_RUNS_EAGER if eager else services.ODDS_MAX_RUNS
+    top = odds_services.ODDS_MAX_RUNS_EAGER if eager else odds_services.ODDS_MAX_RUNS
     if accepted:
         with mock.patch.object(battle_odds_run, "apply_async"):
-            assert services.odds_start(user=player, battle_id=battle.pk, runs=runs).runs == runs
+            assert odds_services.odds_start(user=player, battle_id=battle.pk, runs=runs).runs == runs
         return
     with pytest.raises(DropshipError) as refused:
-        services.odds_start(user=player, battle_id=battle.pk, runs=runs)
+        odds_services.odds_start(user=player, battle_id=battle.pk, runs=runs)
     assert refused.value.field == "runs" and f"from 10 to {top}" in refused.value.message
     assert ("inside your request" in refused.value.message) is eager
     assert not BattleJob.objects.exists()

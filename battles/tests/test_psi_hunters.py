@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from battles import services
+from battles import nominis_services, services, tracker_services
 from battles.engine import fp_combat, fp_enemies, nominis
 from battles.engine import fp_tracker as t
 from battles.engine.nominis.combat import _shoot
@@ -189,11 +189,11 @@ def test_a_battle_against_psi_hunters_brings_them_to_the_tracker_and_no_minis(pl
     assert "psi_hunters" in [r["key"] for r in battle.setup["battle"]["brief"]]
     assert battle.setup["battle"]["mission"]["source"] == "rival" and battle.setup["rival"]["psi_hunter"]
     assert "Psi-hunters" in campaign.log.filter(kind="battle").latest("id").text
-    group = services.tracker_setup(battle, TABLES)["enemies"][0]
-    assert group["psi_hunters"] and "psi_hunters" not in services.tracker_setup(plain, TABLES)["enemies"][0]
-    room = services.battle_track(user=player, battle_id=battle.pk, version=battle.version)
+    group = tracker_services.tracker_setup(battle, TABLES)["enemies"][0]
+    assert group["psi_hunters"] and "psi_hunters" not in tracker_services.tracker_setup(plain, TABLES)["enemies"][0]
+    room = tracker_services.battle_track(user=player, battle_id=battle.pk, version=battle.version)
     assert room.state["seize"]["psi_hunters"]
-    state = services.nominis_initial(battle)
+    state = nominis_services.nominis_initial(battle)
     assert state["psi_hunters"] and state["crew"][0]["psionic"] and "psionic" not in state["crew"][1]
 
 

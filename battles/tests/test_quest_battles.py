@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from battles import services as battle_services
+from battles import tracker_services
 from campaigns import services
 from campaigns.models import Campaign, Character
 from campaigns.selectors import fiveparsecs_tables as fiveparsecs_tables_now
@@ -52,7 +53,7 @@ def test_the_tracker_and_a_standard_force_get_the_quest_terms(fiveparsecs_tables
     final = battle_services.battle_create(
         user=player, campaign_id=campaign.pk, enemy=ELITE, mission_source="quest", dice=Dice(seed=4)
     )
-    group = battle_services.tracker_setup(final, fiveparsecs_tables_now())["enemies"][0]
+    group = tracker_services.tracker_setup(final, fiveparsecs_tables_now())["enemies"][0]
     assert group["panic"] == "0" and group.get("unique")  # Fearless: no Morale dice; the Unique Individual fights
     typed = {"name": "Enforcers", "numbers": 1, "panic": "1-2", "speed": 4, "combat_skill": 1, "toughness": 4}
     typed |= {"weapons": "Hand gun", "base_numbers": 3}

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from battles import mission_types, salvage_kind, services
+from battles import mission_types, nominis_services, salvage_kind, services, tracker_services
 from battles.models import Battle
 from battles.tests.fp_data import CREW, PUNKS
 from battles.tests.test_fp_services import ELITE, make_campaign
@@ -87,9 +87,9 @@ def test_a_salvage_pick_sets_up_a_salvage_job_and_its_tracker_takes_the_battle_c
     assert not any(w.startswith("Mission Selection gave") for w in battle.setup["warnings"])
     assert battle.setup["objective"] == "Resolve every Point of Interest"
     with pytest.raises(DropshipError) as refused:
-        services.nominis_start(user=player, battle_id=battle.pk, version=battle.version, mode="assisted")
+        nominis_services.nominis_start(user=player, battle_id=battle.pk, version=battle.version, mode="assisted")
     assert refused.value.field == "mode" and "No-minis play does not apply" in str(refused.value)
-    room = services.battle_track(user=player, battle_id=battle.pk, version=battle.version)
+    room = tracker_services.battle_track(user=player, battle_id=battle.pk, version=battle.version)
     assert room.kind == "fiveparsecs-salvage"
     names = [c["name"] for c in room.state["crew"]]
     assert names == [c["name"] for c in CREW]
@@ -124,7 +124,7 @@ def test_a_campaign_salvage_job_pays_at_get_paid_and_trade_salvage(player: Any) 
     assert battle.setup["mission_type"]["setup"]["rivals"] == ["Vex"]  # for a Rival trap (p.144)
     logged = LogEntry.objects.filter(campaign=campaign, kind="battle").last()
     assert logged is not None and any(r["reason"] == "Salvage markers to place (p.138)" for r in logged.rolls)
-    services.battle_track(user=player, battle_id=battle.pk, version=battle.version)
+    tracker_services.battle_track(user=player, battle_id=battle.pk, version=battle.version)
     battle.refresh_from_db()
     markers = battle.setup["mission_type"]["setup"]["salvage_markers"]
     # D6 5 (1 unit) and 6 (a Discovery: D100 90, Valuable trinkets, 1D3 = 3 credits), then two junk.
@@ -200,7 +200,7 @@ def test_the_set_up_card_and_the_tracker_say_it_is_a_salvage_job(player: Any) ->
     page = client.get(reverse("battles:detail", args=[battle.pk])).content.decode()
     assert 'data-testid="salvage-card"' in page and 'data-testid="no-minis-refused"' in page
     assert "Salvage markers to place (p.138)" in page and "No-minis play does not apply" in page
-    room = services.battle_track(user=player, battle_id=battle.pk, version=battle.version)
+    room = tracker_services.battle_track(user=player, battle_id=battle.pk, version=battle.version)
     tracker = client.get(reverse("live:room", args=[room.pk])).content.decode()
     assert 'data-testid="salvage-tracker"' in tracker and battle.title in tracker
 

@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from battles import mission_types, services
+from battles import mission_types, nominis_services, services, tracker_services
 from battles.models import Battle
 from battles.tests.fp_data import CREW, PUNKS
 from battles.tests.test_fp_services import ELITE, make_campaign, play_to_record
@@ -79,7 +79,7 @@ def test_a_stealth_pick_sets_up_a_stealth_mission_and_refuses_no_minis(player: A
     assert any(line.startswith("Stealth mission (Compendium pp.117-122)") for line in battle.setup["battle"]["card"])
     assert battle.setup["objective"] == special["setup"]["objective"]["name"]
     with pytest.raises(DropshipError) as refused:
-        services.nominis_start(user=player, battle_id=battle.pk, version=battle.version, mode="assisted")
+        nominis_services.nominis_start(user=player, battle_id=battle.pk, version=battle.version, mode="assisted")
     assert refused.value.field == "mode" and "Stealth mission needs the miniatures rules" in str(refused.value)
 
 
@@ -91,7 +91,7 @@ def test_mission_selection_that_rolls_stealth_gives_a_stealth_battle(player: Any
         kind = battle.setup["battle"]["mission"]["battle_type"]
         assert ((battle.setup.get("mission_type") or {}).get("type") == "stealth") == (kind == "stealth")
         if kind == "stealth":
-            room = services.battle_track(user=player, battle_id=battle.pk, version=battle.version)
+            room = tracker_services.battle_track(user=player, battle_id=battle.pk, version=battle.version)
             assert room.kind == "fiveparsecs-stealth" and "stealth" in room.state
             return
     pytest.fail("Mission Selection never gave a Stealth mission")
@@ -99,7 +99,7 @@ def test_mission_selection_that_rolls_stealth_gives_a_stealth_battle(player: Any
 
 def test_a_standalone_stealth_mission_is_tracked_and_finished_as_won(player: Any) -> None:
     battle = stealth(player)
-    room = services.battle_track(user=player, battle_id=battle.pk, version=battle.version)
+    room = tracker_services.battle_track(user=player, battle_id=battle.pk, version=battle.version)
     battle.refresh_from_db()
     assert room.kind == "fiveparsecs-stealth" and room.state["options"]["deployment_variables"] is False
     state = win(player, battle)
@@ -123,7 +123,7 @@ def test_a_campaign_stealth_mission_fills_record_the_battle(player: Any) -> None
             break
         services.battle_delete(user=player, battle_id=battle.pk, version=battle.version)
     assert battle.setup["battle"]["mission"]["chosen"] is True
-    services.battle_track(user=player, battle_id=battle.pk, version=battle.version)
+    tracker_services.battle_track(user=player, battle_id=battle.pk, version=battle.version)
     battle.refresh_from_db()
     win(player, battle)
     battle.refresh_from_db()
@@ -180,6 +180,6 @@ def test_the_set_up_form_picks_stealth_and_the_card_and_tracker_say_so(player: A
     battle = Battle.objects.get(owner=player)
     page = client.get(reverse("battles:detail", args=[battle.pk])).content.decode()
     assert 'data-testid="stealth-card"' in page and 'data-testid="no-minis-refused"' in page
-    room = services.battle_track(user=player, battle_id=battle.pk, version=battle.version)
+    room = tracker_services.battle_track(user=player, battle_id=battle.pk, version=battle.version)
     tracker = client.get(reverse("live:room", args=[room.pk])).content.decode()
     assert 'data-testid="stealth"' in tracker and 'data-testid="fp-battle"' in tracker

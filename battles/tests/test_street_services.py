@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from battles import mission_types, services, street_kind
+from battles import mission_types, nominis_services, services, street_kind, tracker_services
 from battles.engine import fp_street
 from battles.models import Battle
 from battles.tests.fp_data import CREW, PUNKS
@@ -117,7 +117,7 @@ def test_a_street_fight_pick_sets_it_up_and_refuses_no_minis(player: Any) -> Non
     assert any(line.startswith("Street fight (Compendium pp.123-136)") for line in battle.setup["battle"]["card"])
     assert battle.setup["objective"] == "Contact individual"
     with pytest.raises(DropshipError) as refused:
-        services.nominis_start(user=player, battle_id=battle.pk, version=battle.version, mode="assisted")
+        nominis_services.nominis_start(user=player, battle_id=battle.pk, version=battle.version, mode="assisted")
     assert refused.value.field == "mode" and "Street Fight objectives" in str(refused.value)
 
 
@@ -129,7 +129,7 @@ def test_mission_selection_that_rolls_a_street_fight_gives_one(player: Any) -> N
         kind = battle.setup["battle"]["mission"]["battle_type"]
         assert (battle.setup.get("mission_type", {}).get("kind") == street_kind.KIND) == (kind == "street_fight")
         if kind == "street_fight":
-            room = services.battle_track(user=player, battle_id=battle.pk, version=battle.version)
+            room = tracker_services.battle_track(user=player, battle_id=battle.pk, version=battle.version)
             assert room.kind == street_kind.KIND and room.state["mission"] == "street_fight"
             assert [f["name"] for f in room.state["crew"]] == [c["name"] for c in CREW]
             seen = True
@@ -139,7 +139,7 @@ def test_mission_selection_that_rolls_a_street_fight_gives_one(player: Any) -> N
 
 def test_a_standalone_street_fight_is_tracked_and_finished_as_won(player: Any) -> None:
     battle = street(player)
-    services.battle_track(user=player, battle_id=battle.pk, version=battle.version)
+    tracker_services.battle_track(user=player, battle_id=battle.pk, version=battle.version)
     battle.refresh_from_db()
     state = play_contact(player, battle)
     assert state["phase"] == "over" and state["won"] is True
@@ -162,7 +162,7 @@ def test_a_campaign_street_fight_fills_record_the_battle_and_pays_the_chapter(pl
     assert battle.setup["battle"]["mission"]["chosen"] is True
     # p.124: the campaign's crew size (4) of slots; the two fit crew members take them.
     assert battle.setup["mission_type"]["setup"]["slots"] == 4
-    services.battle_track(user=player, battle_id=battle.pk, version=battle.version)
+    tracker_services.battle_track(user=player, battle_id=battle.pk, version=battle.version)
     battle.refresh_from_db()
     assert battle.room is not None
     refs = {f["name"]: f["ref"] for f in battle.room.state["crew"]}
@@ -198,6 +198,6 @@ def test_the_campaigns_law_rivals_raise_the_perpetrator_level(player: Any) -> No
     battle = street(player, campaign_id=campaign.pk, enemy=ELITE)
     assert battle.setup["mission_type"]["setup"]["rivals"] == ["enforcer", "vigilante"]
     assert "Rivals the law knows you by (p.136): enforcer, vigilante." in battle.setup["battle"]["card"]
-    room = services.battle_track(user=player, battle_id=battle.pk, version=battle.version)
+    room = tracker_services.battle_track(user=player, battle_id=battle.pk, version=battle.version)
     assert room.state["law"]["rivals"] == ["enforcer", "vigilante"]
     assert street_kind.with_rivals({"card": []}, ["Gang Rival Gang"]) == {"card": []}
