@@ -16,7 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from bughunt import history_services, inputs, member_services, selectors, services
+from bughunt import history_services, inputs, member_services, postbattle_services, selectors, services
 from bughunt.models import LogEntry, Mission, Squad, Trooper
 from bughunt.permissions import ROLE_NAMES, SquadAccess, squad_for
 from live.engine.tracker import Role
@@ -189,7 +189,7 @@ class AssignmentApi(APIView):
         data = inputs.AssignmentInput(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
-        squad = services.special_assignment_apply(
+        squad = postbattle_services.special_assignment_apply(
             user=request.user,
             squad_id=squad_id,
             version=v["version"],
@@ -208,7 +208,7 @@ class AdvanceApi(APIView):
         data = inputs.AdvanceInput(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
-        squad = services.trooper_advance(
+        squad = postbattle_services.trooper_advance(
             user=request.user, squad_id=squad_id, version=v["version"], trooper_id=v["trooper"], stat=v["stat"]
         )
         return Response(_detail(request, squad.pk))
@@ -222,7 +222,7 @@ class OfferApi(APIView):
         data = inputs.OfferInput(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
-        squad = services.offer_answer(
+        squad = postbattle_services.offer_answer(
             user=request.user, squad_id=squad_id, version=v["version"], index=v["index"], choice=v["choice"]
         )
         return Response(_detail(request, squad.pk))
@@ -298,7 +298,7 @@ class MissionCasualtiesApi(APIView):
     def post(self, request: Request, mission_id: int) -> Response:
         data = inputs.MissionCasualtiesInput(data=request.data)
         data.is_valid(raise_exception=True)
-        mission = services.mission_casualties(user=request.user, mission_id=mission_id, **data.validated_data)
+        mission = postbattle_services.mission_casualties(user=request.user, mission_id=mission_id, **data.validated_data)
         return Response(MissionSerializer(mission).data)
 
 
@@ -309,7 +309,7 @@ class MissionFinishApi(APIView):
     def post(self, request: Request, mission_id: int) -> Response:
         data = inputs.MissionFinishInput(data=request.data)
         data.is_valid(raise_exception=True)
-        mission = services.mission_finish(user=request.user, mission_id=mission_id, **data.validated_data)
+        mission = postbattle_services.mission_finish(user=request.user, mission_id=mission_id, **data.validated_data)
         return Response(MissionSerializer(mission).data)
 
 

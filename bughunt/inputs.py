@@ -21,7 +21,7 @@ class VersionInput(serializers.Serializer[Any]):
 
 
 class AssignmentInput(VersionInput):
-    """:func:`bughunt.services.special_assignment_apply` (p.183)."""
+    """:func:`bughunt.postbattle_services.special_assignment_apply` (p.183)."""
 
     trooper = int_field(1, bounds.ID_MAX)
     assignment = serializers.CharField(max_length=60)
@@ -29,14 +29,14 @@ class AssignmentInput(VersionInput):
 
 
 class AdvanceInput(VersionInput):
-    """:func:`bughunt.services.trooper_advance`."""
+    """:func:`bughunt.postbattle_services.trooper_advance`."""
 
     trooper = int_field(1, bounds.ID_MAX)
     stat = serializers.CharField(max_length=20)
 
 
 class OfferInput(VersionInput):
-    """:func:`bughunt.services.offer_answer`."""
+    """:func:`bughunt.postbattle_services.offer_answer`."""
 
     index = int_field(0, bounds.STAT)
     choice = serializers.CharField(max_length=40)
@@ -191,7 +191,7 @@ class MissionStartInput(VersionInput):
 
 
 class MissionCasualtiesInput(VersionInput):
-    """:func:`bughunt.services.mission_casualties` (post-battle step 1, p.202; Escape, p.181)."""
+    """:func:`bughunt.postbattle_services.mission_casualties` (post-battle step 1, p.202; Escape, p.181)."""
 
     escape_card = serializers.BooleanField(
         default=False, help_text="Play Escape: those who left by an edge skip the Lost Marine roll."
@@ -219,7 +219,7 @@ def _step_faces(what: str) -> FacesField:
 
 
 class MissionFinishInput(VersionInput):
-    """:func:`bughunt.services.mission_finish` (pp.201-206)."""
+    """:func:`bughunt.postbattle_services.mission_finish` (pp.201-206)."""
 
     mvp = serializers.CharField(required=False, allow_null=True, default=None)
     in_charge = serializers.CharField(required=False, allow_null=True, default=None)

@@ -19,7 +19,8 @@ from django.db import transaction
 
 from bughunt.models import Squad, Trooper
 from bughunt.permissions import squad_for
-from bughunt.services import _bump, _locked_squad, _log, _trooper_row, commander
+from bughunt.postbattle_services import _trooper_row
+from bughunt.services import _bump, _locked_squad, _log, commander
 from live import services as live_services
 from live.engine.tracker import Role
 from live.models import Membership, Room

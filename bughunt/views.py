@@ -16,7 +16,7 @@ from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from bughunt import history_services, inputs, member_services, selectors, services
+from bughunt import history_services, inputs, member_services, postbattle_services, selectors, services
 from bughunt.models import Mission, Squad, SquadJob
 from bughunt.permissions import EDITOR, ROLE_NAMES, squad_for
 from live.engine.tracker import Role
@@ -85,8 +85,8 @@ def _squad_context(request: HttpRequest, squad: Squad, **extra: Any) -> dict[str
         "gone": [t for t in troopers if t.status != "active"],
         "mission": mission,
         "missions": squad.missions.all(),
-        "assignments": services.assignment_choices(squad, tables),
-        "advances": services.advancement_choices(squad, tables),
+        "assignments": postbattle_services.assignment_choices(squad, tables),
+        "advances": postbattle_services.advancement_choices(squad, tables),
         "difficulties": Squad.DIFFICULTIES,
         "recent": recent,
         "movie_magic_left": len(tables["bh-movie-magic"].entries) - len(squad.movie_magic_used),
@@ -161,7 +161,7 @@ def squad_settings(request: HttpRequest, squad_id: int) -> HttpResponse:
 def special_assignment(request: HttpRequest, squad_id: int) -> HttpResponse:
     def write(squad: Squad) -> Squad:
         v = validated(inputs.AssignmentInput, request.POST)
-        return services.special_assignment_apply(
+        return postbattle_services.special_assignment_apply(
             user=request.user,
             squad_id=squad.pk,
             version=v["version"],
@@ -178,7 +178,7 @@ def special_assignment(request: HttpRequest, squad_id: int) -> HttpResponse:
 def advance(request: HttpRequest, squad_id: int) -> HttpResponse:
     def write(squad: Squad) -> Squad:
         v = validated(inputs.AdvanceInput, request.POST)
-        return services.trooper_advance(
+        return postbattle_services.trooper_advance(
             user=request.user, squad_id=squad.pk, version=v["version"], trooper_id=v["trooper"], stat=v["stat"]
         )
 
@@ -190,7 +190,7 @@ def advance(request: HttpRequest, squad_id: int) -> HttpResponse:
 def offer(request: HttpRequest, squad_id: int) -> HttpResponse:
     def write(squad: Squad) -> Squad:
         v = validated(inputs.OfferInput, request.POST)
-        return services.offer_answer(
+        return postbattle_services.offer_answer(
             user=request.user, squad_id=squad.pk, version=v["version"], index=v["index"], choice=v["choice"]
         )
 
@@ -390,8 +390,8 @@ def _mission_context(request: HttpRequest, mission: Mission, **extra: Any) -> di
         "loadout_weapons": services.LOADOUT_WEAPONS,
         "extra_rows": services.extra_choices(mission) if mission.stage == "setup" else [],
         "casualties": (mission.post_battle or {}).get("casualties") if mission.stage == "in_play" else None,
-        "survivable": services.survivable(mission) if mission.stage == "in_play" else [],
-        "step_one_names": services.step_one_names(mission) if mission.stage == "in_play" and mission.room_id else [],
+        "survivable": postbattle_services.survivable(mission) if mission.stage == "in_play" else [],
+        "step_one_names": postbattle_services.step_one_names(mission) if mission.stage == "in_play" and mission.room_id else [],
         "log": mission.log.order_by("id"),
         "everyone": [t for t in squad.troopers.all() if t.status == "active"],
         "post_battle_steps": list(tables["bh-post-battle-sequence"].entries),
@@ -482,7 +482,7 @@ def mission_casualties(request: HttpRequest, mission_id: int) -> HttpResponse:
 
     def write(mission: Mission) -> Mission:
         v = validated(inputs.MissionCasualtiesInput, request.POST)
-        return services.mission_casualties(user=request.user, mission_id=mission.pk, **v)
+        return postbattle_services.mission_casualties(user=request.user, mission_id=mission.pk, **v)
 
     return _mission_write(request, mission_id, write, at="casualties")
 
@@ -495,6 +495,6 @@ def mission_finish(request: HttpRequest, mission_id: int) -> HttpResponse:
 
     def write(mission: Mission) -> Mission:
         v = validated(inputs.MissionFinishInput, request.POST)
-        return services.mission_finish(user=request.user, mission_id=mission.pk, **v)
+        return postbattle_services.mission_finish(user=request.user, mission_id=mission.pk, **v)
 
     return _mission_write(request, mission_id, write)

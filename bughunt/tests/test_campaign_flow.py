@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bughunt import services
+from bughunt import postbattle_services, services
 from bughunt.models import LogEntry, Mission, Squad
 from bughunt.tests.versions import mission_version
 from live import services as live_services
@@ -81,9 +81,9 @@ def play_mission(user: Any, squad: Squad, *, objectives: int, casualty: str | No
         table.act("evacuate", unit=unit["id"])
     table.act("end_mission")
     with pytest.raises(DropshipError):  # the post-battle names only those who took the field
-        services.mission_finish(user=user, mission_id=mission.pk, version=mission_version(mission.pk), mvp="Nobody")
+        postbattle_services.mission_finish(user=user, mission_id=mission.pk, version=mission_version(mission.pk), mvp="Nobody")
     took = table.state["units"][0]["name"]
-    return services.mission_finish(
+    return postbattle_services.mission_finish(
         user=user, mission_id=mission.pk, version=mission_version(mission.pk), mvp=took, seed=squad.turn
     )
 
@@ -94,7 +94,7 @@ def test_a_squad_plays_three_missions_from_creation_to_the_third_post_battle(pla
 
     # turn 1: a Special Assignment with the player's own dice, then a good mission
     hicks = squad.troopers.get(name="Hicks")
-    squad = services.special_assignment_apply(
+    squad = postbattle_services.special_assignment_apply(
         user=player, squad_id=squad.pk, version=squad.version, trooper_id=hicks.pk, assignment="Cross-training", faces=[6, 6]
     )
     hicks.refresh_from_db()

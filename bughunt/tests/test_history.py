@@ -14,7 +14,7 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bughunt import documents, history_services, member_services, services
+from bughunt import documents, history_services, member_services, postbattle_services, services
 from bughunt.models import LogEntry, Mission, Squad, SquadJob, Trooper
 from bughunt.tests.test_coop_api import client_for
 from bughunt.tests.versions import mission_version, squad_version
@@ -49,7 +49,7 @@ def played(user: Any, squad: Squad) -> Mission:
     mission = services.mission_start(user=user, mission_id=mission.pk, version=mission_version(mission.pk))
     room = Room.objects.get(pk=int(mission.room_id or 0))
     live_services.room_act(user=user, room_id=room.pk, type="end_mission", payload={}, version=room.version, seed=1)
-    return services.mission_finish(
+    return postbattle_services.mission_finish(
         user=user, mission_id=mission.pk, version=mission_version(mission.pk), in_charge="Hicks", seed=4
     )
 
@@ -91,7 +91,9 @@ def test_undo_takes_back_a_set_up_step_and_strikes_its_lines(player: Any, squad:
 def test_undo_takes_back_the_post_battle_sequence(player: Any, squad: Squad) -> None:
     mission = ended(player, squad)
     before = documents.snapshot(Squad.objects.get(pk=squad.pk))
-    services.mission_finish(user=player, mission_id=mission.pk, version=mission_version(mission.pk), in_charge="Hicks", seed=4)
+    postbattle_services.mission_finish(
+        user=player, mission_id=mission.pk, version=mission_version(mission.pk), in_charge="Hicks", seed=4
+    )
     assert Mission.objects.get(pk=mission.pk).stage == "done"
     undo(player, squad)
     assert Mission.objects.get(pk=mission.pk).stage == "in_play"

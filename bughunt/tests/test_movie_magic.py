@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from bughunt import services
+from bughunt import postbattle_services, services
 from bughunt.engine import campaign as c
 from bughunt.engine import tracker
 from bughunt.engine.tracker.command import NotYourMarine
@@ -221,7 +221,7 @@ def test_the_mission_screen_rolls_casualties_then_offers_survived_only_where_it_
     )
     assert refused_page.status_code == 400 and "changes nothing" in refused_page.content.decode()
     # typed dice (a 100 and a Leg wound) make the offer predictable
-    services.mission_casualties(
+    postbattle_services.mission_casualties(
         user=player, mission_id=mission.pk, version=mission_version(mission.pk), faces={"Hudson": 100, "Hicks": 20}
     )
     page = client.get(f"/bughunt/missions/{mission.pk}/").content.decode()
@@ -310,6 +310,6 @@ def test_the_post_battle_takes_the_generated_priority_not_the_raised_one(player)
     room = Room.objects.get(pk=mission.room.pk)
     live_services.room_act(user=player, room_id=room.pk, type="end_mission", payload={}, version=room.version, seed=1)
     Room.objects.filter(pk=room.pk).update(state={**Room.objects.get(pk=room.pk).state, "priority": 4})  # a drop ship came
-    done = services.mission_finish(user=player, mission_id=mission.pk, version=mission_version(mission.pk), seed=2)
+    done = postbattle_services.mission_finish(user=player, mission_id=mission.pk, version=mission_version(mission.pk), seed=2)
     xp_step = next(s for s in done.post_battle["steps"] if s["number"] == 5)
     assert "for Priority" not in xp_step["text"] and "Vasquez: +3 for Evac with 3 Objective points = 3 XP" in xp_step["text"]

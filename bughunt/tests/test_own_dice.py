@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
-from bughunt import selectors, services
+from bughunt import postbattle_services, selectors, services
 from bughunt.engine import characters
 from bughunt.models import LogEntry, Mission, Squad
 from bughunt.tests.versions import mission_version, squad_version
@@ -186,11 +186,11 @@ def test_support_and_assignment_dice_name_their_field_and_give_the_tables_rows(p
     hicks = squad.troopers.get(name="Hicks")
     for faces, words in (([1], "needs 2 face(s)"), ([7, 1], "1 to 6")):
         _refused(
-            services.special_assignment_apply, "faces", words, user=player, squad_id=squad.pk,
+            postbattle_services.special_assignment_apply, "faces", words, user=player, squad_id=squad.pk,
             version=squad_version(squad.pk), trooper_id=hicks.pk, assignment="Cross-training", faces=faces,
         )  # fmt: skip
     assert not squad.log.filter(step="special assignment").exists()
-    services.special_assignment_apply(
+    postbattle_services.special_assignment_apply(
         user=player, squad_id=squad.pk, version=squad_version(squad.pk), trooper_id=hicks.pk, assignment="Cross-training",
         faces="1, 1",
     )  # fmt: skip
@@ -229,7 +229,9 @@ def _act(user: Any, mission: Mission, type: str, **payload: Any) -> None:
 
 
 def _finish(user: Any, mission: Mission, **kwargs: Any) -> Mission:
-    return services.mission_finish(user=user, mission_id=mission.pk, version=mission_version(mission.pk), seed=5, **kwargs)
+    return postbattle_services.mission_finish(
+        user=user, mission_id=mission.pk, version=mission_version(mission.pk), seed=5, **kwargs
+    )
 
 
 def _hudson_down(user: Any, squad: Squad) -> Mission:

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from bughunt import services
+from bughunt import postbattle_services, services
 from bughunt.models import Mission, Squad
 from bughunt.tests.versions import mission_version, squad_version
 from live import services as live_services
@@ -44,7 +44,7 @@ def squad(player) -> Squad:  # type: ignore[no-untyped-def]
 def test_the_post_battle_waits_for_the_tracker_to_end(player, squad) -> None:  # type: ignore[no-untyped-def]
     mission = on_table(player, squad)
     with pytest.raises(DropshipError, match="End the mission") as caught:
-        services.mission_finish(user=player, mission_id=mission.pk, version=mission_version(mission.pk))
+        postbattle_services.mission_finish(user=player, mission_id=mission.pk, version=mission_version(mission.pk))
     assert caught.value.field == "mission"
     mission.refresh_from_db()
     assert mission.stage == "in_play"
@@ -53,7 +53,7 @@ def test_the_post_battle_waits_for_the_tracker_to_end(player, squad) -> None:  #
 def test_no_objective_means_a_court_martial_for_the_one_in_charge(player, squad) -> None:  # type: ignore[no-untyped-def]
     mission = on_table(player, squad)
     act(player, mission, "end_mission")
-    mission = services.mission_finish(
+    mission = postbattle_services.mission_finish(
         user=player, mission_id=mission.pk, version=mission_version(mission.pk), in_charge="Hicks", seed=4
     )
     titles = [s["title"] for s in mission.post_battle["steps"]]
@@ -68,18 +68,18 @@ def test_with_two_objectives_there_is_no_court_martial(player, squad) -> None:  
     for objective in state["objectives"]:
         act(player, mission, "set_objective", objective=objective["id"], completed="on")
     act(player, mission, "end_mission")
-    mission = services.mission_finish(
+    mission = postbattle_services.mission_finish(
         user=player, mission_id=mission.pk, version=mission_version(mission.pk), in_charge="Hicks", seed=4
     )
     assert "Court martial" not in [s["title"] for s in mission.post_battle["steps"]]
 
 
 def _finish(user: Any, mission: Mission, **kwargs: Any) -> Mission:
-    return services.mission_finish(user=user, mission_id=mission.pk, version=mission_version(mission.pk), **kwargs)
+    return postbattle_services.mission_finish(user=user, mission_id=mission.pk, version=mission_version(mission.pk), **kwargs)
 
 
 def _casualties(user: Any, mission: Mission, **kwargs: Any) -> Mission:
-    return services.mission_casualties(user=user, mission_id=mission.pk, version=mission_version(mission.pk), **kwargs)
+    return postbattle_services.mission_casualties(user=user, mission_id=mission.pk, version=mission_version(mission.pk), **kwargs)
 
 
 def test_survived_is_played_after_the_injury_roll_and_only_on_one_with_an_effect(player, squad) -> None:  # type: ignore[no-untyped-def]
@@ -94,7 +94,7 @@ def test_survived_is_played_after_the_injury_roll_and_only_on_one_with_an_effect
     assert caught.value.field == "survived_card"
     mission = _casualties(player, mission, faces={"Hudson": 100, "Hicks": 3})
     assert mission.post_battle["casualties"]["results"]["Hudson"]["result"] == "School of hard knocks"
-    assert services.survivable(mission) == ["Hicks"]  # Gruesome fate on a 3
+    assert postbattle_services.survivable(mission) == ["Hicks"]  # Gruesome fate on a 3
     version = mission_version(mission.pk)
     for name in ("Hudson", "Vasquez"):
         with pytest.raises(DropshipError, match="changes nothing") as caught:
@@ -182,18 +182,20 @@ def test_escape_is_played_before_the_lost_marine_rolls(player, squad) -> None:  
 
 def test_military_life_offers_wait_on_the_squad_and_can_be_declined(player, squad) -> None:  # type: ignore[no-untyped-def]
     squad.pending = [
-        services._offer_entry(
-            services.campaign.Offer(kind="raise_stat", trooper="Hicks", stat="speed", cost_xp=5), ["Service pistol"]
+        postbattle_services._offer_entry(
+            postbattle_services.campaign.Offer(kind="raise_stat", trooper="Hicks", stat="speed", cost_xp=5), ["Service pistol"]
         )
     ]
     squad.save()
     with pytest.raises(DropshipError) as caught:
-        services.offer_answer(user=player, squad_id=squad.pk, version=squad_version(squad.pk), index=0, choice="maybe")
+        postbattle_services.offer_answer(user=player, squad_id=squad.pk, version=squad_version(squad.pk), index=0, choice="maybe")
     assert caught.value.field == "choice" and "accept" in caught.value.message
     hicks = squad.troopers.get(name="Hicks")
     hicks.xp = 5
     hicks.save()
-    squad = services.offer_answer(user=player, squad_id=squad.pk, version=squad_version(squad.pk), index=0, choice="accept")
+    squad = postbattle_services.offer_answer(
+        user=player, squad_id=squad.pk, version=squad_version(squad.pk), index=0, choice="accept"
+    )
     hicks.refresh_from_db()
     assert squad.pending == [] and hicks.xp == 0 and hicks.speed == 5
 
@@ -210,7 +212,7 @@ def test_the_signals_penalty_counts_once_after_the_tracker(player, squad) -> Non
     room.state = {**room.state, "signals": 4, "signals_investigated": 0}  # the scene: Signals left alone
     room.save(update_fields=["state"])
     act(player, mission, "end_mission")
-    mission = services.mission_finish(
+    mission = postbattle_services.mission_finish(
         user=player, mission_id=mission.pk, version=mission_version(mission.pk), in_charge="Hicks", seed=4
     )
     report = mission.outcome
