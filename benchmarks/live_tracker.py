@@ -10,7 +10,9 @@
    clients send the same number of requests to a baseline view (one ``SELECT ... FOR UPDATE`` and
    one ``UPDATE`` of the room in a transaction), in alternating bursts so that both see the same
    machine. Printed per kind: p50 and p95 of both, the p95 ratio (target: 1.5x or less), and the
-   server's CPU per request (``/proc`` of the uvicorn process). A second table has the clients
+   server's CPU per request (``/proc`` of the uvicorn process) and the rest of the machine's busy
+   CPU per request (``/proc/stat``: PostgreSQL, Redis, the clients and the kernel; on a machine
+   whose cores the load fills, p95 follows the sum). A second table has the clients
    share ``SHARED_ROOMS`` (5) rooms: a stale version (409) is retried with the version in the
    answer, each try counted as a request. The rooms are built through the services as the phone
    tests build them (``tests/phone_scenes.py``: five figures a side, Quick Action phase) and
@@ -158,12 +160,19 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def machine_seconds() -> float:
+    """Busy CPU of the whole machine, all cores (``/proc/stat``: every state but idle and I/O wait)."""
+    ticks = [int(n) for n in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
+
+
 @dataclass
 class Burst:
     latencies: list[float] = field(default_factory=list)
     requests: int = 0
     stale: int = 0
-    cpu: float = 0.0
+    cpu: float = 0.0  # the server process's
+    machine: float = 0.0  # the whole machine's: the server, PostgreSQL, Redis, the clients, the kernel
 
 
 class Phone:
@@ -217,12 +226,12 @@ def run_burst(phones: list[Phone], count: int, step: Callable[[Phone, Burst], No
     threads = [threading.Thread(target=client, args=(p, b), daemon=True) for p, b in zip(phones, bursts, strict=True)]
     for thread in threads:
         thread.start()
-    before = cpu_seconds(pid)
+    before, machine_before = cpu_seconds(pid), machine_seconds()
     start.wait()
     while any(t.is_alive() for t in threads):
         seen.append(database_connections())
         time.sleep(0.25)
-    total = Burst(cpu=cpu_seconds(pid) - before)
+    total = Burst(cpu=cpu_seconds(pid) - before, machine=machine_seconds() - machine_before)
     for burst in bursts:
         total.latencies += burst.latencies
         total.requests += burst.requests
@@ -292,6 +301,7 @@ def load(kind: str, rooms: list[Room], tokens: list[str], server: Any, seen: lis
             total.requests += burst.requests
             total.stale += burst.stale
             total.cpu += burst.cpu
+            total.machine += burst.machine
     for phone in phones:
         phone.conn.close()
     return Row(kind, action, base)
@@ -301,16 +311,18 @@ def print_table(title: str, rows: list[Row]) -> None:
     print(title)
     print(
         f"  {'kind':<20} {'action p50':>10} {'p95':>8} {'baseline p50':>13} {'p95':>8} {'p95 ratio':>9}"
-        f" {'CPU/action':>11} {'CPU/baseline':>13} {'409s':>6}"
+        f" {'CPU/action':>11} {'CPU/baseline':>13} {'rest/action':>12} {'rest/baseline':>14} {'409s':>6}"
     )
     for row in rows:
         a50, a95 = percentile(row.action.latencies, 0.5) * 1000, percentile(row.action.latencies, 0.95) * 1000
         b50, b95 = percentile(row.base.latencies, 0.5) * 1000, percentile(row.base.latencies, 0.95) * 1000
         cpu_a = row.action.cpu / row.action.requests * 1000
         cpu_b = row.base.cpu / row.base.requests * 1000
+        rest_a = (row.action.machine - row.action.cpu) / row.action.requests * 1000
+        rest_b = (row.base.machine - row.base.cpu) / row.base.requests * 1000
         print(
             f"  {LABELS[row.kind]:<20} {a50:8.1f}ms {a95:6.1f}ms {b50:11.1f}ms {b95:6.1f}ms {a95 / b95:8.2f}x"
-            f" {cpu_a:9.2f}ms {cpu_b:11.2f}ms {row.action.stale:>6}"
+            f" {cpu_a:9.2f}ms {cpu_b:11.2f}ms {rest_a:10.2f}ms {rest_b:12.2f}ms {row.action.stale:>6}"
         )
 
 
