@@ -17,6 +17,7 @@ from django.db import transaction
 
 from campaigns import documents
 from campaigns.engine import difficulty, wording
+from campaigns.engine import ship as ship_engine
 from campaigns.engine import world as world_engine
 from campaigns.engine.options import CampaignOptions, parse_options
 from campaigns.engine.slots import SLOT_KEYS, slot
@@ -135,6 +136,18 @@ def current_world(campaign: Campaign) -> World | None:
     return campaign.worlds.filter(current=True).first()
 
 
+def _hull_after(campaign: Campaign, ship: Ship, damage: int) -> int:
+    """The ship's Hull Points after ``damage`` points (a negative one repairs), by the engine's
+    rules: never below 0 (:func:`ship_engine.hull_damage`), never above ``max_hull``
+    (:func:`ship_engine.hull_repair`; what the repair costs was settled by the step that made
+    the change)."""
+    current = engine_call(lambda: ship_engine.Ship(name=ship.name, hull=ship.hull, max_hull=ship.max_hull))
+    if damage >= 0:
+        return engine_call(lambda: ship_engine.hull_damage(current, damage)).hull
+    repaired, _paid = engine_call(lambda: ship_engine.hull_repair(current, -damage, options_of(campaign), free_used=True))
+    return repaired.hull
+
+
 def apply_changes(campaign: Campaign, changes: Sequence[Change]) -> list[str]:
     """Carry out engine changes (see ``campaigns.engine.view``); returns them in words.
 
@@ -209,7 +222,7 @@ def apply_changes(campaign: Campaign, changes: Sequence[Change]) -> list[str]:
             if ship is None:
                 raise DropshipError("The crew has no ship.", field="ship")
             if "hull_damage" in data:
-                ship.hull = max(0, ship.hull - int(data["hull_damage"]))
+                ship.hull = _hull_after(campaign, ship, int(data["hull_damage"]))
             if data.get("component_add"):
                 ship.components = [*ship.components, {"name": data["component_add"], "miniaturized": False}]
             if data.get("lost"):  # seized for good (p.155)

@@ -20,7 +20,9 @@ from django.db import transaction
 from campaigns import crew_services, documents
 from campaigns.engine import characters as ch
 from campaigns.engine import connections, difficulty, quests, turn
+from campaigns.engine import ship as ship_engine
 from campaigns.engine import world as world_engine
+from campaigns.engine.options import CampaignOptions
 from campaigns.engine.slots import slot as slot_spec
 from campaigns.engine.turn import StepResult, StepSpec, post_battle, salvage
 from campaigns.engine.turn import battle as battle_engine
@@ -183,6 +185,74 @@ def _loan_interest(campaign: Campaign, dice: Dice) -> tuple[list[Change], list[R
     return changes, [record] if record is not None else [], words, {"loan_balance_before": owed}
 
 
+def _typed_whole(inputs: Mapping[str, Any], field: str, low: int, high: int) -> int | None:
+    """``inputs[field]`` as a whole number from ``low`` to ``high``, ``None`` when not given.
+    Raises :class:`DropshipError` naming ``field`` and the range."""
+    raw = inputs.get(field)
+    if raw is None or (isinstance(raw, str) and not raw.strip()):
+        return None
+    text = str(raw).strip()
+    if isinstance(raw, bool) or not (text.isdecimal() and low <= int(text) <= high):
+        raise DropshipError(f"{field} {bounds.range_message(low, high)}; got {raw!r}.", field=field)
+    return int(text)
+
+
+def _ship_repair(
+    campaign: Campaign, options: CampaignOptions, inputs: Mapping[str, Any], credits: int
+) -> tuple[list[Change], list[str]]:
+    """Ship repairs at Upkeep and Ship Repairs (core p.76): ``repair_points`` Hull Points (0 to
+    what the hull lacks; by default the free point, none with Money is Tight, p.32), the free
+    point first (:func:`ship_engine.hull_repair`), and the rest paid: ``repair_cost`` credits,
+    the core rulebook's price for them, typed by the player (0 to ``credits``, what the crew
+    holds after Upkeep). Returns (changes, words).
+
+    Raises :class:`DropshipError` naming ``repair_points`` (out of range, or no ship) or
+    ``repair_cost`` (missing for paid points, more than the crew holds, or given when every
+    point is free)."""
+    ship = Ship.objects.filter(campaign=campaign).first()
+    lacking = 0 if ship is None else max(0, ship.max_hull - ship.hull)
+    if ship is None or not lacking:
+        if _typed_whole(inputs, "repair_points", 0, bounds.SMALL_MAX):
+            why = "the crew has no ship" if ship is None else f"the hull is whole ({ship.hull}/{ship.max_hull})"
+            raise DropshipError(f"repair_points must be 0: {why}; got {inputs['repair_points']!r}.", field="repair_points")
+        return [], []
+    free = ship_engine.free_repair_points(options)
+    wanted = _typed_whole(inputs, "repair_points", 0, lacking)
+    points = min(free, lacking) if wanted is None else wanted
+    current = crew_services.ship_engine_of(ship)
+    mended, paid_points = engine_call(lambda: ship_engine.hull_repair(current, points, options))
+    repaired = mended.hull - ship.hull
+    cost = _typed_whole(inputs, "repair_cost", 0, bounds.MONEY)
+    if paid_points and cost is None:
+        raise DropshipError(
+            f"repair_cost: {paid_points} of the {repaired} Hull Points are paid for"
+            + (" (Money is Tight: no free repair, p.32)" if not free else "")
+            + "; type what your core rulebook charges for them (0 to "
+            + f"{max(credits, 0)} credits, what the crew has after Upkeep).",
+            field="repair_cost",
+        )
+    if not paid_points and cost:
+        raise DropshipError(
+            f"repair_cost must be 0: the {repaired} Hull Point(s) repaired are free; got {cost}.", field="repair_cost"
+        )
+    cost = cost or 0
+    if cost > credits:
+        raise DropshipError(
+            f"repair_cost must be from 0 to {max(credits, 0)}: the crew has {max(credits, 0)} credits after Upkeep; got {cost}.",
+            field="repair_cost",
+        )
+    if not repaired:
+        return [], []
+    changes = [Change("ship", {"hull_damage": -repaired})]
+    if cost:
+        changes.insert(0, Change("credits", {"amount": -cost}))
+    plural = "s" if repaired != 1 else ""
+    if not paid_points:
+        return changes, [f"{repaired} Hull Point{plural} repaired for free"]
+    split = f"{repaired - paid_points} free, {paid_points} paid" if repaired > paid_points else "all paid"
+    return changes, [f"{repaired} Hull Point{plural} repaired ({split}: {cost} credits)"]
+
+
 def _rule_upkeep(campaign: Campaign, view: CampaignView, spec: StepSpec, inputs: Mapping[str, Any], dice: Dice) -> StepResult:
     """Upkeep (Money is Tight, p.32, or the core figure typed in), the free hull point, and
     the loan's interest (p.154).
@@ -201,10 +271,9 @@ def _rule_upkeep(campaign: Campaign, view: CampaignView, spec: StepSpec, inputs:
     if paid < cost:
         words.append(f"paid {paid}, {cost - paid} unpaid: settle it by the core rules on Upkeep (core p.76)")
     rolls: list[RollRecord] = []
-    ship = Ship.objects.filter(campaign=campaign).first()
-    if ship is not None and ship.hull < ship.max_hull and difficulty.free_hull_repair(options):
-        changes.append(Change("ship", {"hull_damage": -1}))
-        words.append("1 Hull Point repaired for free")
+    repair_changes, repair_words = _ship_repair(campaign, options, inputs, campaign.credits - paid)
+    changes += repair_changes
+    words += repair_words
     loan_changes, loan_rolls, loan_words, facts = _loan_interest(campaign, dice)
     changes += loan_changes
     rolls += loan_rolls
@@ -603,6 +672,27 @@ def step_fields(campaign: Campaign, current: Turn, spec: StepSpec, view: Campaig
                 "pays and settle the rest by the core rules.",
             )
         )
+        ship = Ship.objects.filter(campaign=campaign).first()
+        if ship is not None and ship.hull < ship.max_hull:
+            free = ship_engine.free_repair_points(view.options)
+            fields += [
+                _field(
+                    "repair_points",
+                    "int",
+                    minimum=0,
+                    maximum=ship.max_hull - ship.hull,
+                    note=f"Hull Points to repair (hull {ship.hull}/{ship.max_hull}); default "
+                    + (f"the {free} free point." if free else "none: Money is Tight gives no free repair (p.32)."),
+                ),
+                _field(
+                    "repair_cost",
+                    "int",
+                    minimum=0,
+                    maximum=bounds.MONEY,
+                    note="Credits your core rulebook charges for the points that are not free"
+                    + (" (the first is free)." if free else " (every point, with Money is Tight, p.32)."),
+                ),
+            ]
     elif (pay := _salvage_pay(current, spec)) is not None:
         fields += _salvage_fields(spec, pay, int(current.facts.get(salvage.UNITS, pay.get("units") or 0)))
     elif spec.rule in ("connection_accept", "connection_rewards"):

@@ -270,6 +270,8 @@ def _turn_context(request: HttpRequest, campaign: Campaign, role: Role, **extra:
     context["guide"] = turn_services.step_guide(campaign, turn) if turn and not turn.finished else None
     context["fight_line"] = selectors.fight_line(campaign)
     context["turn_battles"] = selectors.turn_battles(campaign) if turn else []
+    # What the refused form held, typed back into it (``input_<name>`` fields: numbers and words).
+    context["typed"] = {k.removeprefix("input_"): v for k, v in request.POST.items() if k.startswith("input_")}
     template = "campaigns/turn.html#turn" if getattr(request, "htmx", False) and not extra.get("full") else None
     context["partial"] = template
     return context

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from campaigns.engine.options import parse_options
 from campaigns.engine.ship import (
@@ -137,3 +139,26 @@ def test_ship_round_trips_and_validates() -> None:
     with pytest.raises(ShipError) as err:
         Ship("Tub", 5, 10, (Component("A"), Component("a")))
     assert err.value.field == "components"
+
+
+@given(
+    max_hull=st.integers(0, 40),
+    steps=st.lists(
+        st.tuples(st.sampled_from(("damage", "repair")), st.integers(0, 50), st.booleans(), st.booleans()), max_size=30
+    ),
+)
+def test_the_hull_stays_within_0_and_max_hull_and_only_the_free_point_is_unpaid(
+    max_hull: int, steps: list[tuple[str, int, bool, bool]]
+) -> None:
+    current = ship(max_hull, max_hull)
+    for kind, points, tight, free_used in steps:
+        before = current.hull
+        if kind == "damage":
+            current = hull_damage(current, points)
+            assert current.hull == max(0, before - points)
+        else:
+            current, paid = hull_repair(current, points, TIGHT if tight else PLAIN, free_used=free_used)
+            repaired = current.hull - before
+            assert repaired == min(points, max_hull - before)
+            assert paid == (repaired if tight or free_used else max(0, repaired - 1))  # one free point (p.32)
+        assert 0 <= current.hull <= current.max_hull == max_hull

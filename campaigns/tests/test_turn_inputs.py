@@ -10,6 +10,8 @@ import re
 from typing import Any
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 from rest_framework.test import APIClient
 
 from campaigns import services, turn_services
@@ -19,7 +21,7 @@ from campaigns.engine.turn import post_battle
 from campaigns.engine.turn.battle import BattleRecord, record_inputs, record_words
 from campaigns.engine.view import CampaignView, CrewView
 from campaigns.engine.wording import option_change_words, option_words, pairs_words, with_article
-from campaigns.models import Campaign, Character, Turn
+from campaigns.models import Campaign, Character, Ship, Turn
 from campaigns.selectors import current_turn
 from rules.engine.dice import Dice
 from rules.errors import DropshipError
@@ -236,6 +238,101 @@ def test_upkeep_the_crew_cannot_pay_follows_the_rule_and_loan_interest_always_ap
     assert _turn(campaign).steps.filter(key="world.loan_enforcement", mode__in=("rule", "rolled")).exists()
 
 
+def _repair(player: Any, campaign: Campaign, **inputs: Any) -> Any:
+    return turn_services.step_resolve(
+        user=player, campaign_id=campaign.pk, version=_v(campaign), mode="roll", inputs=inputs, dice=Dice(seed=3)
+    )
+
+
+def at_upkeep_with_a_damaged_ship(player: Any) -> Campaign:
+    """A campaign with a 5/10 hull and 20 credits, its turn at Upkeep and Ship Repairs."""
+    campaign = make(player)
+    Ship.objects.filter(campaign=campaign).update(hull=5, max_hull=10)
+    Campaign.objects.filter(pk=campaign.pk).update(credits=20)
+    go_to(player, campaign, "world.upkeep")
+    return campaign
+
+
+def _ship_and_purse(campaign: Campaign) -> tuple[int, int]:
+    campaign.refresh_from_db()
+    ship = Ship.objects.get(campaign=campaign)
+    return ship.hull, campaign.credits
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("fiveparsecs_tables")
+def test_ship_repairs_at_upkeep_take_the_free_point_first_and_the_rest_is_paid_core_p76(player: Any) -> None:
+    campaign = at_upkeep_with_a_damaged_ship(player)
+    guide = turn_services.step_guide(campaign, _turn(campaign))
+    assert guide is not None
+    fields = {f["name"]: f for f in guide["fields"]}
+    assert fields["repair_points"]["maximum"] == 5 and "the 1 free point" in fields["repair_points"]["note"]
+    assert not fields["repair_cost"]["required"]
+
+    # Refusals name the field and write nothing.
+    for inputs, field in (
+        ({"repair_points": 3}, "repair_cost"),  # two of the three are paid for
+        ({"repair_points": 6}, "repair_points"),  # the hull lacks five
+        ({"repair_points": 3, "repair_cost": 19}, "repair_cost"),  # 20 credits less 2 Upkeep
+        ({"repair_points": 1, "repair_cost": 2}, "repair_cost"),  # the one point is free
+        ({"repair_points": "three"}, "repair_points"),
+    ):
+        with pytest.raises(DropshipError) as refused:
+            _repair(player, campaign, core_upkeep=2, **inputs)
+        assert refused.value.field == field, inputs
+        assert _ship_and_purse(campaign) == (5, 20) and _turn(campaign).plan[_turn(campaign).position]["key"] == "world.upkeep"
+
+    step = _repair(player, campaign, core_upkeep=2, repair_points=3, repair_cost=4)
+    assert "3 Hull Points repaired (1 free, 2 paid: 4 credits)" in step.text
+    assert _ship_and_purse(campaign) == (8, 20 - 2 - 4)
+    turn_services.step_undo(user=player, campaign_id=campaign.pk, version=_v(campaign))
+    assert _ship_and_purse(campaign) == (5, 20)
+
+    # Nothing said: the free point, as before paid repairs existed.
+    step = _repair(player, campaign, core_upkeep=2)
+    assert "1 Hull Point repaired for free" in step.text and _ship_and_purse(campaign) == (6, 18)
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("fiveparsecs_tables")
+def test_with_money_is_tight_every_hull_point_is_paid_p32(player: Any) -> None:
+    campaign = make(player, toggles=["money_is_tight"])
+    Ship.objects.filter(campaign=campaign).update(hull=9, max_hull=10)
+    Campaign.objects.filter(pk=campaign.pk).update(credits=10)
+    go_to(player, campaign, "world.upkeep")
+    guide = turn_services.step_guide(campaign, _turn(campaign))
+    assert guide is not None
+    points = next(f for f in guide["fields"] if f["name"] == "repair_points")
+    assert "Money is Tight gives no free repair (p.32)" in points["note"]
+    with pytest.raises(DropshipError) as refused:
+        _repair(player, campaign, repair_points=1)
+    assert refused.value.field == "repair_cost" and "Money is Tight: no free repair, p.32" in refused.value.message
+    step = _repair(player, campaign, repair_points=1, repair_cost=1)  # 5 crew: Upkeep 2 credits (p.32)
+    assert "1 Hull Point repaired (all paid: 1 credits)" in step.text and _ship_and_purse(campaign) == (10, 10 - 2 - 1)
+    turn_services.step_undo(user=player, campaign_id=campaign.pk, version=_v(campaign))
+    step = _repair(player, campaign)  # nothing said: no repair at all
+    assert "Hull Point" not in step.text and _ship_and_purse(campaign) == (9, 8)
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("fiveparsecs_tables")
+def test_a_whole_hull_or_no_ship_repairs_nothing(player: Any) -> None:
+    campaign = make(player)
+    Ship.objects.filter(campaign=campaign).update(hull=10, max_hull=10)
+    go_to(player, campaign, "world.upkeep")
+    guide = turn_services.step_guide(campaign, _turn(campaign))
+    assert guide is not None and "repair_points" not in {f["name"] for f in guide["fields"]}
+    with pytest.raises(DropshipError) as refused:
+        _repair(player, campaign, core_upkeep=0, repair_points=1)
+    assert refused.value.field == "repair_points" and "the hull is whole (10/10)" in refused.value.message
+    Ship.objects.filter(campaign=campaign).delete()
+    with pytest.raises(DropshipError) as refused:
+        _repair(player, campaign, core_upkeep=0, repair_points=1)
+    assert refused.value.field == "repair_points" and "the crew has no ship" in refused.value.message
+    step = _repair(player, campaign, core_upkeep=0, repair_points=0)
+    assert "Hull Point" not in step.text
+
+
 PYTHON_TEXT = (
     re.compile(r"[\[\]{}]"),
     re.compile(r"\b(True|False|None)\b"),
@@ -301,3 +398,20 @@ def test_a_played_turn_logs_words_not_python(player: Any) -> None:
     for text in texts:
         for pattern in PYTHON_TEXT:
             assert not pattern.search(text), f"{pattern.pattern!r} in {text!r}"
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("fiveparsecs_tables")
+def test_the_turn_page_asks_for_repairs_and_a_refusal_keeps_what_was_typed(player: Any) -> None:
+    campaign = at_upkeep_with_a_damaged_ship(player)
+    client = Client()
+    client.force_login(player)
+    page = client.get(reverse("campaigns:turn", args=[campaign.pk])).content.decode()
+    assert 'data-testid="ship-repairs"' in page and "hull 5/10" in page and 'name="input_repair_cost"' in page
+    form = {"version": _v(campaign), "page": "turn", "mode": "roll", "input_core_upkeep": "2", "input_repair_points": "3"}
+    refused = client.post(reverse("campaigns:act", args=[campaign.pk, "step"]), form)
+    shown = refused.content.decode()
+    assert refused.status_code == 400 and "repair_cost: 2 of the 3 Hull Points are paid for" in shown
+    assert 'value="3"' in shown and 'value="2"' in shown and _ship_and_purse(campaign) == (5, 20)
+    done = client.post(reverse("campaigns:act", args=[campaign.pk, "step"]), {**form, "input_repair_cost": "4"})
+    assert done.status_code == 302 and _ship_and_purse(campaign) == (8, 14)
