@@ -390,6 +390,19 @@ class FpBattleFinishApi(APIView):
         return Response(FpBattleFinishedSerializer(selectors.battle_for(request.user, battle_id)).data)
 
 
+class FpBattleReportApi(APIView):
+    """Record a finished campaign battle in its campaign turn now that the turn is at "Record the
+    battle" with it, whatever else the step asks (the turn takes the battle's result). Refused
+    (400, field ``turn``, with ``turn_note``'s words) when the turn is not there."""
+
+    permission_classes = [BattleAccess]
+
+    @extend_schema(request=FpBattleVersionSerializer, responses=FpBattleFinishedSerializer)
+    def post(self, request: Request, battle_id: int) -> Response:
+        services.battle_report(user=request.user, battle_id=battle_id, **_valid(FpBattleVersionSerializer, request))
+        return Response(FpBattleFinishedSerializer(selectors.battle_for(request.user, battle_id)).data)
+
+
 class FpBattleOddsApi(APIView):
     """Start an odds run (many automatic no-minis battles); poll the job. One queued or running
     odds job per user: a second is refused (409) with the running one's ``job`` and ``url``; a
@@ -436,6 +449,7 @@ urlpatterns = [
     path(f"{B}/nominis/auto/", FpNominisAutoApi.as_view(), name="api-fp-battle-nominis-auto"),
     path(f"{B}/nominis/undo/", FpNominisUndoApi.as_view(), name="api-fp-battle-nominis-undo"),
     path(f"{B}/finish/", FpBattleFinishApi.as_view(), name="api-fp-battle-finish"),
+    path(f"{B}/report/", FpBattleReportApi.as_view(), name="api-fp-battle-report"),
     path(f"{B}/odds/", FpBattleOddsApi.as_view(), name="api-fp-battle-odds"),
     path("fp-street-fights/", StreetFightApi.as_view(), name="api-fp-street-fight"),
     path("fp-battle-jobs/<int:job_id>/", FpBattleJobApi.as_view(), name="api-fp-battle-job"),

@@ -90,7 +90,7 @@ from campaigns.engine.options import CampaignOptions, parse_options
 from campaigns.engine.slots import slot as slot_spec
 from campaigns.engine.turn.battle import BattleRecord, record_words
 from campaigns.engine.view import Change
-from campaigns.models import Campaign, Rival
+from campaigns.models import Campaign, Rival, Turn
 from campaigns.permissions import EDITOR, campaign_for
 from campaigns.selectors import current_turn, fiveparsecs_tables, slot_tables, turn_table_results
 from live.engine.tracker import flag_value
@@ -1045,20 +1045,36 @@ def _turn_record(battle: Battle, result: Mapping[str, Any]) -> dict[str, Any]:
 _ASKED_AT_THE_TURN = ("roving_threat", "faction_job", "affiliated", "faction_enemy")
 
 
-def _report(user: Any, battle: Battle, *, confirmed: bool = False) -> bool:
-    """Record the battle in its campaign turn when the turn's current step is "Record the
-    battle", this is the turn's battle (``turn_services.turn_battle``) and the step asks nothing
-    else the player must answer (``confirmed``: the player asked for it, answer or not); the
-    step takes its inputs from the battle's record."""
+def _turn_at_record(battle: Battle) -> tuple[Campaign, Turn] | None:
+    """The battle's campaign and its turn when the turn's current step is "Record the battle"
+    and this finished battle is the turn's battle (``turn_services.turn_battle``); else None."""
     if battle.campaign_id is None or not battle.result or not battle.result.get("record"):
-        return False
+        return None
     campaign = Campaign.objects.get(pk=battle.campaign_id)
     turn = current_turn(campaign)
     if turn is None or turn.position >= len(turn.plan) or turn.plan[turn.position].get("key") != "battle.record":
-        return False
+        return None
     record = turn_services.turn_battle(campaign, turn)
     if record is None or record.battle_id != battle.pk:
+        return None
+    return campaign, turn
+
+
+def battle_reportable(battle: Battle) -> bool:
+    """Whether :func:`battle_report` would record the battle now: it is finished, not recorded
+    yet, and its campaign turn is at "Record the battle" with it (the battle page's button)."""
+    return battle.status == "finished" and not battle.reported and _turn_at_record(battle) is not None
+
+
+def _report(user: Any, battle: Battle, *, confirmed: bool = False) -> bool:
+    """Record the battle in its campaign turn when the turn's current step is "Record the
+    battle", this is the turn's battle (:func:`_turn_at_record`) and the step asks nothing
+    else the player must answer (``confirmed``: the player asked for it, answer or not); the
+    step takes its inputs from the battle's record."""
+    found = _turn_at_record(battle)
+    if found is None:
         return False
+    campaign, turn = found
     asked = [name for name, _kind, _choices in turn.plan[turn.position].get("inputs", []) if name in _ASKED_AT_THE_TURN]
     if asked and not confirmed:
         return False
@@ -1285,7 +1301,9 @@ def battle_finish(
 @transaction.atomic
 def battle_report(*, user: Any, battle_id: int, version: int | None) -> Battle:
     """Record a finished campaign battle's result in the campaign turn now that it is at "Record
-    the battle" (the turn page also offers it, filled in from the battle). Raises
+    the battle", whatever else the step asks (the battle page's "Record in the turn" and
+    ``POST /api/v1/fp-battles/{id}/report/``; the turn page also offers it, filled in from the
+    battle). Raises
     :class:`DropshipError` when there is nothing to record or the turn is not at that step with
     this battle as its battle."""
     battle = _load(user, battle_id, version)

@@ -466,6 +466,7 @@ def _detail_context(request: HttpRequest, battle: Battle, **extra: Any) -> dict[
         "battle": battle,
         "can_edit": _can_write(request, battle),
         "turn_note": services.battle_turn_note(battle),
+        "reportable": services.battle_reportable(battle),
         "setup": setup,
         "card": setup.get("battle") or {},
         "enemy": enemy,
@@ -710,6 +711,7 @@ ACTIONS: dict[str, ActionFn] = {
     ),
     "odds": lambda r, b: odds_services.odds_start(user=r.user, battle_id=b.pk, runs=_int(r, "runs", DEFAULT_RUNS) or 0),
     "delete": lambda r, b: services.battle_delete(**_common(r, b)),
+    "report": lambda r, b: services.battle_report(**_common(r, b)),
 }
 
 
@@ -738,7 +740,7 @@ def act(request: HttpRequest, battle_id: int, action: str) -> HttpResponse:
         return redirect("battles:job", job_id=result.pk)
     if action == "delete":
         return redirect("battles:list")
-    if action == "finish":
+    if action in ("finish", "report"):
         note = services.battle_turn_note(result)
         if note:
             messages.info(request, note)

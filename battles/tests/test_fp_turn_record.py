@@ -191,3 +191,52 @@ def test_the_api_and_the_page_say_where_the_turn_stands(player: Any) -> None:
     ).content.decode()
     assert "Recorded in turn 1: won, did not hold the field, no casualties; next: " not in shown  # won follows held
     assert "Recorded in turn 1: lost, did not hold the field, no casualties; next: " in shown
+
+
+def test_the_battle_page_and_the_api_record_a_battle_the_turn_is_waiting_for(player: Any) -> None:
+    campaign = make_campaign(player, dramatic_combat=True)
+    battle = finish_early(player, campaign)
+    api = APIClient()
+    api.force_authenticate(player)
+    client = Client()
+    client.force_login(player)
+    detail = reverse("battles:detail", args=[battle.pk])
+
+    # The turn is not at Record the battle yet: no button, and the API refuses, saying why.
+    assert not services.battle_reportable(battle)
+    assert 'data-testid="report"' not in client.get(detail).content.decode()
+    early = api.post(f"/api/v1/fp-battles/{battle.pk}/report/", {"version": battle.version}, format="json")
+    assert early.status_code == 400 and early.json()["field"] == "turn"
+    assert "when the turn gets there" in early.json()["detail"] and not fresh(battle).reported
+
+    # At the step: the page offers it and a stale version is refused without writing.
+    advance_to_record(player, campaign)
+    assert services.battle_reportable(fresh(battle))
+    page = client.get(detail).content.decode()
+    assert 'data-testid="report"' in page and "Record in the turn now" in page
+    stale = api.post(f"/api/v1/fp-battles/{battle.pk}/report/", {"version": battle.version - 1}, format="json")
+    assert stale.status_code == 409 and not fresh(battle).reported
+
+    # The page's button records it and says what comes next; the button is gone.
+    shown = client.post(
+        reverse("battles:act", args=[battle.pk, "report"]), {"version": fresh(battle).version}, follow=True
+    ).content.decode()
+    assert fresh(battle).reported and "Recorded in turn 1: lost, did not hold the field, 2 casualties (Ria, Bo)" in shown
+    assert 'data-testid="report"' not in shown
+    assert _turn(campaign).facts["battle_source"]["id"] == battle.pk
+    again = api.post(f"/api/v1/fp-battles/{battle.pk}/report/", {"version": fresh(battle).version}, format="json")
+    assert again.status_code == 400 and again.json()["field"] == "turn"
+
+
+def test_the_api_records_the_battle_and_answers_with_the_turn_note(player: Any) -> None:
+    campaign = make_campaign(player, dramatic_combat=True, fringe_world_strife=True)
+    play_to_record(player, campaign)
+    battle = services.battle_create(user=player, campaign_id=campaign.pk, enemy=ELITE, dice=Dice(seed=4))
+    done = services.battle_finish(user=player, battle_id=battle.pk, version=battle.version, held_field=True)
+    assert not done.reported  # the step also asks about a Roving Threat: the finish waits
+    api = APIClient()
+    api.force_authenticate(player)
+    answer = api.post(f"/api/v1/fp-battles/{battle.pk}/report/", {"version": done.version}, format="json")
+    assert answer.status_code == 200, answer.content
+    assert answer.json()["reported"] is True and answer.json()["turn_note"].startswith("Recorded in turn 1: won, held")
+    assert _turn(campaign).facts["battle"]["held_field"] is True
