@@ -29,6 +29,8 @@ ODDS_MAX_RUNS = 1000
 #: (A background thread would hold SQLite's one writer and outlive the request's errors.)
 ODDS_MAX_RUNS_EAGER = 200
 ODDS_LABEL = "odds"
+#: The Celery task that runs an odds job (it calls :func:`odds_run`).
+ODDS_TASK = "battles.tasks.battle_odds_run"
 
 
 class _OddsSwept(Exception):
@@ -89,12 +91,11 @@ def odds_start(*, user: Any, battle_id: int, runs: int) -> BattleJob:
         )
     nominis_initial(battle)  # refuse a set-up the no-minis rules cannot play, now
     job = BattleJob.objects.create(battle=battle, owner=user, runs=runs, heartbeat=timezone.now())
-    from battles.tasks import battle_odds_run
 
     def mark_failed(message: str) -> None:
         BattleJob.objects.filter(pk=job.pk, status="queued").update(status="failed", error=message)
 
-    jobs.enqueue_on_commit(battle_odds_run, job.pk, mark_failed=mark_failed)
+    jobs.enqueue_on_commit(ODDS_TASK, job.pk, mark_failed=mark_failed)
     return job
 
 

@@ -72,8 +72,10 @@ def _broker_errors() -> tuple[type[BaseException], ...]:
 BROKER_ERRORS = _broker_errors()
 
 
-def enqueue_on_commit(task: Any, job_id: int, *, mark_failed: Callable[[str], None]) -> None:
-    """Send ``task(job_id)`` to the broker once the current transaction commits.
+def enqueue_on_commit(task: str, job_id: int, *, mark_failed: Callable[[str], None]) -> None:
+    """Send the Celery task at the dotted path ``task`` (``"battles.tasks.battle_odds_run"``),
+    called with ``job_id``, to the broker once the current transaction commits. A path, not the
+    task itself: a service names the task that calls it back without importing it.
 
     When the broker cannot be reached, ``mark_failed(QUEUE_DOWN)`` ends the job (its row was
     committed already) and :class:`QueueUnavailable` is raised out of the commit, so the service
@@ -84,7 +86,7 @@ def enqueue_on_commit(task: Any, job_id: int, *, mark_failed: Callable[[str], No
 
     def send() -> None:
         try:
-            task.apply_async(args=[job_id])
+            import_string(task).apply_async(args=[job_id])
         except BROKER_ERRORS:
             logger.exception("Could not queue job %s", job_id)
             mark_failed(QUEUE_DOWN)
@@ -306,7 +308,7 @@ class Transfers:
         def mark_failed(message: str) -> None:
             model.objects.filter(pk=job.pk, state="pending").update(state="failed", message=message, document=None)
 
-        enqueue_on_commit(import_string(self.task), job.pk, mark_failed=mark_failed)
+        enqueue_on_commit(self.task, job.pk, mark_failed=mark_failed)
         return job
 
     def run(self, *, job_id: int) -> Any:

@@ -32,6 +32,7 @@ _.get_steps  # SerializerMethodField getter
 _.abstract  # Django model Meta option (rules.models.TransferJob)
 _.campaign_job_run  # Celery task, named by dotted path in rules.jobs.Transfers(task=...)
 _.squad_job_run  # Celery task, named by dotted path in rules.jobs.Transfers(task=...)
+_.battle_odds_run  # Celery task, named by dotted path in battles.odds_services.ODDS_TASK
 _.get_code  # SerializerMethodField getter
 _.get_turn_note  # SerializerMethodField getter
 _.turn_note  # serializer field, in Meta.fields
@@ -81,13 +82,8 @@ _.d3  # Dice shorthand (the mass combat engine tests use it)
 _.d10  # Dice shorthand, with d3 and d12
 _.d12  # Dice shorthand (the mass combat engine tests use it)
 _.room_replay_matches  # replays a room's log against its state: the tracker property tests' check
-_.from_campaign  # no-minis options from a campaign's options, for battles started from a campaign
-_.is_psionic  # enemy figure property; wired by issue 19, psionics in battle
 
 # Rule code nothing calls yet, reported to the lead (not this change's to wire):
-_.battle_report  # battles: the report service has no screen or API
 _.pack_leader  # bughunt: a pack leader by name (p.197); the tracker rolls them instead
-_.hull_damage  # campaigns: ship hull damage as an engine rule; the services write it directly
-_.hull_repair  # campaigns: paid hull repair (core p.60, Money is Tight p.32) has no service yet
 
 # Mission types (issue 20): the stealth branch adds the campaign plumbing that reads these:

@@ -130,14 +130,6 @@ def test_single_use_weapon_is_spent_and_no_damage_is_kept() -> None:
     assert shooters(events) == ["Ada"] and fig(st, "Ada")["weapons"] == []
 
 
-def test_options_from_campaign_take_dramatic_combat() -> None:
-    from campaigns.engine.options import CampaignOptions
-
-    assert nm.NoMinisOptions.from_campaign(CampaignOptions(dramatic_combat=True), hectic=True) == nm.NoMinisOptions(
-        dramatic=True, hectic=True
-    )
-
-
 def test_apply_never_changes_its_input() -> None:
     st = battle()
     before = copy.deepcopy(st)

@@ -182,10 +182,6 @@ class EnemyFigure:
     luck: int = 0
     fearless: bool = False
 
-    @property
-    def is_psionic(self) -> bool:
-        return bool(self.psionic_powers)
-
     def as_dict(self) -> dict[str, Any]:
         return {
             "name": self.name,

@@ -106,14 +106,6 @@ class NoMinisOptions:
     critical_hits: bool = False
 
     @classmethod
-    def from_campaign(cls, campaign: Any, **overrides: Any) -> NoMinisOptions:
-        """Options from a :class:`campaigns.engine.options.CampaignOptions` (its ``dramatic_combat``)
-        plus ``overrides``."""
-        values: dict[str, Any] = {"dramatic": bool(getattr(campaign, "dramatic_combat", False))}
-        values.update(overrides)
-        return cls(**values)
-
-    @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> NoMinisOptions:
         known = {k: data[k] for k in _OPTION_KEYS if k in data}
         return cls(**known)
