@@ -82,8 +82,3 @@ _.d3  # Dice shorthand (the mass combat engine tests use it)
 _.d10  # Dice shorthand, with d3 and d12
 _.d12  # Dice shorthand (the mass combat engine tests use it)
 _.room_replay_matches  # replays a room's log against its state: the tracker property tests' check
-
-# Rule code nothing calls yet, reported to the lead (not this change's to wire):
-_.pack_leader  # bughunt: a pack leader by name (p.197); the tracker rolls them instead
-
-# Mission types (issue 20): the stealth branch adds the campaign plumbing that reads these:

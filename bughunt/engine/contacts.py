@@ -377,11 +377,6 @@ def _leader_from(entry: Any) -> PackLeader:
     return PackLeader(entry.result, str(entry.data["leader"]), entry.effect, dict(entry.data))
 
 
-def pack_leader(tables: Mapping[str, RangeTable], name: str) -> PackLeader:
-    """The pack leader called ``name``. Raises :class:`ContactError` naming the six."""
-    return _leader_from(_named(tables, "bh-pack-leaders", name, "leader"))
-
-
 def leader_rules(tables: Mapping[str, RangeTable]) -> Mapping[str, Any]:
     """The pack leader check numbers: ``dice`` (3), ``sides`` (12), ``from_mission`` (3),
     ``max_per_mission`` (3) from bh-pack-leader-check (p.197)."""
