@@ -20,7 +20,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from battles import inputs, nominis_services, odds_services, selectors, services, tracker_services
+from battles import inputs, nominis_services, odds_services, result_services, selectors, services, tracker_services
 from battles.engine import fp_street, nominis
 from battles.inputs import FpBattleVersionSerializer
 from battles.models import Battle, BattleJob
@@ -374,7 +374,7 @@ class FpBattleFinishedSerializer(FpBattleDetailSerializer):
         )
     )
     def get_turn_note(self, battle: Battle) -> str:
-        return services.battle_turn_note(battle)
+        return result_services.battle_turn_note(battle)
 
 
 class FpBattleFinishApi(APIView):
@@ -386,7 +386,9 @@ class FpBattleFinishApi(APIView):
 
     @extend_schema(request=inputs.FpBattleFinishInputSerializer, responses=FpBattleFinishedSerializer)
     def post(self, request: Request, battle_id: int) -> Response:
-        services.battle_finish(user=request.user, battle_id=battle_id, **_valid(inputs.FpBattleFinishInputSerializer, request))
+        result_services.battle_finish(
+            user=request.user, battle_id=battle_id, **_valid(inputs.FpBattleFinishInputSerializer, request)
+        )
         return Response(FpBattleFinishedSerializer(selectors.battle_for(request.user, battle_id)).data)
 
 
@@ -399,7 +401,7 @@ class FpBattleReportApi(APIView):
 
     @extend_schema(request=FpBattleVersionSerializer, responses=FpBattleFinishedSerializer)
     def post(self, request: Request, battle_id: int) -> Response:
-        services.battle_report(user=request.user, battle_id=battle_id, **_valid(FpBattleVersionSerializer, request))
+        result_services.battle_report(user=request.user, battle_id=battle_id, **_valid(FpBattleVersionSerializer, request))
         return Response(FpBattleFinishedSerializer(selectors.battle_for(request.user, battle_id)).data)
 
 

@@ -29,7 +29,7 @@ class FpBattleVersionSerializer(serializers.Serializer[Any]):
 
 
 class FpBattleFinishInputSerializer(FpBattleVersionSerializer):
-    """:func:`battles.services.battle_finish`: the battle's result by hand (``held_field``,
+    """:func:`battles.result_services.battle_finish`: the battle's result by hand (``held_field``,
     ``won``: ``None`` decides from the tracker) and the elite rewards' facts."""
 
     held_field = YesNoField()

@@ -6,7 +6,7 @@ Every write is keyword-only, runs in one transaction, takes the battle ``version
 against (a stale one is refused with :class:`StaleVersion`, 409) and raises
 :class:`DropshipError` naming the field at fault, writing nothing then. The battle's set-up
 comes from :mod:`battles.services`; its result goes to the campaign through
-:func:`battles.services.battle_finish`.
+:func:`battles.result_services.battle_finish`.
 """
 
 from __future__ import annotations

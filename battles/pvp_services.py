@@ -30,7 +30,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q, QuerySet
 
-from battles import pvp_kind, services
+from battles import pvp_kind, result_services, services
 from battles.engine import fp_pvp
 from battles.engine.fp_pvp import coop as fp_coop
 from battles.engine.fp_pvp import third as fp_third
@@ -677,7 +677,7 @@ def meeting_finish(*, user: Any, meeting_id: int, version: int | None) -> Meetin
         writes.bump(meeting)
         battles = {side: _side_battle(meeting, side, result) for side in fp_pvp.SIDES}
         for side in sides:
-            services.record_in_turn(user, battles[side])
+            result_services.record_in_turn(user, battles[side])
         held = result["held_field"]
         if held == "both":
             words = "both crews Hold the Field and win (p.41)"

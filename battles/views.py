@@ -22,7 +22,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from battles import inputs, nominis_services, odds_services, selectors, services, tracker_services
+from battles import inputs, nominis_services, odds_services, result_services, selectors, services, tracker_services
 from battles.engine import fp_enemies, fp_setup, fp_tracker, nominis
 from battles.models import Battle, BattleJob
 from campaigns.models import Campaign, Rival
@@ -465,8 +465,8 @@ def _detail_context(request: HttpRequest, battle: Battle, **extra: Any) -> dict[
     return {
         "battle": battle,
         "can_edit": _can_write(request, battle),
-        "turn_note": services.battle_turn_note(battle),
-        "reportable": services.battle_reportable(battle),
+        "turn_note": result_services.battle_turn_note(battle),
+        "reportable": result_services.battle_reportable(battle),
         "setup": setup,
         "card": setup.get("battle") or {},
         "enemy": enemy,
@@ -706,12 +706,12 @@ ACTIONS: dict[str, ActionFn] = {
     "nominis_act": lambda r, b: nominis_services.nominis_act(**_common(r, b), action=_action_from_post(r)),
     "nominis_auto": lambda r, b: nominis_services.nominis_auto(**_common(r, b), stance=r.POST.get("stance") or None),
     "nominis_undo": lambda r, b: nominis_services.nominis_undo(**_common(r, b)),
-    "finish": lambda r, b: services.battle_finish(
+    "finish": lambda r, b: result_services.battle_finish(
         user=r.user, battle_id=b.pk, **validated(inputs.FpBattleFinishInputSerializer, r.POST)
     ),
     "odds": lambda r, b: odds_services.odds_start(user=r.user, battle_id=b.pk, runs=_int(r, "runs", DEFAULT_RUNS) or 0),
     "delete": lambda r, b: services.battle_delete(**_common(r, b)),
-    "report": lambda r, b: services.battle_report(**_common(r, b)),
+    "report": lambda r, b: result_services.battle_report(**_common(r, b)),
 }
 
 
@@ -741,7 +741,7 @@ def act(request: HttpRequest, battle_id: int, action: str) -> HttpResponse:
     if action == "delete":
         return redirect("battles:list")
     if action in ("finish", "report"):
-        note = services.battle_turn_note(result)
+        note = result_services.battle_turn_note(result)
         if note:
             messages.info(request, note)
     if action.startswith("nominis"):

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from battles import result_services, tracker_services
 from battles import services as battle_services
-from battles import tracker_services
 from battles.engine import fp_tracker as t
 from battles.tests.test_fp_tracker_engine import TABLES, end_round, play, setup, to_quick
 from campaigns import services
@@ -115,6 +115,6 @@ def test_the_quest_step_sets_up_a_data_cache_battle_and_its_score_wins_it(fivepa
     room.state["held_field"] = True
     room.save(update_fields=["state"])
     battle.refresh_from_db()
-    finished = battle_services.battle_finish(user=player, battle_id=battle.pk, version=battle.version)
+    finished = result_services.battle_finish(user=player, battle_id=battle.pk, version=battle.version)
     result = finished.result or {}
     assert result["won"] is True and result["data_cache"]["reached"] is True

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from battles import services, tracker_services
+from battles import result_services, services, tracker_services
 from battles.models import Battle
 from battles.tests.fp_data import PUNKS
 from campaigns import services as campaign_services
@@ -83,7 +83,7 @@ def test_psionic_actions_on_the_tracker_reach_the_finished_battles_result(player
     assert room.state["enemies"][0]["stun"] == 1 and room.state["psionics"]["reinforcements"]["basic"] == 2
     assert len(room.state["enemies"]) == before
     act(player, room, "end_battle", held_field="on")
-    battle = services.battle_finish(user=player, battle_id=battle.pk, version=Battle.objects.get(pk=battle.pk).version)
+    battle = result_services.battle_finish(user=player, battle_id=battle.pk, version=Battle.objects.get(pk=battle.pk).version)
     assert battle.result is not None and battle.result["psionic_uses"] == 1
 
 

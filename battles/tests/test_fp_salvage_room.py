@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from battles import salvage_kind
+from battles import result_services, salvage_kind
 from battles import services as battle_services
 from battles.engine import fp_salvage
 from battles.kinds import KINDS
@@ -153,7 +153,7 @@ def test_a_finished_job_gives_the_battle_its_result_with_salvage(owner) -> None:
     act(owner, room, "pick_up_salvage", crew="c1")
     act(owner, room, "end_mission", poi_faces="5 1 1 1", scrapper_faces="1 3 6")
     battle.refresh_from_db()
-    done = battle_services.battle_finish(user=owner, battle_id=battle.pk, version=battle.version)
+    done = result_services.battle_finish(user=owner, battle_id=battle.pk, version=battle.version)
     result = done.result
     assert result is not None and result["source"] == "tracker" and result["won"] is True and result["held_field"] is True
     assert (

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from battles import nominis_services, odds_services, selectors, services, tracker_services
+from battles import nominis_services, odds_services, result_services, selectors, services, tracker_services
 from battles.models import Battle, BattleJob
 from battles.tests.fp_data import CREW, PUNKS
 from campaigns import services as campaign_services
@@ -377,7 +377,7 @@ def test_automatic_play_runs_to_the_end_and_the_replay_agrees(player: Any) -> No
     with pytest.raises(DropshipError) as refused:
         nominis_services.nominis_auto(user=player, battle_id=battle.pk, version=battle.version)
     assert refused.value.field == "action.type"
-    finished = services.battle_finish(user=player, battle_id=battle.pk, version=battle.version)
+    finished = result_services.battle_finish(user=player, battle_id=battle.pk, version=battle.version)
     assert finished.status == "finished" and res(finished)["source"] == "nominis"
     assert res(finished)["won"] == res(finished)["objective"]["achieved"]
 
@@ -386,7 +386,7 @@ def test_finishing_before_the_no_minis_battle_ends_is_refused(player: Any) -> No
     battle = standalone(player)
     battle = nominis_services.nominis_start(user=player, battle_id=battle.pk, version=battle.version, mode="assisted")
     with pytest.raises(DropshipError) as refused:
-        services.battle_finish(user=player, battle_id=battle.pk, version=battle.version)
+        result_services.battle_finish(user=player, battle_id=battle.pk, version=battle.version)
     assert refused.value.field == "status" and fresh(battle).status == "nominis"
 
 
@@ -411,9 +411,13 @@ def test_finishing_a_campaign_battle_records_it_in_the_turn(player: Any) -> None
     battle = services.battle_create(user=player, campaign_id=campaign.pk, enemy=ELITE, dice=Dice(seed=4))
     bo = Character.objects.get(name="Bo")
     with pytest.raises(DropshipError) as refused:
-        services.battle_finish(user=player, battle_id=battle.pk, version=battle.version, held_field=True, casualties=["Nobody"])
+        result_services.battle_finish(
+            user=player, battle_id=battle.pk, version=battle.version, held_field=True, casualties=["Nobody"]
+        )
     assert refused.value.field == "casualties"
-    done = services.battle_finish(user=player, battle_id=battle.pk, version=battle.version, held_field=True, casualties=["Bo"])
+    done = result_services.battle_finish(
+        user=player, battle_id=battle.pk, version=battle.version, held_field=True, casualties=["Bo"]
+    )
     rewards = res(done).pop("elite_rewards")
     record = res(done).pop("record")
     assert done.reported and done.result == {"held_field": True, "won": True, "casualties": ["Bo"], "source": "manual"}
@@ -439,7 +443,7 @@ def test_an_elite_battle_pays_its_rewards_into_the_campaign(player: Any) -> None
         if (b := services.battle_create(user=player, campaign_id=campaign.pk, enemy=enforcers, dice=Dice(seed=seed)))
         and b.setup["enemy"]["type"] == "Enforcers"
     )
-    done = services.battle_finish(
+    done = result_services.battle_finish(
         user=player, battle_id=battle.pk, version=battle.version, held_field=False, killed_any=True, dice=Dice(seed=1)
     )
     rewards = res(done)["elite_rewards"]
@@ -451,13 +455,13 @@ def test_an_elite_battle_pays_its_rewards_into_the_campaign(player: Any) -> None
 
     # A standalone elite battle shows its rewards and pays nobody.
     alone = standalone(player, enemy=ELITE, dice=Dice(seed=4))
-    done = services.battle_finish(user=player, battle_id=alone.pk, version=alone.version, held_field=True)
+    done = result_services.battle_finish(user=player, battle_id=alone.pk, version=alone.version, held_field=True)
     assert res(done)["elite_rewards"]["bounty_credits"] == (alone.setup["enemy"]["bounty_credits"] or 0)
     # Played without miniatures, the kills come from the battle itself.
     fought = standalone(player, enemy=ELITE, dice=Dice(seed=5), battle_type="conventional")
     fought = nominis_services.nominis_start(user=player, battle_id=fought.pk, version=fought.version, mode="automatic")
     fought = nominis_services.nominis_auto(user=player, battle_id=fought.pk, version=fought.version, dice=Dice(seed=2))
-    done = services.battle_finish(user=player, battle_id=fought.pk, version=fought.version)
+    done = result_services.battle_finish(user=player, battle_id=fought.pk, version=fought.version)
     killed = res(done)["enemies_killed"] > 0
     assert killed or not res(done)["held_field"]
     assert res(done)["elite_rewards"]["bounty_credits"] == (
@@ -466,7 +470,7 @@ def test_an_elite_battle_pays_its_rewards_into_the_campaign(player: Any) -> None
     # A standard (non-elite) force has no elite rewards.
     plain = standalone(player)
     assert "elite_rewards" not in res(
-        services.battle_finish(user=player, battle_id=plain.pk, version=plain.version, held_field=True)
+        result_services.battle_finish(user=player, battle_id=plain.pk, version=plain.version, held_field=True)
     )
 
 
@@ -476,25 +480,25 @@ def test_psionic_power_uses_reach_the_turns_record_step(player: Any) -> None:
     play_to_record(player, campaign)
     battle = services.battle_create(user=player, campaign_id=campaign.pk, enemy=ELITE, dice=Dice(seed=4))
     assert [c["psionic"] for c in battle.setup["crew"]] == [False, True]
-    services.battle_finish(user=player, battle_id=battle.pk, version=battle.version, held_field=True, psionic_uses=2)
+    result_services.battle_finish(user=player, battle_id=battle.pk, version=battle.version, held_field=True, psionic_uses=2)
     turn = current_turn(campaign)
     assert turn is not None and turn.facts["battle"]["psionic_uses"] == 2
     alone = standalone(player)
     with pytest.raises(DropshipError) as refused:
-        services.battle_finish(user=player, battle_id=alone.pk, version=alone.version, held_field=True, psionic_uses=1)
+        result_services.battle_finish(user=player, battle_id=alone.pk, version=alone.version, held_field=True, psionic_uses=1)
     assert refused.value.field == "psionic_uses" and fresh(alone).status == "setup"
 
 
 def test_a_battle_finished_before_the_turn_reaches_the_step_is_handed_over_later(player: Any) -> None:
     campaign = make_campaign(player, dramatic_combat=True)
     battle = services.battle_create(user=player, campaign_id=campaign.pk, enemy=ELITE, dice=Dice(seed=4))
-    battle = services.battle_finish(user=player, battle_id=battle.pk, version=battle.version, held_field=False)
+    battle = result_services.battle_finish(user=player, battle_id=battle.pk, version=battle.version, held_field=False)
     assert not battle.reported and res(battle)["won"] is False
     with pytest.raises(DropshipError) as refused:
-        services.battle_report(user=player, battle_id=battle.pk, version=battle.version)
+        result_services.battle_report(user=player, battle_id=battle.pk, version=battle.version)
     assert refused.value.field == "turn"
     play_to_record(player, campaign)
-    battle = services.battle_report(user=player, battle_id=battle.pk, version=battle.version)
+    battle = result_services.battle_report(user=player, battle_id=battle.pk, version=battle.version)
     assert battle.reported and current_turn(campaign).facts["battle"]["held_field"] is False  # type: ignore[union-attr]
 
 
@@ -523,7 +527,7 @@ def test_tracking_opens_one_room_and_finish_reads_its_outcome(player: Any) -> No
     act("next_phase")
     act("resolve", attacker="c1", target="e1", range=10, faces="6, 6")
     act("end_battle", held_field="on")
-    battle = services.battle_finish(user=player, battle_id=battle.pk, version=fresh(battle).version)
+    battle = result_services.battle_finish(user=player, battle_id=battle.pk, version=fresh(battle).version)
     assert res(battle)["source"] == "tracker" and res(battle)["held_field"] is True
     assert res(battle)["enemies_killed"] == 1 and res(battle)["won"] is True
 

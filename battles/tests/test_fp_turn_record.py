@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from battles import nominis_services, services
+from battles import nominis_services, result_services, services
 from battles.models import Battle
 from battles.tests.test_fp_services import ELITE, fresh, make_campaign, play_to_record
 from campaigns import turn_services
@@ -50,7 +50,7 @@ def finish_early(player: Any, campaign: Campaign) -> Battle:
     """A battle of turn 1 finished while the turn is still at its first step: a total wipe."""
     turn_services.turn_start(user=player, campaign_id=campaign.pk, version=_v(campaign))
     battle = services.battle_create(user=player, campaign_id=campaign.pk, enemy=ELITE, dice=Dice(seed=4))
-    return services.battle_finish(
+    return result_services.battle_finish(
         user=player, battle_id=battle.pk, version=battle.version, held_field=False, casualties=["Ria", "Bo"]
     )
 
@@ -61,7 +61,7 @@ def test_a_battle_finished_early_fills_record_the_battle_when_the_turn_gets_ther
     ids = sorted(str(pk) for pk in Character.objects.filter(name__in=("Ria", "Bo")).values_list("pk", flat=True))
     assert not battle.reported and _turn(campaign).position < [s["key"] for s in _turn(campaign).plan].index("battle.record")
     words = "lost, did not hold the field, 2 casualties (Ria, Bo)"
-    note = services.battle_turn_note(battle)
+    note = result_services.battle_turn_note(battle)
     assert note.startswith("Turn 1 is at ") and f"filled in from this battle ({words}) when the turn gets there" in note
 
     turn = advance_to_record(player, campaign)
@@ -94,7 +94,7 @@ def test_a_battle_finished_early_fills_record_the_battle_when_the_turn_gets_ther
     assert facts["battle_source"] == {"id": battle.pk, "title": battle.title, "overridden": False}
     assert "From the battle" in step.text and "2 casualties: Ria, Bo" in step.text
     next_title = _turn(campaign).plan[_turn(campaign).position]["title"]
-    assert services.battle_turn_note(fresh(battle)) == f"Recorded in turn 1: {words}; next: {next_title}."
+    assert result_services.battle_turn_note(fresh(battle)) == f"Recorded in turn 1: {words}; next: {next_title}."
 
 
 def test_undoing_the_record_fills_it_again_and_an_override_is_logged(player: Any) -> None:
@@ -129,12 +129,12 @@ def test_finishing_at_the_step_records_it_and_says_what_comes_next(player: Any) 
     )
     battle = nominis_services.nominis_start(user=player, battle_id=battle.pk, version=battle.version, mode="automatic")
     battle = nominis_services.nominis_auto(user=player, battle_id=battle.pk, version=battle.version, dice=Dice(seed=2))
-    done = services.battle_finish(user=player, battle_id=battle.pk, version=battle.version)
+    done = result_services.battle_finish(user=player, battle_id=battle.pk, version=battle.version)
     record = done.result["record"] if done.result else {}
     assert done.reported and record["kills"] == done.result["enemies_killed"]  # type: ignore[index]
     turn = _turn(campaign)
     assert turn.steps.filter(key="battle.record").exists() and turn.facts["battle_kills"] == record["kills"]
-    note = services.battle_turn_note(done)
+    note = result_services.battle_turn_note(done)
     assert note.startswith("Recorded in turn 1: ") and f"next: {turn.plan[turn.position]['title']}." in note
     assert f"{record['kills']} enem" in note
 
@@ -143,10 +143,10 @@ def test_with_questions_only_the_player_answers_the_step_waits_for_confirmation(
     campaign = make_campaign(player, dramatic_combat=True, fringe_world_strife=True)
     play_to_record(player, campaign)
     battle = services.battle_create(user=player, campaign_id=campaign.pk, enemy=ELITE, dice=Dice(seed=4))
-    done = services.battle_finish(user=player, battle_id=battle.pk, version=battle.version, held_field=True)
+    done = result_services.battle_finish(user=player, battle_id=battle.pk, version=battle.version, held_field=True)
     assert not done.reported and _turn(campaign).plan[_turn(campaign).position]["key"] == "battle.record"
     assert "is at Record the battle, filled in from this battle (won, held the field, no casualties)" in (
-        services.battle_turn_note(done)
+        result_services.battle_turn_note(done)
     )
     turn_services.step_resolve(
         user=player, campaign_id=campaign.pk, version=_v(campaign), mode="roll", inputs={"roving_threat": "yes"}
@@ -203,7 +203,7 @@ def test_the_battle_page_and_the_api_record_a_battle_the_turn_is_waiting_for(pla
     detail = reverse("battles:detail", args=[battle.pk])
 
     # The turn is not at Record the battle yet: no button, and the API refuses, saying why.
-    assert not services.battle_reportable(battle)
+    assert not result_services.battle_reportable(battle)
     assert 'data-testid="report"' not in client.get(detail).content.decode()
     early = api.post(f"/api/v1/fp-battles/{battle.pk}/report/", {"version": battle.version}, format="json")
     assert early.status_code == 400 and early.json()["field"] == "turn"
@@ -211,7 +211,7 @@ def test_the_battle_page_and_the_api_record_a_battle_the_turn_is_waiting_for(pla
 
     # At the step: the page offers it and a stale version is refused without writing.
     advance_to_record(player, campaign)
-    assert services.battle_reportable(fresh(battle))
+    assert result_services.battle_reportable(fresh(battle))
     page = client.get(detail).content.decode()
     assert 'data-testid="report"' in page and "Record in the turn now" in page
     stale = api.post(f"/api/v1/fp-battles/{battle.pk}/report/", {"version": battle.version - 1}, format="json")
@@ -232,7 +232,7 @@ def test_the_api_records_the_battle_and_answers_with_the_turn_note(player: Any) 
     campaign = make_campaign(player, dramatic_combat=True, fringe_world_strife=True)
     play_to_record(player, campaign)
     battle = services.battle_create(user=player, campaign_id=campaign.pk, enemy=ELITE, dice=Dice(seed=4))
-    done = services.battle_finish(user=player, battle_id=battle.pk, version=battle.version, held_field=True)
+    done = result_services.battle_finish(user=player, battle_id=battle.pk, version=battle.version, held_field=True)
     assert not done.reported  # the step also asks about a Roving Threat: the finish waits
     api = APIClient()
     api.force_authenticate(player)

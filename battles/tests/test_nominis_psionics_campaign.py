@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from battles import nominis_services, services
+from battles import nominis_services, result_services, services
 from battles.models import Battle
 from battles.tests.test_fp_psionics_campaign import ELITE, campaign_with_a_psionic
 from rules.engine.dice import Dice
@@ -47,7 +47,7 @@ def test_powers_used_in_automatic_play_reach_the_result(player: Any) -> None:  #
     used = sum(
         1 for e in battle.nominis["events"] if e["kind"] == "psionic" and ("projects" in e["text"] or "on itself" in e["text"])
     )
-    battle = services.battle_finish(user=player, battle_id=battle.pk, version=battle.version)
+    battle = result_services.battle_finish(user=player, battle_id=battle.pk, version=battle.version)
     assert battle.result is not None and battle.result["psionic_uses"] == used and used > 0
 
 

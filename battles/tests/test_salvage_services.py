@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from battles import mission_types, nominis_services, salvage_kind, services, tracker_services
+from battles import mission_types, nominis_services, result_services, salvage_kind, services, tracker_services
 from battles.models import Battle
 from battles.tests.fp_data import CREW, PUNKS
 from battles.tests.test_fp_services import ELITE, make_campaign
@@ -132,7 +132,7 @@ def test_a_campaign_salvage_job_pays_at_get_paid_and_trade_salvage(player: Any) 
     state = win(player, battle, end=end)
     assert state["won"] is True and state["salvage"]["units"] == markers + 1
     battle.refresh_from_db()
-    done = services.battle_finish(user=player, battle_id=battle.pk, version=battle.version)
+    done = result_services.battle_finish(user=player, battle_id=battle.pk, version=battle.version)
     assert done.reported and done.result is not None
     assert done.result["record"]["mission_type"] == "salvage" and done.result["record"]["salvage"]["credits"] == 3
     turn = current_turn(campaign)

@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from battles import mission_types, nominis_services, services, tracker_services
+from battles import mission_types, nominis_services, result_services, services, tracker_services
 from battles.models import Battle
 from battles.tests.fp_data import CREW, PUNKS
 from battles.tests.test_fp_services import ELITE, make_campaign, play_to_record
@@ -105,7 +105,7 @@ def test_a_standalone_stealth_mission_is_tracked_and_finished_as_won(player: Any
     state = win(player, battle)
     assert state["phase"] == "over" and state["stealth"]["finished"]["won"]
     battle.refresh_from_db()
-    done = services.battle_finish(user=player, battle_id=battle.pk, version=battle.version)
+    done = result_services.battle_finish(user=player, battle_id=battle.pk, version=battle.version)
     assert done.result is not None
     assert done.result["won"] is True and done.result["held_field"] is False and done.result["source"] == "tracker"
     assert done.result["mission"] == "stealth" and done.result["stealth"]["exfiltrated"] == ["Ria", "Bo"]
@@ -127,7 +127,7 @@ def test_a_campaign_stealth_mission_fills_record_the_battle(player: Any) -> None
     battle.refresh_from_db()
     win(player, battle)
     battle.refresh_from_db()
-    done = services.battle_finish(user=player, battle_id=battle.pk, version=battle.version)
+    done = result_services.battle_finish(user=player, battle_id=battle.pk, version=battle.version)
     assert done.reported and done.result is not None and done.result["record"]["won"] is True
     # p.122: the campaign's crew size (4 here) +1, not the two figures fielded.
     assert len(battle.setup["enemy"]["figures"]) == 5 + (1 if battle.setup["enemy"].get("unique_individual") else 0)

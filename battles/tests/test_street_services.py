@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from battles import mission_types, nominis_services, services, street_kind, tracker_services
+from battles import mission_types, nominis_services, result_services, services, street_kind, tracker_services
 from battles.engine import fp_street
 from battles.models import Battle
 from battles.tests.fp_data import CREW, PUNKS
@@ -144,7 +144,7 @@ def test_a_standalone_street_fight_is_tracked_and_finished_as_won(player: Any) -
     state = play_contact(player, battle)
     assert state["phase"] == "over" and state["won"] is True
     battle.refresh_from_db()
-    done = services.battle_finish(user=player, battle_id=battle.pk, version=battle.version)
+    done = result_services.battle_finish(user=player, battle_id=battle.pk, version=battle.version)
     assert done.result is not None and done.result["source"] == "tracker"
     assert done.result["won"] is True and done.result["held_field"] is False  # the Suspects were never cleared (p.136)
     assert done.result["mission"] == "street_fight" and done.result["street"]["escaped"] == ["Ria", "Bo"]
@@ -170,7 +170,7 @@ def test_a_campaign_street_fight_fills_record_the_battle_and_pays_the_chapter(pl
     state = play_contact(player, battle, pay=True)
     assert state["won"] is True and state["pay"] == {"quest_clues": 1, "credits": 2, "rivals": ["Enforcer"]}
     battle.refresh_from_db()
-    done = services.battle_finish(user=player, battle_id=battle.pk, version=battle.version)
+    done = result_services.battle_finish(user=player, battle_id=battle.pk, version=battle.version)
     assert done.result is not None and done.result["street"]["credits"] == 2
     # The elite force rolled at set-up never came to the table (p.129): no elite rewards, not an elite battle.
     assert "elite_rewards" not in done.result and done.result["record"]["elite"] is False
