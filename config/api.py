@@ -40,6 +40,7 @@ def urlpatterns() -> list[Any]:
     from battles import pvp_apis
     from bughunt import apis as bughunt_apis
     from campaigns import apis as campaigns_apis
+    from campaigns import crew_apis
     from live import apis as live_apis
     from rules import apis as rules_apis
 
@@ -48,6 +49,7 @@ def urlpatterns() -> list[Any]:
         path("", include(live_apis.urlpatterns)),
         path("", include(bughunt_apis.urlpatterns)),
         path("", include(campaigns_apis.urlpatterns)),
+        path("", include(crew_apis.urlpatterns)),
         path("", include(battles_apis.urlpatterns)),
         path("", include(pvp_apis.urlpatterns)),
         path("", include(router.urls)),

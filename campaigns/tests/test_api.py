@@ -350,8 +350,9 @@ def test_name_roll_species_roll_fight_pick_and_undo(api: APIClient) -> None:
 
 def _campaign_write_routes() -> list[str]:
     from campaigns.apis import urlpatterns
+    from campaigns.crew_apis import urlpatterns as crew_urlpatterns
 
-    return [str(p.pattern) for p in urlpatterns if "<int:campaign_id>" in str(p.pattern)]
+    return [str(p.pattern) for p in [*urlpatterns, *crew_urlpatterns] if "<int:campaign_id>" in str(p.pattern)]
 
 
 BAD_BODY = {"version": "not a number", "hull": 2147483648, "name": "", "stat": 7, "table": 3, "username": ""}
