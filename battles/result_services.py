@@ -320,7 +320,7 @@ def battle_finish(
 @transaction.atomic
 def battle_report(*, user: Any, battle_id: int, version: int | None) -> Battle:
     """Record a finished campaign battle's result in the campaign turn now that it is at "Record
-    the battle", whatever else the step asks (the battle page's "Record in the turn" and
+    the battle", whatever else the step asks (the battle page's "Record in the turn now" and
     ``POST /api/v1/fp-battles/{id}/report/``; the turn page also offers it, filled in from the
     battle). Raises
     :class:`DropshipError` when there is nothing to record or the turn is not at that step with

@@ -254,8 +254,8 @@ def _ship_repair(
 
 
 def _rule_upkeep(campaign: Campaign, view: CampaignView, spec: StepSpec, inputs: Mapping[str, Any], dice: Dice) -> StepResult:
-    """Upkeep (Money is Tight, p.32, or the core figure typed in), the free hull point, and
-    the loan's interest (p.154).
+    """Upkeep (Money is Tight, p.32, or the core figure typed in), ship repairs (the free Hull
+    Point and any paid ones, :func:`_ship_repair`), and the loan's interest (p.154).
 
     Upkeep the crew cannot pay in full is refused by Upkeep and Ship Repairs (core p.76) until
     ``upkeep_paid`` says what the crew pays (0 to what it has): the rest is logged as unpaid for
