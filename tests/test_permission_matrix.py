@@ -238,6 +238,7 @@ MATRIX: dict[str, Rule] = {
     "api/v1/fp-battles/<int:battle_id>/nominis/auto/": R("battle", "reader", "editor"),
     "api/v1/fp-battles/<int:battle_id>/nominis/undo/": R("battle", "reader", "editor"),
     "api/v1/fp-battles/<int:battle_id>/finish/": R("battle", "reader", "editor"),
+    "api/v1/fp-battles/<int:battle_id>/report/": R("battle", "reader", "editor"),
     "api/v1/fp-battles/<int:battle_id>/odds/": R("battle", "reader", "editor"),
     "api/v1/fp-battle-jobs/<int:job_id>/": R("battle_job", "reader"),
     "api/v1/fp-street-fights/": R("", "user"),
