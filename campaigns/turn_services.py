@@ -160,14 +160,22 @@ def _crew_fielded(view: CampaignView, inputs: Mapping[str, Any]) -> int:
     return len([c for c in view.crew if c.status == "active"])
 
 
+def _typed_whole(inputs: Mapping[str, Any], field: str, low: int, high: int) -> int | None:
+    """``inputs[field]`` as a whole number from ``low`` to ``high``, ``None`` when not given.
+    Raises :class:`DropshipError` naming ``field`` and the range."""
+    raw = inputs.get(field)
+    if raw is None or (isinstance(raw, str) and not raw.strip()):
+        return None
+    text = str(raw).strip()
+    if isinstance(raw, bool) or not (text.isdecimal() and low <= int(text) <= high):
+        raise DropshipError(f"{field} {bounds.range_message(low, high)}; got {raw!r}.", field=field)
+    return int(text)
+
+
 def _upkeep_cost(campaign: Campaign, view: CampaignView, inputs: Mapping[str, Any]) -> tuple[int | None, int]:
     """(upkeep in credits or None while the core figure is not given, crew counted) (p.32 or core p.76)."""
     crew = len([c for c in view.crew if c.status in ("active", "sick_bay")])
-    typed = inputs.get("core_upkeep")
-    raw = "" if typed is None else str(typed).strip()  # a JSON 0 is a typed upkeep of 0 credits
-    core = int(raw) if raw.removeprefix("-").isdecimal() else None
-    if raw and (core is None or not 0 <= core <= bounds.MONEY):
-        raise DropshipError(f"core_upkeep {bounds.range_message(0, bounds.MONEY)}; got {raw!r}.", field="core_upkeep")
+    core = _typed_whole(inputs, "core_upkeep", 0, bounds.MONEY)  # a JSON 0 is a typed upkeep of 0 credits
     return _engine(lambda: difficulty.upkeep(view.options, max(crew, 1), core, tables=fiveparsecs_tables())), crew
 
 
@@ -183,18 +191,6 @@ def _loan_interest(campaign: Campaign, dice: Dice) -> tuple[list[Change], list[R
     changes = [Change("loan", {"balance": interest})] if interest else []
     words = [f"loan interest +{interest} credits owed (p.154)"] if interest else ["no loan interest this turn"]
     return changes, [record] if record is not None else [], words, {"loan_balance_before": owed}
-
-
-def _typed_whole(inputs: Mapping[str, Any], field: str, low: int, high: int) -> int | None:
-    """``inputs[field]`` as a whole number from ``low`` to ``high``, ``None`` when not given.
-    Raises :class:`DropshipError` naming ``field`` and the range."""
-    raw = inputs.get(field)
-    if raw is None or (isinstance(raw, str) and not raw.strip()):
-        return None
-    text = str(raw).strip()
-    if isinstance(raw, bool) or not (text.isdecimal() and low <= int(text) <= high):
-        raise DropshipError(f"{field} {bounds.range_message(low, high)}; got {raw!r}.", field=field)
-    return int(text)
 
 
 def _ship_repair(
