@@ -195,3 +195,30 @@ def test_a_push_waits_while_a_finger_is_on_the_tracker(table) -> None:  # type: 
         phone.locator("#tracker").dispatch_event("pointerup")
         expect(phone.locator(".characters")).to_contain_text("Vasquez", timeout=1_500)
         expect(phone.locator("#tracker")).to_have_attribute("data-version", "1")
+
+
+def test_a_submit_in_the_instant_a_push_lands_goes_through_the_tracker(table) -> None:  # type: ignore[no-untyped-def]
+    """A form submitted in the same instant another device's change is swapped in is sent by the
+    page (with its token and version), not by the browser as a bare POST that the server would
+    refuse with a 403 page: the swapped tracker is made live before the next tap can land. The
+    submit here is queued from the swap itself, so no timing luck decides it (CI once pressed
+    Enter inside the old 20 ms settle window)."""
+    room = stress_scene(table[1])
+    with asgi_server(redis_url=settings.REDIS_URL or None) as base, chromium() as browser:
+        first, second = two_tabs(browser, base, room)
+        first.get_by_label("Which action").fill("Reload")
+        first.evaluate(
+            """() => document.addEventListener("htmx:afterSwap", () => {
+                const tracker = document.getElementById("tracker");
+                if (window.__tapped || !tracker || tracker.dataset.version !== "2") return;
+                window.__tapped = true;
+                window.setTimeout(() => {
+                    const input = document.querySelector("input[aria-label='Which action']");
+                    input.value = "Reload";
+                    input.form.requestSubmit();
+                }, 0);
+            })"""
+        )
+        second.get_by_role("button", name="Stress +1").click()
+        expect(first.locator("#tracker")).to_have_attribute("data-version", "3", timeout=12_000)
+        expect(first.locator("#tracker")).to_contain_text("slow used")

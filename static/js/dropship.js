@@ -193,7 +193,7 @@ function seat(root) {
     const tracker = document.getElementById("tracker");
     if (!tracker || !newer(html, tracker)) return;
     remember(tracker);
-    htmx.swap(tracker, html, { swapStyle: "outerHTML", swapDelay: 0, settleDelay: 20 });
+    htmx.swap(tracker, html, { swapStyle: "outerHTML", swapDelay: 0, settleDelay: 0 });
   }
   function lift() {
     if (press.timer === null) return;
