@@ -138,6 +138,21 @@ def test_no_template_has_inline_script_or_attribute_code() -> None:
 
 
 @pytest.mark.django_db
+def test_template_comments_stay_out_of_the_page() -> None:
+    """Django's ``{# #}`` comment ends on its own line; one spread over several lines is printed
+    on the page (a base template's once headed every screen). Longer notes use ``{% comment %}``."""
+    offenders = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in (ROOT / "templates").rglob("*.html")
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if line.count("{#") != line.count("#}")
+    ]
+    assert offenders == []
+    page = Client().get("/accounts/login/").content.decode()
+    assert "{#" not in page and "#}" not in page
+
+
+@pytest.mark.django_db
 @override_settings(DEBUG=False)
 def test_a_server_error_shows_the_styled_page_and_json_on_the_api() -> None:
     from django.urls import path
