@@ -270,11 +270,27 @@ def _turn_context(request: HttpRequest, campaign: Campaign, role: Role, **extra:
     context["guide"] = turn_services.step_guide(campaign, turn) if turn and not turn.finished else None
     context["fight_line"] = selectors.fight_line(campaign)
     context["turn_battles"] = selectors.turn_battles(campaign) if turn else []
-    # What the refused form held, typed back into it (``input_<name>`` fields: numbers and words).
-    context["typed"] = {k.removeprefix("input_"): v for k, v in request.POST.items() if k.startswith("input_")}
+    context["typed"] = typed_back(request)
     template = "campaigns/turn.html#turn" if getattr(request, "htmx", False) and not extra.get("full") else None
     context["partial"] = template
     return context
+
+
+#: Fields of every campaign form that are not the player's own input.
+_NOT_TYPED = frozenset({"csrfmiddlewaretoken", "version", "page", "mode"})
+
+
+def typed_back(request: HttpRequest) -> dict[str, Any]:
+    """What a refused POST held, to put back into the form it came from (the turn page's
+    ``typed_value`` and ``typed_mark`` tags): ``{"form": <name>, "values": {field: [values]}}``,
+    or ``{}`` for a GET. ``form`` is the action posted (``step``, ``crew_task``, ...); the step's
+    "Record by hand" and "Skip" forms, which post the same action, are ``manual`` and ``skip``."""
+    if request.method != "POST" or request.resolver_match is None:
+        return {}
+    form = str(request.resolver_match.kwargs.get("action", ""))
+    if form == "step" and request.POST.get("mode") in ("manual", "skip"):
+        form = request.POST["mode"]
+    return {"form": form, "values": {k: request.POST.getlist(k) for k in request.POST if k not in _NOT_TYPED}}
 
 
 @login_required

@@ -1,0 +1,168 @@
+"""A refused turn step loses nothing: the page that names the field at fault comes back with
+every value the player had typed, ticked or chosen, in the form they sent, and only in that
+form (the crew task's "Your D6" does not fill the fight pick's)."""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from campaigns.models import Campaign
+from campaigns.templatetags.typed_tags import typed_mark, typed_value
+from campaigns.tests.test_turn_inputs import _v, go_to, ids, make
+
+
+class _Forms(HTMLParser):
+    """What each form on a page shows: ``{form id or action: {field: [values shown]}}``; a box or
+    a radio counts when checked, an option when selected, a text area by its text."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.forms: dict[str, dict[str, list[str]]] = {}
+        self.form: dict[str, list[str]] | None = None
+        self.select = ""
+        self.area = ""
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        has = {k for k, _ in attrs}
+        if tag == "form":
+            self.form = self.forms.setdefault(a.get("id") or a.get("action", ""), {})
+        elif self.form is None:
+            return
+        elif tag == "input" and a.get("type") not in ("hidden", "submit"):
+            if a.get("type") in ("checkbox", "radio"):
+                self.form.setdefault(a["name"], [])
+                if "checked" in has:
+                    self.form[a["name"]].append(a["value"])
+            else:
+                self.form[a["name"]] = [a.get("value", "")]
+        elif tag == "select":
+            self.select = a["name"]
+            self.form.setdefault(self.select, [])
+        elif tag == "option" and self.select and "selected" in has:
+            self.form[self.select].append(a.get("value", ""))
+        elif tag == "textarea":
+            self.area = a["name"]
+            self.form[self.area] = [""]
+
+    def handle_data(self, data: str) -> None:
+        if self.form is not None and self.area:
+            self.form[self.area] = [self.form[self.area][0] + data]
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "form":
+            self.form = None
+        elif tag == "select":
+            self.select = ""
+        elif tag == "textarea":
+            self.area = ""
+
+
+def forms_of(html: str) -> dict[str, dict[str, list[str]]]:
+    parser = _Forms()
+    parser.feed(html)
+    return parser.forms
+
+
+def action(campaign: Campaign, name: str) -> str:
+    return reverse("campaigns:act", args=[campaign.pk, name])
+
+
+def at_step(player: Any, key: str) -> tuple[Campaign, dict[str, str], Client]:
+    """A campaign of :func:`make`'s crew at turn step ``key``, its crew's ids by name, and the
+    owner's signed-in client."""
+    campaign = make(player)
+    go_to(player, campaign, key)
+    client = Client()
+    client.force_login(player)
+    return campaign, ids(campaign), client
+
+
+def turn_forms(client: Client, campaign: Campaign) -> dict[str, dict[str, list[str]]]:
+    return forms_of(client.get(reverse("campaigns:turn", args=[campaign.pk])).content.decode())
+
+
+def test_the_tags_give_back_only_the_form_that_was_posted() -> None:
+    typed = {"form": "crew_task", "values": {"face": ["7"], "task": ["trade"], "armored": ["3", "5"]}}
+    assert typed_value(typed, "crew_task", "face") == "7"
+    assert typed_value(typed, "fight_pick", "face", "") == ""  # another form: its own default
+    assert typed_value(typed, "crew_task", "task_modifier", "0") == ""  # posted empty, not the default
+    assert typed_value({}, "step", "input_xp_1", "0") == "0"  # a plain page load shows the default
+    assert typed_mark(typed, "crew_task", "armored", 5) == "checked"
+    assert typed_mark(typed, "crew_task", "armored", 4) == ""
+    assert typed_mark(typed, "crew_task", "task", "trade", "selected") == "selected"
+    assert typed_mark(typed, "step", "input_elite", "", default=True) == "checked"  # not posted: default
+    assert typed_mark(typed, "crew_task", "input_elite", "", default=True) == ""  # posted without it
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("fiveparsecs_tables")
+def test_a_refused_battle_record_keeps_every_choice_count_word_and_tick(player: Any) -> None:
+    campaign, crew, client = at_step(player, "battle.record")
+    page = turn_forms(client, campaign)["step-form"]
+    assert page["input_won"] == [] and page["input_elite"] == [""] and page["input_kills"] == [""]  # nothing typed yet
+    sent = {
+        "version": _v(campaign),
+        "page": "turn",
+        "mode": "roll",
+        "input_won": "yes",
+        "input_casualties": [crew["Ria"], crew["Bo"]],
+        "input_kills": "2",
+        "input_enemy": "Punks",
+        "input_elite": "no",
+    }  # no held_field: refused
+    refused = client.post(action(campaign, "step"), sent)
+    assert refused.status_code == 400 and b"held_field" in refused.content
+    shown = forms_of(refused.content.decode())
+    step = shown["step-form"]
+    assert step["input_won"] == ["yes"] and step["input_held_field"] == []
+    assert sorted(step["input_casualties"]) == sorted([crew["Ria"], crew["Bo"]])
+    assert step["input_kills"] == ["2"] and step["input_enemy"] == ["Punks"] and step["input_elite"] == ["no"]
+    assert shown["manual-form"]["text"] == [""]  # the other forms of the step are as they were
+    assert _v(campaign) == sent["version"]  # and nothing was written
+    done = client.post(action(campaign, "step"), {**sent, "input_held_field": "yes"})
+    assert done.status_code == 302
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("fiveparsecs_tables")
+def test_refused_xp_and_a_refused_hand_record_keep_what_was_typed(player: Any) -> None:
+    campaign, crew, client = at_step(player, "post.xp")
+    page = turn_forms(client, campaign)["step-form"]
+    assert page[f"input_xp_{crew['Ria']}"] == ["0"] and page[f"input_xp_{crew['Zed']}"] == [""]  # the defaults
+    xp = {f"input_xp_{crew['Ria']}": "3", f"input_xp_{crew['Bo']}": "", f"input_xp_{crew['Zed']}": "1"}
+    refused = client.post(action(campaign, "step"), {"version": _v(campaign), "page": "turn", "mode": "roll", **xp})
+    assert refused.status_code == 400
+    step = forms_of(refused.content.decode())["step-form"]
+    assert {k: step[k] for k in xp} == {k: [v] for k, v in xp.items()}  # Bo's blank stays blank, not "0"
+
+    by_hand = {"version": _v(campaign), "page": "turn", "mode": "manual", "text": "Ria trained.", "step_credits": "two"}
+    refused = client.post(action(campaign, "step"), by_hand)
+    assert refused.status_code == 400 and b"step_credits" in refused.content
+    shown = forms_of(refused.content.decode())
+    assert shown["manual-form"]["text"] == ["Ria trained."] and shown["manual-form"]["step_credits"] == ["two"]
+    assert shown["step-form"][f"input_xp_{crew['Ria']}"] == ["0"]  # the step's own form shows its defaults
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("fiveparsecs_tables")
+def test_a_refused_crew_task_keeps_who_what_and_the_die(player: Any) -> None:
+    campaign, crew, client = at_step(player, "world.crew_tasks")
+    task = {
+        "version": _v(campaign),
+        "page": "turn",
+        "character": crew["Bo"],
+        "task": "recruit",
+        "task_modifier": "1",
+        "face": "9",
+    }
+    refused = client.post(action(campaign, "crew_task"), task)
+    assert refused.status_code == 400
+    shown = forms_of(refused.content.decode())[action(campaign, "crew_task")]
+    assert shown["character"] == [crew["Bo"]] and shown["task"] == ["recruit"]
+    assert shown["task_modifier"] == ["1"] and shown["face"] == ["9"]
