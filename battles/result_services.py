@@ -62,6 +62,13 @@ def _turn_record(battle: Battle, result: Mapping[str, Any]) -> dict[str, Any]:
 #: "Record the battle" inputs no battle decides: with one of them on the step, the player
 #: confirms the filled-in step on the turn page rather than the finish recording it at once.
 _ASKED_AT_THE_TURN = ("roving_threat", "faction_job", "affiliated", "faction_enemy")
+#: Those inputs in words, for the turn note.
+_ASKED_WORDS = {
+    "roving_threat": "a Roving Threat",
+    "faction_job": "a Faction job",
+    "affiliated": "the Faction affiliation",
+    "faction_enemy": "the Faction opposing you",
+}
 
 
 def _turn_at_record(battle: Battle) -> tuple[Campaign, Turn] | None:
@@ -129,8 +136,15 @@ def battle_turn_note(battle: Battle) -> str:
     if here == "battle.record":
         chosen = turn_services.turn_battle(campaign, turn)
         if chosen is not None and chosen.battle_id == battle.pk:
+            asked = [
+                _ASKED_WORDS[name]
+                for name, _kind, _choices in turn.plan[turn.position].get("inputs", [])
+                if name in _ASKED_AT_THE_TURN
+            ]
             return (
-                f"Turn {turn.number} is at Record the battle, filled in from this battle ({words}): confirm it on the turn page."
+                f"Turn {turn.number} is at Record the battle, filled in from this battle ({words}): "
+                f"answer what only you know ({', '.join(asked) or 'nothing more'}) on the turn page, "
+                "or record it now without those answers (Record in the turn now)."
             )
     return f"Turn {turn.number} has recorded its battle already; this result ({words}) was not recorded."
 

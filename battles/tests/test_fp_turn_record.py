@@ -145,9 +145,9 @@ def test_with_questions_only_the_player_answers_the_step_waits_for_confirmation(
     battle = services.battle_create(user=player, campaign_id=campaign.pk, enemy=ELITE, dice=Dice(seed=4))
     done = result_services.battle_finish(user=player, battle_id=battle.pk, version=battle.version, held_field=True)
     assert not done.reported and _turn(campaign).plan[_turn(campaign).position]["key"] == "battle.record"
-    assert "is at Record the battle, filled in from this battle (won, held the field, no casualties)" in (
-        result_services.battle_turn_note(done)
-    )
+    note = result_services.battle_turn_note(done)
+    assert "is at Record the battle, filled in from this battle (won, held the field, no casualties)" in note
+    assert "answer what only you know (a Roving Threat) on the turn page" in note and "Record in the turn now" in note
     turn_services.step_resolve(
         user=player, campaign_id=campaign.pk, version=_v(campaign), mode="roll", inputs={"roving_threat": "yes"}
     )
