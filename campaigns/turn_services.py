@@ -505,7 +505,7 @@ def _resolve(
             )
         )
         if result.needs:
-            raise DropshipError(f"{spec.title} needs {', '.join(result.needs)}.", field=result.needs[0])
+            raise DropshipError(f"{spec.title} needs {_needs_words(spec, result.needs)}.", field=result.needs[0])
         return result
     if spec.rule == "upkeep":
         return _rule_upkeep(campaign, view, spec, inputs, dice)
@@ -743,6 +743,27 @@ def _salvage_fields(spec: StepSpec, pay: Mapping[str, Any], units: int) -> list[
             note=f"Units cashed in at 1 credit each, ONLY for {salvage.CASH_USES} (p.147).",
         ),
     ]
+
+
+#: What each kind of step input takes, in words (see ``StepSpec.inputs``).
+_KIND_WORDS = {
+    "count": "a whole number, 0 or more",
+    "int": "a whole number",
+    "text": "words",
+    "crew_ids": "crew ids",
+    "faction": "a Faction on this world",
+}
+
+
+def _needs_words(spec: StepSpec, needs: Sequence[str]) -> str:
+    """The inputs a step still needs, each with what it takes: ``"held_field (one of yes, no)"``."""
+    asked = {name: (kind, choices) for name, kind, choices in spec.inputs}
+    words = []
+    for name in needs:
+        kind, choices = asked.get(name, ("", ()))
+        allowed = f"one of {', '.join(choices)}" if choices else _KIND_WORDS.get(kind, "")
+        words.append(f"{name} ({allowed})" if allowed else name)
+    return ", ".join(words)
 
 
 def _check_fields(campaign: Campaign, spec: StepSpec, fields: Sequence[Mapping[str, Any]], given: Mapping[str, Any]) -> None:

@@ -117,7 +117,7 @@ def test_a_refused_battle_record_keeps_every_choice_count_word_and_tick(player: 
         "input_elite": "no",
     }  # no held_field: refused
     refused = client.post(action(campaign, "step"), sent)
-    assert refused.status_code == 400 and b"held_field" in refused.content
+    assert refused.status_code == 400 and b"Record the battle needs held_field (one of yes, no)." in refused.content
     shown = forms_of(refused.content.decode())
     step = shown["step-form"]
     assert step["input_won"] == ["yes"] and step["input_held_field"] == []
