@@ -22,6 +22,7 @@ from bughunt.permissions import EDITOR, ROLE_NAMES, squad_for
 from live.engine.tracker import Role
 from live.models import Membership
 from rules.errors import DropshipError, NotAllowed, NotFound
+from rules.forms import typed_back
 from rules.inputs import validated
 
 LOG_PAGE = 100  # log lines per page: a long campaign's log stays a quick page
@@ -419,7 +420,10 @@ def _mission_write(request: HttpRequest, mission_id: int, write: Callable[[Missi
     except DropshipError as exc:
         mission.refresh_from_db()
         mission.squad.refresh_from_db()
-        context = _mission_context(request, mission, error=exc, form=request.POST)  # what was typed stays
+        # what was typed stays: ``form`` for single values, ``typed`` for the form it came from
+        name = request.resolver_match.url_name if request.resolver_match else ""
+        typed = typed_back(request, name or "")
+        context = _mission_context(request, mission, error=exc, form=request.POST, typed=typed)
         return render(request, "bughunt/mission_detail.html", context, status=exc.status)
     response = redirect("bughunt:mission", mission_id=mission.pk)
     if at:

@@ -36,7 +36,7 @@ from rules import bounds
 from rules.errors import DropshipError, NotFound
 from rules.forms import posted_faces as _faces
 from rules.forms import posted_flag as _flag
-from rules.forms import posted_int
+from rules.forms import posted_int, typed_back
 from rules.jobs import QueueUnavailable
 from rules.models import RuleTable
 
@@ -270,27 +270,20 @@ def _turn_context(request: HttpRequest, campaign: Campaign, role: Role, **extra:
     context["guide"] = turn_services.step_guide(campaign, turn) if turn and not turn.finished else None
     context["fight_line"] = selectors.fight_line(campaign)
     context["turn_battles"] = selectors.turn_battles(campaign) if turn else []
-    context["typed"] = typed_back(request)
+    context["typed"] = _turn_typed(request)
     template = "campaigns/turn.html#turn" if getattr(request, "htmx", False) and not extra.get("full") else None
     context["partial"] = template
     return context
 
 
-#: Fields of every campaign form that are not the player's own input.
-_NOT_TYPED = frozenset({"csrfmiddlewaretoken", "version", "page", "mode"})
-
-
-def typed_back(request: HttpRequest) -> dict[str, Any]:
-    """What a refused POST held, to put back into the form it came from (the turn page's
-    ``typed_value`` and ``typed_mark`` tags): ``{"form": <name>, "values": {field: [values]}}``,
-    or ``{}`` for a GET. ``form`` is the action posted (``step``, ``crew_task``, ...); the step's
-    "Record by hand" and "Skip" forms, which post the same action, are ``manual`` and ``skip``."""
-    if request.method != "POST" or request.resolver_match is None:
-        return {}
-    form = str(request.resolver_match.kwargs.get("action", ""))
+def _turn_typed(request: HttpRequest) -> dict[str, Any]:
+    """A refused turn form's values (:func:`rules.forms.typed_back`), named for the form posted:
+    the action (``step``, ``crew_task``, ``fight_pick``), or ``manual`` and ``skip`` for the
+    step's "Record by hand" and "Skip" forms, which post the same action."""
+    form = str(request.resolver_match.kwargs.get("action", "")) if request.resolver_match else ""
     if form == "step" and request.POST.get("mode") in ("manual", "skip"):
         form = request.POST["mode"]
-    return {"form": form, "values": {k: request.POST.getlist(k) for k in request.POST if k not in _NOT_TYPED}}
+    return typed_back(request, form)
 
 
 @login_required

@@ -169,6 +169,20 @@ class TableImportForm(forms.Form):
 # -- posted values shared by the apps' HTMX views ---------------------------------------------
 
 
+#: Fields of a posted form that are not the player's own input.
+_NOT_TYPED = frozenset({"csrfmiddlewaretoken", "version", "page", "mode"})
+
+
+def typed_back(request: HttpRequest, form: str) -> dict[str, Any]:
+    """What a refused POST held, to put back into the form it came from with the
+    ``typed_value`` and ``typed_mark`` tags (``rules/templatetags/typed_tags.py``):
+    ``{"form": form, "values": {field: [values]}}``, or ``{}`` for a GET. ``form`` is the name
+    the page's template gives that form."""
+    if request.method != "POST":
+        return {}
+    return {"form": form, "values": {k: request.POST.getlist(k) for k in request.POST if k not in _NOT_TYPED}}
+
+
 def posted_flag(request: HttpRequest, key: str) -> bool:
     """Whether the checkbox (or yes/no field) ``key`` was sent ticked."""
     return request.POST.get(key) in ("on", "true", "1", "yes")

@@ -24,6 +24,7 @@ from rules.engine.dice import DiceError, FedDice
 from rules.engine.tables import RangeTable
 from rules.errors import DropshipError
 from rules.fixturefiles import read_all
+from tests.html_forms import forms_of
 
 pytestmark = pytest.mark.usefixtures("bughunt_tables")
 
@@ -382,6 +383,34 @@ def test_the_screens_carry_a_my_dice_field_and_keep_the_page_whole_on_a_refusal(
     assert mission.setup["deployment_edge"] == "north"
     log = client.get(f"/bughunt/{squad.pk}/log/", {"mission": "1"}).content.decode()
     assert "Deployment edge (1-3 north, 4-6 east, 7-9 south, 10-12 west): D12 [1] = 1 (typed)" in log
+
+
+def test_a_refused_post_battle_form_keeps_every_pick(player, squad, over) -> None:  # type: ignore[no-untyped-def]
+    """A bad die in the post-battle form (a D6 of 7) comes back naming it with every other pick
+    as it was sent: who was in charge, the MVP, advanced care, retirements, replacement names,
+    the Reputation spends; nothing is written."""
+    client = Client()
+    client.force_login(player)
+    url = f"/bughunt/missions/{over.pk}/finish/"
+    assert forms_of(client.get(f"/bughunt/missions/{over.pk}/").content.decode())["finish"]["pay_court_martial"] == []
+    picks = {
+        "in_charge": "Hudson",
+        "mvp": "Vasquez",
+        "advanced_care": ["Hicks", "Hudson"],
+        "retire": ["Vasquez"],
+        "replacement_names": "Drake, Ferro",
+        "pay_court_martial": "on",
+        "buy_rest": "on",
+    }
+    refused = client.post(url, {"version": mission_version(over.pk), **picks, "court_martial_faces": "7"})
+    assert refused.status_code == 400 and "court_martial_faces" in refused.content.decode()
+    shown = forms_of(refused.content.decode())["finish"]
+    assert shown["in_charge"] == ["Hudson"] and shown["mvp"] == ["Vasquez"]
+    assert sorted(shown["advanced_care"]) == ["Hicks", "Hudson"] and shown["retire"] == ["Vasquez"]
+    assert shown["replacement_names"] == ["Drake, Ferro"] and shown["court_martial_faces"] == ["7"]
+    assert shown["pay_court_martial"] == ["on"] and shown["buy_rest"] == ["on"]
+    over.refresh_from_db()
+    assert over.stage == "in_play" and squad.troopers.get(name="Vasquez").status == "active"
 
 
 def test_the_casualty_screen_takes_each_ones_d100_by_name(player, squad) -> None:  # type: ignore[no-untyped-def]

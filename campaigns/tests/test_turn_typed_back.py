@@ -4,7 +4,6 @@ form (the crew task's "Your D6" does not fill the fight pick's)."""
 
 from __future__ import annotations
 
-from html.parser import HTMLParser
 from typing import Any
 
 import pytest
@@ -12,61 +11,9 @@ from django.test import Client
 from django.urls import reverse
 
 from campaigns.models import Campaign
-from campaigns.templatetags.typed_tags import typed_mark, typed_value
 from campaigns.tests.test_turn_inputs import _v, go_to, ids, make
-
-
-class _Forms(HTMLParser):
-    """What each form on a page shows: ``{form id or action: {field: [values shown]}}``; a box or
-    a radio counts when checked, an option when selected, a text area by its text."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.forms: dict[str, dict[str, list[str]]] = {}
-        self.form: dict[str, list[str]] | None = None
-        self.select = ""
-        self.area = ""
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        a = {k: v or "" for k, v in attrs}
-        has = {k for k, _ in attrs}
-        if tag == "form":
-            self.form = self.forms.setdefault(a.get("id") or a.get("action", ""), {})
-        elif self.form is None:
-            return
-        elif tag == "input" and a.get("type") not in ("hidden", "submit"):
-            if a.get("type") in ("checkbox", "radio"):
-                self.form.setdefault(a["name"], [])
-                if "checked" in has:
-                    self.form[a["name"]].append(a["value"])
-            else:
-                self.form[a["name"]] = [a.get("value", "")]
-        elif tag == "select":
-            self.select = a["name"]
-            self.form.setdefault(self.select, [])
-        elif tag == "option" and self.select and "selected" in has:
-            self.form[self.select].append(a.get("value", ""))
-        elif tag == "textarea":
-            self.area = a["name"]
-            self.form[self.area] = [""]
-
-    def handle_data(self, data: str) -> None:
-        if self.form is not None and self.area:
-            self.form[self.area] = [self.form[self.area][0] + data]
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "form":
-            self.form = None
-        elif tag == "select":
-            self.select = ""
-        elif tag == "textarea":
-            self.area = ""
-
-
-def forms_of(html: str) -> dict[str, dict[str, list[str]]]:
-    parser = _Forms()
-    parser.feed(html)
-    return parser.forms
+from rules.templatetags.typed_tags import typed_mark, typed_value
+from tests.html_forms import forms_of
 
 
 def action(campaign: Campaign, name: str) -> str:

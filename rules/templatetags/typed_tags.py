@@ -1,11 +1,11 @@
 """Template helpers that put a refused form's values back into it, so a refusal loses nothing
-that was typed (see ``campaigns.views.typed_back``).
+that was typed (see :func:`rules.forms.typed_back`).
 
 ``typed`` is ``{"form": <which form was posted>, "values": {field name: [values]}}``, empty on a
-page that was not the answer to a refused POST. ``form`` names the form: the action (``step``,
-``crew_task``, ``fight_pick``) or, for the step's other forms, ``manual`` and ``skip``. Only the
-form that was posted gets values back: two forms with a field of the same name (``face``) stay
-apart.
+page that was not the answer to a refused POST. ``form`` is the name the view gave the form
+posted (the campaign turn's ``step``, ``manual``, ``crew_task``...; Bug Hunt's
+``mission_finish``). Only the form that was posted gets values back: two forms on a page with a
+field of the same name (``face``) stay apart.
 """
 
 from __future__ import annotations
