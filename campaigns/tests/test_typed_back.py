@@ -1,6 +1,7 @@
-"""A refused turn step loses nothing: the page that names the field at fault comes back with
-every value the player had typed, ticked or chosen, in the form they sent, and only in that
-form (the crew task's "Your D6" does not fill the fight pick's)."""
+"""A refused form loses nothing: the page that names the field at fault comes back with every
+value the player had typed, ticked or chosen, in the form they sent, and only in that form (the
+crew task's "Your D6" does not fill the fight pick's). The turn page's steps, the crew task,
+and the campaign page's component and contact forms."""
 
 from __future__ import annotations
 
@@ -113,3 +114,24 @@ def test_a_refused_crew_task_keeps_who_what_and_the_die(player: Any) -> None:
     shown = forms_of(refused.content.decode())[action(campaign, "crew_task")]
     assert shown["character"] == [crew["Bo"]] and shown["task"] == ["recruit"]
     assert shown["task_modifier"] == ["1"] and shown["face"] == ["9"]
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("fiveparsecs_tables")
+def test_the_campaign_page_keeps_a_refused_component_and_contact(player: Any) -> None:
+    campaign = make(player)
+    client = Client()
+    client.force_login(player)
+    page = "detail"
+    bought = {"version": _v(campaign), "page": page, "component": "Shuttle", "core_cost": "-3", "miniaturized": "on"}
+    refused = client.post(action(campaign, "component"), bought)
+    assert refused.status_code == 400
+    shown = forms_of(refused.content.decode())[action(campaign, "component")]
+    assert shown["component"] == ["Shuttle"] and shown["core_cost"] == ["-3"]
+    assert shown["miniaturized"] == ["on"] and shown["retrofit"] == []
+    contact = {"version": _v(campaign), "page": page, "kind": "rival", "name": "", "notes": "owes us", "elite": "on"}
+    refused = client.post(action(campaign, "contact_add"), contact)
+    assert refused.status_code == 400
+    shown = forms_of(refused.content.decode())[action(campaign, "contact_add")]
+    assert shown["kind"] == ["rival"] and shown["notes"] == ["owes us"] and shown["elite"] == ["on"]
+    assert not campaign.rivals.exists()
