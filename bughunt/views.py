@@ -472,7 +472,8 @@ def mission_start(request: HttpRequest, mission_id: int) -> HttpResponse:
         v = validated(inputs.MissionStartInput, request.POST)
         services.mission_start(user=request.user, mission_id=mission.pk, **v)
     except DropshipError as exc:
-        return render(request, "bughunt/mission_detail.html", _mission_context(request, mission, error=exc), status=exc.status)
+        context = _mission_context(request, mission, error=exc, typed=typed_back(request, "mission_start"))
+        return render(request, "bughunt/mission_detail.html", context, status=exc.status)
     mission.refresh_from_db()
     assert mission.room is not None
     return redirect("live:room", room_id=mission.room.pk)

@@ -420,8 +420,11 @@ def test_the_casualty_screen_takes_each_ones_d100_by_name(player, squad) -> None
     client.force_login(player)
     page = client.get(f"/bughunt/missions/{mission.pk}/").content.decode()
     assert 'name="faces_Hudson"' in page and 'name="court_martial_faces"' in page
-    bad = client.post(f"/bughunt/missions/{mission.pk}/casualties/", {"version": squad_version(squad.pk), "faces_Hudson": "0"})
+    typed = {"version": squad_version(squad.pk), "faces_Hudson": "0", "recovery_Hudson": "2", "escape_card": "on"}
+    bad = client.post(f"/bughunt/missions/{mission.pk}/casualties/", typed)
     assert bad.status_code == 400 and "faces" in bad.content.decode()
+    kept = forms_of(bad.content.decode())[f"/bughunt/missions/{mission.pk}/casualties/"]  # what was typed stays
+    assert kept["faces_Hudson"] == ["0"] and kept["recovery_Hudson"] == ["2"] and kept["escape_card"] == ["on"]
     mission.refresh_from_db()
     assert not mission.post_battle
     client.post(f"/bughunt/missions/{mission.pk}/casualties/", {"version": squad_version(squad.pk), "faces_Hudson": "100"})

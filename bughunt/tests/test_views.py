@@ -6,6 +6,7 @@ import pytest
 from django.test import Client
 
 from bughunt.models import Squad
+from tests.html_forms import forms_of
 
 pytestmark = pytest.mark.usefixtures("bughunt_tables")
 
@@ -213,6 +214,11 @@ def test_the_forms_and_the_api_share_one_input_per_operation(client: Client) -> 
     assert created.status_code == 302
     mission = squad.missions.get()
     squad.refresh_from_db()
+    support = {"version": squad.version, "option": "Sarge", "faces": "9, 9"}
+    refused = client.post(f"/bughunt/missions/{mission.pk}/support/", support)
+    assert refused.status_code == 400 and "faces" in refused.content.decode()
+    kept = forms_of(refused.content.decode())[f"/bughunt/missions/{mission.pk}/support/"]  # what was typed stays
+    assert kept["option"] == ["Sarge"] and kept["faces"] == ["9, 9"] and kept["extra_support_card"] == []
     api = APIClient()
     api.force_authenticate(squad.owner)
     body = {"version": squad.version, "loadout": {str(t.pk): "Boarding sword" for t in squad.troopers.all()}}
