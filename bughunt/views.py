@@ -132,7 +132,9 @@ def _squad_write(request: HttpRequest, squad_id: int, write: Callable[[Squad], A
         result = write(squad)
     except DropshipError as exc:
         squad.refresh_from_db()
-        context = _squad_context(request, squad, error=exc, form=request.POST)  # what was typed stays
+        # what was typed stays: ``form`` for single values, ``typed`` for the form it came from
+        name = request.resolver_match.url_name if request.resolver_match else ""
+        context = _squad_context(request, squad, error=exc, form=request.POST, typed=typed_back(request, name or ""))
         return render(request, "bughunt/squad_detail.html", context, status=exc.status)
     if isinstance(result, Mission):
         return redirect("bughunt:mission", mission_id=result.pk)

@@ -15,6 +15,7 @@ from bughunt.models import Squad
 from bughunt.tests.versions import mission_version, squad_version
 from live.models import Membership, Room
 from tests.factories import UserFactory
+from tests.html_forms import forms_of
 
 pytestmark = pytest.mark.usefixtures("bughunt_tables")
 
@@ -228,6 +229,8 @@ def test_the_squad_page_refuses_a_reader_and_the_owner_invites_from_it(squad: Sq
         f"/bughunt/{squad.pk}/members/", {"version": squad_version(squad.pk), "username": "nobody", "role": "reader"}
     )
     assert bad.status_code == 400 and "No user called" in bad.content.decode()
+    kept = forms_of(bad.content.decode())[f"/bughunt/{squad.pk}/members/"]  # to correct, not type again
+    assert kept["username"] == ["nobody"] and kept["role"] == ["reader"]
     vasquez = squad.troopers.get(name="Vasquez")
     given = owner.post(
         f"/bughunt/{squad.pk}/marines/", {"version": squad_version(squad.pk), "trooper": vasquez.pk, "player": "vasquez-player"}

@@ -6,6 +6,7 @@ and nothing is written. Typed dice are logged with their reason, marked typed (`
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -364,13 +365,28 @@ def test_the_screens_carry_a_my_dice_field_and_keep_the_page_whole_on_a_refusal(
     page = client.get("/bughunt/").content.decode()
     assert 'name="regiment_faces"' in page and 'name="character_faces_1"' in page
     form = {"name": "Kilo", "character_1": "Vasquez", "character_2": "Hicks", "character_3": "Hudson"}
-    refused = client.post("/bughunt/new/", {**form, "character_faces_2": "45, 12, 5, 9"})
+    switches = {"difficulty": "Mega-violence", "escalation": "on", "signals": "on"}
+    refused = client.post("/bughunt/new/", {**form, **switches, "character_faces_2": "45, 12, 5, 9"})
     assert refused.status_code == 400 and "too many" in refused.content.decode() and not Squad.objects.exists()
     assert 'value="45, 12, 5, 9"' in refused.content.decode()  # what was typed stays
+    kept = forms_of(refused.content.decode())["/bughunt/new/"]
+    assert kept["difficulty"] == ["Mega-violence"] and kept["escalation"] == ["on"] and kept["signals"] == ["on"]
     made = client.post("/bughunt/new/", {**form, "regiment_faces": "5, 15, 35", "character_faces_2": "45, 12, 5"})
     assert made.status_code == 302
     squad = Squad.objects.get()
     assert squad.regiment == "Flying Wolves" and squad.troopers.get(name="Hicks").origin == "Struggling colony"
+    hicks, hudson = squad.troopers.get(name="Hicks").pk, squad.troopers.get(name="Hudson").pk
+    page = client.get(f"/bughunt/{squad.pk}/").content.decode()
+    offered = re.findall(r'<option value="([^"]+)"', page.split(f'data-testid="assignment-{hicks}"')[1].split("</form>")[0])
+    chosen = offered[1]  # not the first, which a browser shows chosen anyway
+    sent = {"version": squad.version, "trooper": hicks, "assignment": chosen, "faces": "7, 7"}
+    refused = client.post(f"/bughunt/{squad.pk}/assignment/", sent)
+    assert refused.status_code == 400 and "faces" in refused.content.decode()
+    shown = refused.content.decode()
+    own = shown.split(f'data-testid="assignment-{hicks}"')[1].split("</form>")[0]
+    other = shown.split(f'data-testid="assignment-{hudson}"')[1].split("</form>")[0]
+    assert 'value="7, 7"' in own and f'value="{chosen}" selected' in own  # Hicks's form keeps what was typed
+    assert 'value="7, 7"' not in other and "selected" not in other
     detail = client.get(f"/bughunt/{squad.pk}/").content.decode()
     for name in ("objective_faces", "objective_type_faces", "priority_faces", "edge_faces"):
         assert f'name="{name}"' in detail
