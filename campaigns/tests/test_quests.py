@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from campaigns import quest_services, services, task_services, turn_services
+from campaigns import quest_services, services, task_services, turn_rules, turn_services
 from campaigns.engine import quests, turn
 from campaigns.engine.options import CampaignOptions
 from campaigns.engine.view import CampaignView, CrewView
@@ -245,9 +245,9 @@ def test_the_battle_brief_of_a_quest_battle_gives_the_quest_terms(fiveparsecs_ta
     Character.objects.create(campaign=campaign, name="Ria")
     campaign.refresh_from_db()
     view = turn_services.build_view(campaign, number=1)
-    brief = turn_services._rule_battle_brief(view, {}, {"mission": "quest"})
+    brief = turn_rules.rule_battle_brief(view, {}, {"mission": "quest"})
     assert "Quest Conclusion" in brief.text and "+1 enemy numbers" in brief.text
-    assert "Quest" not in turn_services._rule_battle_brief(view, {}, {"mission": "patron"}).text
+    assert "Quest" not in turn_rules.rule_battle_brief(view, {}, {"mission": "patron"}).text
 
 
 @pytest.mark.django_db

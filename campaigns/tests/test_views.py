@@ -184,15 +184,15 @@ def test_an_outsider_posting_a_bad_campaign_form_gets_404(campaign: Any, other: 
 
 
 def test_xp_awarded_at_the_turn_step_is_bounded_naming_the_crew_member(campaign: Any) -> None:
-    from campaigns.turn_services import _rule_xp
+    from campaigns.turn_rules import rule_xp
     from rules.errors import DropshipError
 
     member = campaign.characters.get()
     for raw in ("99999999999999999999", "²", "-3"):
         with pytest.raises(DropshipError) as refused:
-            _rule_xp(campaign, {f"xp_{member.pk}": raw})
+            rule_xp(campaign, {f"xp_{member.pk}": raw})
         assert refused.value.field == f"xp_{member.pk}" and "from 0 to 1000000" in refused.value.message
-    assert _rule_xp(campaign, {f"xp_{member.pk}": "3"}).changes[0].data["xp"] == 3
+    assert rule_xp(campaign, {f"xp_{member.pk}": "3"}).changes[0].data["xp"] == 3
 
 
 def test_a_superscript_digit_in_a_number_field_is_refused_not_a_server_error(campaign: Any, player: Any) -> None:
