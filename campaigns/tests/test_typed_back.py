@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.template import Context, Template
 from django.test import Client
 from django.urls import reverse
 
@@ -46,6 +47,9 @@ def test_the_tags_give_back_only_the_form_that_was_posted() -> None:
     assert typed_mark(typed, "crew_task", "task", "trade", "selected") == "selected"
     assert typed_mark(typed, "step", "input_elite", "", default=True) == "checked"  # not posted: default
     assert typed_mark(typed, "crew_task", "input_elite", "", default=True) == ""  # posted without it
+    page = Template('{% load typed_tags %}<input name="x" value="{% typed_value typed "f" "x" %}">')
+    shown = page.render(Context({"typed": {"form": "f", "values": {"x": ['"><b>bold']}}}))
+    assert shown == '<input name="x" value="&quot;&gt;&lt;b&gt;bold">'  # what comes back is escaped
 
 
 @pytest.mark.django_db
