@@ -173,7 +173,7 @@ def elite_fact(facts: Mapping[str, Any] | None) -> bool | None:
     return value if isinstance(value, bool) else None
 
 
-def rule_elite_check(campaign: Campaign, view: CampaignView, value: int | None, dice: Dice) -> StepResult:
+def rule_elite_check(view: CampaignView, value: int | None, dice: Dice) -> StepResult:
     """Whether this battle's enemies are elite-level (p.48): the difficulty's roll, or the
     player's own (``value``); the turn fact ``elite`` keeps the answer."""
     tables = fiveparsecs_tables()

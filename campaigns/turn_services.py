@@ -201,7 +201,7 @@ def _resolve(
     if spec.rule == "upkeep":
         return turn_rules.rule_upkeep(campaign, view, spec, inputs, dice)
     if spec.rule == "elite_check":
-        return turn_rules.rule_elite_check(campaign, view, value if mode == "enter" else None, dice)
+        return turn_rules.rule_elite_check(view, value if mode == "enter" else None, dice)
     if spec.rule == "battle_brief":
         return turn_rules.rule_battle_brief(view, inputs, current.facts)
     if spec.rule == "injuries":
