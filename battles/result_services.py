@@ -59,16 +59,16 @@ def _turn_record(battle: Battle, result: Mapping[str, Any]) -> dict[str, Any]:
     ).as_dict()
 
 
-#: "Record the battle" inputs no battle decides: with one of them on the step, the player
-#: confirms the filled-in step on the turn page rather than the finish recording it at once.
-_ASKED_AT_THE_TURN = ("roving_threat", "faction_job", "affiliated", "faction_enemy")
-#: Those inputs in words, for the turn note.
+#: "Record the battle" inputs no battle decides, in words for the turn note: with one of them
+#: on the step, the player confirms the filled-in step on the turn page rather than the finish
+#: recording it at once.
 _ASKED_WORDS = {
     "roving_threat": "a Roving Threat",
     "faction_job": "a Faction job",
     "affiliated": "the Faction affiliation",
     "faction_enemy": "the Faction opposing you",
 }
+_ASKED_AT_THE_TURN = tuple(_ASKED_WORDS)
 
 
 def _turn_at_record(battle: Battle) -> tuple[Campaign, Turn] | None:
