@@ -133,8 +133,7 @@ def _squad_write(request: HttpRequest, squad_id: int, write: Callable[[Squad], A
     except DropshipError as exc:
         squad.refresh_from_db()
         # what was typed stays: ``form`` for single values, ``typed`` for the form it came from
-        name = request.resolver_match.url_name if request.resolver_match else ""
-        context = _squad_context(request, squad, error=exc, form=request.POST, typed=typed_back(request, name or ""))
+        context = _squad_context(request, squad, error=exc, form=request.POST, typed=typed_back(request))
         return render(request, "bughunt/squad_detail.html", context, status=exc.status)
     if isinstance(result, Mission):
         return redirect("bughunt:mission", mission_id=result.pk)
@@ -423,9 +422,7 @@ def _mission_write(request: HttpRequest, mission_id: int, write: Callable[[Missi
         mission.refresh_from_db()
         mission.squad.refresh_from_db()
         # what was typed stays: ``form`` for single values, ``typed`` for the form it came from
-        name = request.resolver_match.url_name if request.resolver_match else ""
-        typed = typed_back(request, name or "")
-        context = _mission_context(request, mission, error=exc, form=request.POST, typed=typed)
+        context = _mission_context(request, mission, error=exc, form=request.POST, typed=typed_back(request))
         return render(request, "bughunt/mission_detail.html", context, status=exc.status)
     response = redirect("bughunt:mission", mission_id=mission.pk)
     if at:

@@ -173,13 +173,15 @@ class TableImportForm(forms.Form):
 _NOT_TYPED = frozenset({"csrfmiddlewaretoken", "version", "page", "mode"})
 
 
-def typed_back(request: HttpRequest, form: str) -> dict[str, Any]:
+def typed_back(request: HttpRequest, form: str | None = None) -> dict[str, Any]:
     """What a refused POST held, to put back into the form it came from with the
     ``typed_value`` and ``typed_mark`` tags (``rules/templatetags/typed_tags.py``):
     ``{"form": form, "values": {field: [values]}}``, or ``{}`` for a GET. ``form`` is the name
-    the page's template gives that form."""
+    the page's template gives that form; by default, the name of the URL that was posted to."""
     if request.method != "POST":
         return {}
+    if form is None:
+        form = (request.resolver_match.url_name if request.resolver_match else None) or ""
     return {"form": form, "values": {k: request.POST.getlist(k) for k in request.POST if k not in _NOT_TYPED}}
 
 

@@ -22,14 +22,18 @@ def action(campaign: Campaign, name: str) -> str:
     return reverse("campaigns:act", args=[campaign.pk, name])
 
 
+def signed_in(player: Any) -> Client:
+    client = Client()
+    client.force_login(player)
+    return client
+
+
 def at_step(player: Any, key: str) -> tuple[Campaign, dict[str, str], Client]:
     """A campaign of :func:`make`'s crew at turn step ``key``, its crew's ids by name, and the
     owner's signed-in client."""
     campaign = make(player)
     go_to(player, campaign, key)
-    client = Client()
-    client.force_login(player)
-    return campaign, ids(campaign), client
+    return campaign, ids(campaign), signed_in(player)
 
 
 def turn_forms(client: Client, campaign: Campaign) -> dict[str, dict[str, list[str]]]:
@@ -123,9 +127,7 @@ def test_a_refused_crew_task_keeps_who_what_and_the_die(player: Any) -> None:
 @pytest.mark.django_db
 @pytest.mark.usefixtures("fiveparsecs_tables")
 def test_the_campaign_page_keeps_a_refused_component_and_contact(player: Any) -> None:
-    campaign = make(player)
-    client = Client()
-    client.force_login(player)
+    campaign, client = make(player), signed_in(player)
     page = "detail"
     bought = {"version": _v(campaign), "page": page, "component": "Shuttle", "core_cost": "-3", "miniaturized": "on"}
     refused = client.post(action(campaign, "component"), bought)
