@@ -352,16 +352,17 @@ def keep_sql(queries: list[str], execute: Any, sql: str, params: Any, many: bool
     return execute(sql, params, many, context)
 
 
-def cpu_per_call(call: Callable[[int], object], repeats: int) -> float:
-    started = time.process_time()
+def cpu_per_call(call: Callable[[int], object], repeats: int, clock: Callable[[], float] = time.process_time) -> float:
+    started = clock()
     for n in range(repeats):
         call(n)
-    return (time.process_time() - started) / repeats
+    return (clock() - started) / repeats
 
 
 def profile(users: list[Any], player: Any) -> None:
     """One action of each kind, in this process (Django's test client, no ASGI server): CPU per
-    request against the baseline view's, the reducer's own CPU (called alone on the same state
+    request against the baseline view's, wall time per request one at a time (with the waits for
+    the database: its commits' flushes to disk) against the baseline's, the reducer's own CPU (called alone on the same state
     and actions), the queries, and the top functions under cProfile."""
     client = Client(HTTP_HOST="127.0.0.1")
     token = Token.objects.get_or_create(user=users[0])[0].key
@@ -404,6 +405,8 @@ def profile_kind(kind: str, owner: Any, player: Any, client: Client, token: str,
     action_cpu = cpu_per_call(post, repeats) - cpu_per_call(version_read, repeats)
     with override_settings(ROOT_URLCONF=__name__):
         base_cpu = cpu_per_call(base, repeats)
+        base_wall = cpu_per_call(base, repeats, time.perf_counter)
+    action_wall = cpu_per_call(post, repeats, time.perf_counter) - cpu_per_call(version_read, repeats, time.perf_counter)
     tracker = registry.get(kind)
     tables, state = reducer_tables(tracker), Room.objects.get(pk=room.pk).state
 
@@ -416,6 +419,10 @@ def profile_kind(kind: str, owner: Any, player: Any, client: Client, token: str,
     print(
         f"\n== {LABELS[kind]}: {action_cpu * 1000:.2f} ms CPU per action request, in process; baseline view "
         f"{base_cpu * 1000:.2f} ms; the reducer alone {reducer_cpu * 1000:.2f} ms ({reducer_cpu / action_cpu:.0%})"
+    )
+    print(
+        f"   wall time per request, one at a time: action {action_wall * 1000:.2f} ms, baseline view "
+        f"{base_wall * 1000:.2f} ms ({action_wall / base_wall:.2f}x)"
     )
     print(f"   {len(queries) - 1} queries in the request:")  # less the benchmark's own version read
     for sql in queries[1:]:
