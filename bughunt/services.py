@@ -24,7 +24,7 @@ from bughunt.models import LogEntry, Mission, Squad, Trooper
 from bughunt.permissions import EDITOR, mission_for, squad_for
 from bughunt.selectors import bughunt_tables
 from live.engine.tracker import Role, words
-from live.events import publish_room
+from live.events import announce_room
 from rules import writes
 from rules.engine.dice import Dice, FedDice, RollRecord, fed
 from rules.engine.tables import RangeTable
@@ -81,8 +81,7 @@ def _bump(squad: Squad, *fields: str) -> None:
     state = {**squad.room.state, "squad": squad.pk, "name": squad.name, "turn": squad.turn}
     squad.room.state = state
     writes.bump(squad.room, fields=["state"])  # every device at the squad's table hears of it
-    room_id, room_version = squad.room_id, squad.room.version
-    transaction.on_commit(lambda: publish_room(room_id, room_version))
+    announce_room(squad.room_id, squad.room.version)
 
 
 def _locked_mission(user: Any, mission_id: int, version: int | None, *, stage: str | None = None) -> Mission:

@@ -27,7 +27,7 @@ from campaigns.permissions import EDITOR, ROLE_NAMES, campaign_for
 from campaigns.selectors import fiveparsecs_tables
 from campaigns.tracker_kind import KIND
 from live.engine.tracker import Role
-from live.events import publish_room
+from live.events import announce_room
 from live.models import Membership
 from live.services import app_member_invite, app_member_remove, room_create
 from rules import jobs, writes
@@ -128,8 +128,7 @@ def touch(campaign: Campaign) -> None:
     room = campaign.room
     room.state = summary(campaign)
     writes.bump(room, fields=["state"])
-    room_id, room_version = room.pk, room.version
-    transaction.on_commit(lambda: publish_room(room_id, room_version))
+    announce_room(room.pk, room.version)
 
 
 def current_world(campaign: Campaign) -> World | None:

@@ -4,8 +4,9 @@ Two kinds of channel per room, both behind the room check (:class:`RoomChannelMa
 
 - ``room-<id>``: ``version`` ``{room, version}`` (or ``members`` ``{room, members}`` when someone
   joined), for API clients and pages that fetch what they need. Reliable: every event is stored
-  in the database before it is published, so a client that reconnects with ``Last-Event-ID``
-  gets what it missed.
+  in the database in the transaction of the change it announces (:func:`announce`) and
+  published once that commits, so a client that reconnects with ``Last-Event-ID`` gets what it
+  missed.
 - ``room-<id>.<view>`` (:mod:`live.fragments`): the room page's stream. When a ``version`` or
   ``members`` event reaches a process, it renders the room's fragment once per view that has a
   device listening in that process, and queues the HTML (``tracker``) to each of them: phones do
@@ -41,9 +42,8 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import connection
+from django.db import connection, transaction
 from django.utils import timezone
-from django_eventstream import send_event
 from django_eventstream.channelmanager import DefaultChannelManager
 from django_eventstream.event import Event
 from django_eventstream.storage import DjangoModelStorage
@@ -95,43 +95,53 @@ def parse_channel(channel: str) -> tuple[int, str] | None:
     return int(room), view
 
 
-def publish_room(room_id: int, version: int) -> None:
+def announce_room(room_id: int, version: int) -> None:
     """Tell every device on the room's channel that ``version`` is the latest, and push the
-    fragment to the devices watching the room page."""
-    try:
-        _publish(room_id, "version", {"room": room_id, "version": version})
-    except Exception:  # a dead event bus must not fail a committed action; devices also poll
-        logger.exception("Could not publish room %s version %s", room_id, version)
+    fragment to the devices watching the room page. Call it inside the write's transaction
+    (:func:`announce`)."""
+    announce(room_id, "version", {"room": room_id, "version": version})
 
 
-def publish_members(room_id: int) -> None:
+def announce_members(room_id: int) -> None:
     """Tell every device on the room's channel that its members changed without a new version
     (someone joined): ``members`` with ``{room, members}``, the members' stamp
-    (:func:`live.selectors.members_stamp`); the room page's devices get the fragment pushed."""
+    (:func:`live.selectors.members_stamp`, read inside the transaction, so it counts the change);
+    the room page's devices get the fragment pushed. Call it inside the write's transaction."""
     from live.selectors import members_stamp
 
-    try:
-        _publish(room_id, "members", {"room": room_id, "members": members_stamp(room_id)})
-    except Exception:  # a dead event bus must not fail a committed join; devices also poll
-        logger.exception("Could not publish the members of room %s", room_id)
+    announce(room_id, "members", {"room": room_id, "members": members_stamp(room_id)})
 
 
-def _publish(room_id: int, event_type: str, data: dict[str, Any]) -> None:
-    """Store ``event_type`` with ``data`` on the room's channel and have every process push the
-    room's fragment with it.
+def announce(room_id: int, event_type: str, data: dict[str, Any]) -> None:
+    """Store ``event_type`` with ``data`` on the room's channel in the current transaction, and
+    send it once that transaction commits (nothing is stored or sent if it rolls back).
 
-    With Redis, django-eventstream's ``send_event`` publishes it and every process (this one
-    too) pushes on hearing it (:meth:`ReconnectingRedisListener.dispatch`). Without, this process
-    is the only one: the event is stored as ``send_event`` stores it and handed to
-    :func:`push_room` as the push's announcement, so a page stream is written once per action
-    (the fragment, then the event), as through Redis, instead of once for the event and once
-    more for the fragment."""
+    The event is written with the change it announces, so the write commits once, as the
+    baseline write does, instead of once for the change and once more for its event; and a
+    change is never committed without its event. Sending is django-eventstream's ``send_event``
+    after its store: with Redis, the same message on the same channel, which every process (this
+    one too) hears and pushes (:meth:`ReconnectingRedisListener.dispatch`); without, this process
+    is the only one, and :func:`push_room` takes the event as the push's announcement, so a page
+    stream is written once per action (the fragment, then the event). (The library's GRIP proxy
+    publish is not made: Dropship serves its streams itself.) A dead event bus does not fail the
+    committed write: the send is logged and skipped, and devices catch up from the store."""
     channel = room_channel(room_id)
-    if hasattr(settings, "EVENTSTREAM_REDIS"):
-        send_event(channel, event_type, data)
-        return
-    event = get_storage().append_event(channel, event_type, json.dumps(data, cls=DjangoJSONEncoder))
-    push_room(room_id, announce=(channel, event))
+    encoded = json.dumps(data, cls=DjangoJSONEncoder)
+    event = get_storage().append_event(channel, event_type, encoded)
+    transaction.on_commit(lambda: _send(room_id, channel, event))
+
+
+def _send(room_id: int, channel: str, event: Event) -> None:
+    from django_eventstream import eventstream
+
+    try:
+        if hasattr(settings, "EVENTSTREAM_REDIS") and eventstream.redis_client is not None:
+            message = {"channel": channel, "event_type": event.type, "data": event.data, "pub_id": str(event.id)}
+            eventstream.redis_client.publish(REDIS_CHANNEL, json.dumps(message))
+        else:
+            push_room(room_id, announce=(channel, event))
+    except Exception:  # a dead event bus must not fail a committed write; devices also poll
+        logger.exception("Could not send the %s event of room %s", event.type, room_id)
 
 
 class RoomChannelManager(DefaultChannelManager):
@@ -177,7 +187,7 @@ class RoomEventStorage(DjangoModelStorage):
     counter moves on by one (``UPDATE ... RETURNING``; the row lock orders concurrent writers, as
     the library's ``SELECT ... FOR UPDATE`` does) and the event is inserted with that number, in
     one ``WITH`` statement, which is atomic by itself; old events are trimmed once per
-    :data:`TRIM_EVERY` seconds instead of at every event. The rows are the library's own (same
+    :data:`TRIM_EVERY` seconds instead of at every event, after the write's transaction commits. The rows are the library's own (same
     ids, same placeholder event 0, same encoded data), so its reads and catch-up are unchanged.
     """
 
@@ -206,7 +216,7 @@ class RoomEventStorage(DjangoModelStorage):
         if row is None:  # a channel's first event makes its counter: the library's way, race-safe
             return super().append_event(channel, event_type, data)  # type: ignore[no-any-return]
         eid = int(row[0])
-        self._trim_now_and_then()
+        transaction.on_commit(self._trim_now_and_then)  # not inside a write's transaction
         return Event(channel, event_type, data, id=eid)
 
     def _trim_now_and_then(self) -> None:

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from live import presence, registry
 from live.engine.tracker import Action, Event, Role, TrackerError
-from live.events import publish_members, publish_room
+from live.events import announce_members, announce_room
 from live.models import JoinCode, Membership, Room, RoomAction
 from live.permissions import ROLE_NAMES, room_for
 from live.selectors import MEMBER_TYPES, kind_tables, reducer_tables, room_replayed_state
@@ -163,7 +163,7 @@ def room_share(room: Room, members: dict[int, str]) -> int:
         _, made = Membership.objects.get_or_create(room=room, user_id=user_id, defaults={"role": role})
         joined += int(made)
     if joined:
-        transaction.on_commit(lambda: publish_members(room.pk))
+        announce_members(room.pk)
     return joined
 
 
@@ -173,7 +173,7 @@ def room_unshare(room: Room, user_ids: list[int]) -> int:
     place (a PvP battle's referee leaving). Returns how many left."""
     left, _ = Membership.objects.filter(room=room, user_id__in=user_ids).exclude(user_id=room.owner_id).delete()
     if left:
-        transaction.on_commit(lambda: publish_members(room.pk))
+        announce_members(room.pk)
     return int(left)
 
 
@@ -236,7 +236,7 @@ def room_join(*, user: Any, code: str) -> Membership:
     if made:
         # A join does not move the room's version (it must not make a write in flight stale):
         # devices hear a ``members`` event and redraw the member list and the Played-by choices.
-        transaction.on_commit(lambda: publish_members(found.room_id))
+        announce_members(found.room_id)
     return membership
 
 
@@ -304,8 +304,7 @@ def _log_member_change(room: Room, *, actor: Any, role: str, type: str, text: st
         seed=0,
         events=[{"type": type, "text": text, "data": data}],
     )
-    room_id, version = room.pk, room.version
-    transaction.on_commit(lambda: publish_room(room_id, version))
+    announce_room(room.pk, room.version)
     return entry
 
 
@@ -446,7 +445,7 @@ def room_act(
         raise error(exc.message, field=exc.field) from exc
     room.state = state
     entry = _record(room, action, dice.seed, events, before=before, actor=user)
-    transaction.on_commit(lambda: publish_room(room.pk, room.version))
+    announce_room(room.pk, room.version)
     return ActResult(room=room, entry=entry)
 
 
@@ -493,7 +492,7 @@ def room_undo(*, user: Any, room_id: int, version: int | None) -> ActResult:
     )
     writes.bump_and_log(room, entry, fields=["state"])
     _on_record(room, entry)
-    transaction.on_commit(lambda: publish_room(room.pk, room.version))
+    announce_room(room.pk, room.version)
     return ActResult(room=room, entry=entry)
 
 

@@ -10,8 +10,9 @@ version it was made against; the service then, inside its one transaction:
    carrying the current version, and the current state when the caller gives it, so the client
    can redraw without another request; nothing is written then;
 3. makes its change, then bumps the version (:func:`bump`) and logs the change in its own log;
-4. publishes the change to every device with ``transaction.on_commit`` (the caller's, since
-   what is published differs by app).
+4. announces the change to every device (:func:`live.events.announce_room`, the caller's, since
+   what is announced differs by app): the event is stored in the same transaction and sent when
+   it commits.
 
 :func:`locked` does 1 and 2 in one call for a query that finds the row; :func:`bump_and_log`
 does 3's bump and log in one statement.

@@ -65,3 +65,70 @@ def test_a_counter_made_before_its_first_event_still_gets_the_placeholder() -> N
     assert first.id == 1
     assert [(eid, kind) for eid, kind, _ in _rows("room-11")] == [(0, ""), (1, "version")]
     assert RoomEventStorage().get_events("room-11", 0)[0].id == 1
+
+
+class _Rollback(Exception):
+    pass
+
+
+def test_an_action_and_its_event_commit_together_and_are_sent_after(owner, threat_tables) -> None:  # type: ignore[no-untyped-def]
+    """The event is stored inside the action's transaction (one commit for both) and sent only
+    once that commits: a write that rolls back leaves neither the action nor its event."""
+    from unittest import mock
+
+    from django.db import transaction
+    from django_eventstream import eventstream
+
+    from live import services
+    from live.events import REDIS_CHANNEL, room_channel
+    from live.models import RoomAction
+
+    room = services.room_create(user=owner, kind="threat", title="Hadley's Hope", options={"threat": 3})
+    channel = room_channel(room.pk)
+    act = {"user": owner, "room_id": room.pk, "type": "add_character", "payload": {"name": "Ripley"}}
+    bus = mock.Mock()
+    with mock.patch.object(eventstream, "redis_client", bus), mock.patch("live.events.push_room") as pushed:
+        with pytest.raises(_Rollback), transaction.atomic():
+            services.room_act(**act, version=0)
+            assert [kind for _, kind, _ in _rows(channel)][-1] == "version"  # stored, not yet committed
+            assert not bus.publish.called and not pushed.called  # nor sent
+            raise _Rollback
+        assert not RoomAction.objects.filter(room=room).exists() and _rows(channel) == []  # both rolled back
+        assert not bus.publish.called and not pushed.called
+        with CaptureQueriesContext(connection) as queries:
+            services.room_act(**act, version=0)
+        stored = _rows(channel)[-1]
+    sqls = [q["sql"] for q in queries]
+    assert sqls[-1] == "COMMIT" and sqls.count("COMMIT") == 1  # the action and its event: one commit,
+    assert any("django_eventstream_event" in sql for sql in sqls[:-1])  # the event written before it
+    if hasattr(eventstream.settings, "EVENTSTREAM_REDIS"):  # every process hears what send_event would send
+        bus.publish.assert_called_once()
+        name, message = bus.publish.call_args.args
+        assert name == REDIS_CHANNEL
+        assert json.loads(message) == {
+            "channel": channel,
+            "event_type": "version",
+            "data": json.loads(stored[2]),
+            "pub_id": str(stored[0]),
+        }
+        assert json.loads(json.loads(message)["data"]) == {"room": room.pk, "version": 1}
+    else:  # the one process pushes, the stored event as its announcement
+        (room_id,), kwargs = pushed.call_args
+        assert room_id == room.pk and kwargs["announce"][0] == channel and kwargs["announce"][1].id == stored[0]
+
+
+def test_a_dead_event_bus_does_not_fail_the_committed_action(owner, threat_tables) -> None:  # type: ignore[no-untyped-def]
+    from unittest import mock
+
+    from django_eventstream import eventstream
+
+    from live import services
+    from live.events import room_channel
+
+    room = services.room_create(user=owner, kind="threat", title="Hadley's Hope", options={"threat": 3})
+    bus = mock.Mock()
+    bus.publish.side_effect = ConnectionError("the bus is down")
+    with mock.patch.object(eventstream, "redis_client", bus), mock.patch("live.events.push_room", side_effect=ConnectionError):
+        result = services.room_act(user=owner, room_id=room.pk, type="add_character", payload={"name": "Ripley"}, version=0)
+    assert result.room.version == 1
+    assert json.loads(json.loads(_rows(room_channel(room.pk))[-1][2])) == {"room": room.pk, "version": 1}  # kept for catch-up

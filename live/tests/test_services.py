@@ -277,7 +277,7 @@ def test_a_join_and_a_removal_publish_one_event_each_after_commit(
 
     code = services.room_code(room)
     assert code is not None
-    with mock.patch("live.services.publish_members") as members, mock.patch("live.services.publish_room") as version:
+    with mock.patch("live.services.announce_members") as members, mock.patch("live.services.announce_room") as version:
         with django_capture_on_commit_callbacks(execute=True):
             services.room_join(user=player, code=code.code)
         members.assert_called_once_with(room.pk)
