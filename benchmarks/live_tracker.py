@@ -361,9 +361,10 @@ def cpu_per_call(call: Callable[[int], object], repeats: int, clock: Callable[[]
 
 def profile(users: list[Any], player: Any) -> None:
     """One action of each kind, in this process (Django's test client, no ASGI server): CPU per
-    request against the baseline view's, wall time per request one at a time (with the waits for
-    the database: its commits' flushes to disk) against the baseline's, the reducer's own CPU (called alone on the same state
-    and actions), the queries, and the top functions under cProfile."""
+    request against the baseline view's, wall time per request one at a time (with the waits
+    for the database: its commits' flushes to disk) against the baseline's, the reducer's own
+    CPU (called alone on the same state and actions), the queries, and the top functions under
+    cProfile."""
     client = Client(HTTP_HOST="127.0.0.1")
     token = Token.objects.get_or_create(user=users[0])[0].key
     for kind in KINDS:

@@ -187,8 +187,9 @@ class RoomEventStorage(DjangoModelStorage):
     counter moves on by one (``UPDATE ... RETURNING``; the row lock orders concurrent writers, as
     the library's ``SELECT ... FOR UPDATE`` does) and the event is inserted with that number, in
     one ``WITH`` statement, which is atomic by itself; old events are trimmed once per
-    :data:`TRIM_EVERY` seconds instead of at every event, after the write's transaction commits. The rows are the library's own (same
-    ids, same placeholder event 0, same encoded data), so its reads and catch-up are unchanged.
+    :data:`TRIM_EVERY` seconds instead of at every event, after the write's transaction
+    commits. The rows are the library's own (same ids, same placeholder event 0, same encoded
+    data), so its reads and catch-up are unchanged.
     """
 
     _trim_lock = threading.Lock()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django_eventstream.models import Event as StoredEvent
@@ -101,7 +102,7 @@ def test_an_action_and_its_event_commit_together_and_are_sent_after(owner, threa
     sqls = [q["sql"] for q in queries]
     assert sqls[-1] == "COMMIT" and sqls.count("COMMIT") == 1  # the action and its event: one commit,
     assert any("django_eventstream_event" in sql for sql in sqls[:-1])  # the event written before it
-    if hasattr(eventstream.settings, "EVENTSTREAM_REDIS"):  # every process hears what send_event would send
+    if hasattr(settings, "EVENTSTREAM_REDIS"):  # every process hears what send_event would send
         bus.publish.assert_called_once()
         name, message = bus.publish.call_args.args
         assert name == REDIS_CHANNEL
