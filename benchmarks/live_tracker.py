@@ -352,7 +352,8 @@ def keep_sql(queries: list[str], execute: Any, sql: str, params: Any, many: bool
     return execute(sql, params, many, context)
 
 
-def cpu_per_call(call: Callable[[int], object], repeats: int, clock: Callable[[], float] = time.process_time) -> float:
+def per_call(call: Callable[[int], object], repeats: int, clock: Callable[[], float] = time.process_time) -> float:
+    """Seconds of ``clock`` per call: CPU time by default, wall time with ``time.perf_counter``."""
     started = clock()
     for n in range(repeats):
         call(n)
@@ -399,15 +400,15 @@ def profile_kind(kind: str, owner: Any, player: Any, client: Client, token: str,
     def base(_: int) -> None:
         assert client.get(f"/bench/baseline/{room.pk}/").status_code == 200
 
-    cpu_per_call(post, 5)
+    per_call(post, 5)
     queries: list[str] = []
     with connection.execute_wrapper(partial(keep_sql, queries)):
         post(0)
-    action_cpu = cpu_per_call(post, repeats) - cpu_per_call(version_read, repeats)
+    action_cpu = per_call(post, repeats) - per_call(version_read, repeats)
     with override_settings(ROOT_URLCONF=__name__):
-        base_cpu = cpu_per_call(base, repeats)
-        base_wall = cpu_per_call(base, repeats, time.perf_counter)
-    action_wall = cpu_per_call(post, repeats, time.perf_counter) - cpu_per_call(version_read, repeats, time.perf_counter)
+        base_cpu = per_call(base, repeats)
+        base_wall = per_call(base, repeats, time.perf_counter)
+    action_wall = per_call(post, repeats, time.perf_counter) - per_call(version_read, repeats, time.perf_counter)
     tracker = registry.get(kind)
     tables, state = reducer_tables(tracker), Room.objects.get(pk=room.pk).state
 
@@ -416,7 +417,7 @@ def profile_kind(kind: str, owner: Any, player: Any, client: Client, token: str,
         action = Action(body["type"], body["payload"], actor=str(owner.pk), role=Role.OWNER)
         tracker.reducer(state, action, Dice(seed=n), tables)
 
-    reducer_cpu = cpu_per_call(reduce, repeats)
+    reducer_cpu = per_call(reduce, repeats)
     print(
         f"\n== {LABELS[kind]}: {action_cpu * 1000:.2f} ms CPU per action request, in process; baseline view "
         f"{base_cpu * 1000:.2f} ms; the reducer alone {reducer_cpu * 1000:.2f} ms ({reducer_cpu / action_cpu:.0%})"

@@ -4,16 +4,20 @@ event than django-eventstream's own store, the same rows, the same catch-up afte
 from __future__ import annotations
 
 import json
+from unittest import mock
 
 import pytest
 from django.conf import settings
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
+from django_eventstream import eventstream
 from django_eventstream.models import Event as StoredEvent
 from django_eventstream.models import EventCounter
 from django_eventstream.storage import DjangoModelStorage, EventDoesNotExist
 
-from live.events import RoomEventStorage
+from live import services
+from live.events import REDIS_CHANNEL, RoomEventStorage, room_channel
+from live.models import RoomAction
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -75,15 +79,6 @@ class _Rollback(Exception):
 def test_an_action_and_its_event_commit_together_and_are_sent_after(owner, threat_tables) -> None:  # type: ignore[no-untyped-def]
     """The event is stored inside the action's transaction (one commit for both) and sent only
     once that commits: a write that rolls back leaves neither the action nor its event."""
-    from unittest import mock
-
-    from django.db import transaction
-    from django_eventstream import eventstream
-
-    from live import services
-    from live.events import REDIS_CHANNEL, room_channel
-    from live.models import RoomAction
-
     room = services.room_create(user=owner, kind="threat", title="Hadley's Hope", options={"threat": 3})
     channel = room_channel(room.pk)
     act = {"user": owner, "room_id": room.pk, "type": "add_character", "payload": {"name": "Ripley"}}
@@ -119,13 +114,6 @@ def test_an_action_and_its_event_commit_together_and_are_sent_after(owner, threa
 
 
 def test_a_dead_event_bus_does_not_fail_the_committed_action(owner, threat_tables) -> None:  # type: ignore[no-untyped-def]
-    from unittest import mock
-
-    from django_eventstream import eventstream
-
-    from live import services
-    from live.events import room_channel
-
     room = services.room_create(user=owner, kind="threat", title="Hadley's Hope", options={"threat": 3})
     bus = mock.Mock()
     bus.publish.side_effect = ConnectionError("the bus is down")
