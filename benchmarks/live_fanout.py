@@ -14,7 +14,10 @@ players share one), it prints:
   by the actions), and its ratio to one device (target: within 2x);
 - the delay from sending the POST until each device has received the pushed fragment of that
   version, p50 and p95 over every device and action (target: p95 under 250 ms);
-- the database connections the server holds while the N streams are idle (target: 0).
+- the database connections the server holds while the N streams are idle, against those it
+  held before they opened: on PostgreSQL the server keeps a pool of connections
+  (``DATABASE_POOL_MAX`` at most) whatever the streams do, so the streams' own share is what the
+  count gained while they opened (target: 0).
 
 Streams open in batches, each waiting for ``stream-open``, so the server's connections at any
 moment stay far below PostgreSQL's limit. It creates and drops its own test database
@@ -25,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import os
 import random
@@ -74,25 +76,11 @@ def cpu_seconds(pid: int) -> float:
 
 
 def server_connections(pid: int) -> int:
-    """Database connections held by the server process: its TCP sockets to PostgreSQL's port,
-    or its open handles on the SQLite file (read from /proc, so the benchmark's own connection
-    does not count)."""
-    fds = []
-    for fd in os.listdir(f"/proc/{pid}/fd"):
-        with contextlib.suppress(OSError):
-            fds.append(os.readlink(f"/proc/{pid}/fd/{fd}"))
-    if connection.vendor != "postgresql":
-        name = os.path.realpath(connection.settings_dict["NAME"])
-        return sum(link == name for link in fds)
-    sockets = {link[8:-1] for link in fds if link.startswith("socket:[")}
-    port = f"{int(connection.settings_dict.get('PORT') or 5432):04X}"
-    held = 0
-    for table in ("tcp", "tcp6"):
-        for row in Path(f"/proc/{pid}/net/{table}").read_text().splitlines()[1:]:
-            fields = row.split()
-            remote, state, inode = fields[2], fields[3], fields[9]
-            held += remote.endswith(f":{port}") and state == "01" and inode in sockets
-    return held
+    """Database connections held by the server process (:func:`tests.asgi_server.database_connections`:
+    read from /proc, so the benchmark's own connection does not count)."""
+    from tests.asgi_server import database_connections
+
+    return len(database_connections(pid))
 
 
 class Device:
@@ -163,6 +151,7 @@ async def scenario(server: str, pid: int, room: Room, token: str, cookies: list[
     url = urlparse(server)
     host, port = url.hostname or "127.0.0.1", int(url.port or 80)
     devices = [Device(host, port, room.pk, cookie) for cookie in cookies]
+    before_streams = server_connections(pid)
     for at in range(0, len(devices), OPEN_BATCH):
         batch = devices[at : at + OPEN_BATCH]
         for device in batch:
@@ -188,7 +177,13 @@ async def scenario(server: str, pid: int, room: Room, token: str, cookies: list[
     cpu = (cpu_seconds(pid) - cpu_before) / actions * 1000
     for device in devices:
         await device.close()
-    return {"cpu_ms": cpu, "p50": percentile(delays, 0.5), "p95": percentile(delays, 0.95), "idle_connections": idle_connections}
+    return {
+        "cpu_ms": cpu,
+        "p50": percentile(delays, 0.5),
+        "p95": percentile(delays, 0.95),
+        "idle_connections": idle_connections,
+        "streams_hold": idle_connections - before_streams,
+    }
 
 
 def main() -> None:
@@ -252,7 +247,7 @@ def main() -> None:
                 r = results[name]
                 print(
                     f"{name:>34}: CPU {r['cpu_ms']:6.1f} ms/action; shown after p50 {r['p50']:6.1f} ms, p95 {r['p95']:6.1f} ms;"
-                    f" DB connections while idle {int(r['idle_connections'])}"
+                    f" DB connections while idle {int(r['idle_connections'])} (the streams' {int(r['streams_hold']):+d})"
                 )
         one = results["1 device (a guest)"]
         for name, r in list(results.items())[1:]:
@@ -263,7 +258,7 @@ def main() -> None:
             print(
                 f"  delay p95 {name}: {r['p95']:.0f} ms (target < {DELAY_TARGET_MS:.0f} ms) {'MET' if r['p95'] < DELAY_TARGET_MS else 'MISSED'}"
             )
-            held = int(r["idle_connections"])
+            held = int(r["streams_hold"])
             print(f"  DB connections held by the idle streams: {held} (target 0) {'MET' if held == 0 else 'MISSED'}")
     finally:
         teardown_databases(old, verbosity=0)

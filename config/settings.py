@@ -148,6 +148,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file, not memory, so that a test can share it with a real ASGI server process; one per
     # test process, so that two test runs at once do not collide.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-dropship-{os.getpid()}.sqlite3")}
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A pool of connections per process (psycopg_pool, Django's advice under ASGI): a request
+    # borrows a connection and gives it back when it ends, instead of starting a PostgreSQL
+    # backend of its own (that start cost PostgreSQL more CPU than a tracker action's
+    # statements). DATABASE_POOL_MAX bounds what one process holds, whatever the number of
+    # phones; a request that waits DATABASE_POOL_TIMEOUT seconds for one answers 503.
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": env.int("DATABASE_POOL_MAX", default=20),
+        "timeout": env.float("DATABASE_POOL_TIMEOUT", default=5.0),
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="")

@@ -15,8 +15,9 @@ Two kinds of channel per room, both behind the room check (:class:`RoomChannelMa
   announces, so a page stream (which hears both channels) is written once per action.
 
 A waiting stream holds no database connection: the permission check and the event store close
-theirs after reading (:func:`live.fragments.release_connection`), and the views' channels are
-never read from the store.
+theirs (on PostgreSQL, give them back to the pool) after reading
+(:func:`live.fragments.release_connection`), and the views' channels are never read from the
+store.
 
 Without REDIS_URL events fan out inside the one process; with it, through Redis to every
 process (django-eventstream's EVENTSTREAM_REDIS).

@@ -169,7 +169,8 @@ def _player_id(view: str) -> int | None:
 
 
 def release_connection() -> None:
-    """Close this thread's database connection, unless a transaction is using it (a test's).
+    """Close this thread's database connection (on PostgreSQL, give it back to the process's
+    pool), unless a transaction is using it (a test's).
 
     Streams and pushes call it after their few reads, so an open stream holds no connection
     while it waits (PostgreSQL's limit is far below the number of phones a server can hold)."""

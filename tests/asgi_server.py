@@ -8,7 +8,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -39,13 +39,15 @@ class RunningServer(str):
 
 
 @contextmanager
-def asgi_server(*, redis_url: str | None = None) -> Iterator[RunningServer]:
-    """Start uvicorn on a free loopback port; yields its base URL; stops it afterwards."""
+def asgi_server(*, redis_url: str | None = None, env: Mapping[str, str] | None = None) -> Iterator[RunningServer]:
+    """Start uvicorn on a free loopback port; yields its base URL; stops it afterwards. ``env``:
+    more environment for the server (``DATABASE_POOL_MAX``, say)."""
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if k not in {"DJANGO_ALLOW_ASYNC_UNSAFE", "REDIS_URL"}}
-    env.update({"DATABASE_URL": database_url(), "DEBUG": "false", "DJANGO_SETTINGS_MODULE": "config.settings"})
+    environment = {k: v for k, v in os.environ.items() if k not in {"DJANGO_ALLOW_ASYNC_UNSAFE", "REDIS_URL"}}
+    environment.update({"DATABASE_URL": database_url(), "DEBUG": "false", "DJANGO_SETTINGS_MODULE": "config.settings"})
+    environment.update(env or {})
     if redis_url:
-        env["REDIS_URL"] = redis_url
+        environment["REDIS_URL"] = redis_url
     process = subprocess.Popen(
         [
             sys.executable,
@@ -60,7 +62,7 @@ def asgi_server(*, redis_url: str | None = None) -> Iterator[RunningServer]:
             "warning",
         ],
         cwd=ROOT,
-        env=env,
+        env=environment,
     )
     try:
         deadline = time.monotonic() + 30
@@ -83,3 +85,35 @@ def asgi_server(*, redis_url: str | None = None) -> Iterator[RunningServer]:
             process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             process.kill()
+
+
+def database_connections(pid: int) -> set[str]:
+    """The database connections process ``pid`` holds: on PostgreSQL the local addresses of its
+    TCP sockets to the server's port (not every backend of the test database: threads of the
+    test process, such as browser tests' live servers, may hold some), otherwise its open file
+    descriptors on the SQLite file."""
+    fds = os.listdir(f"/proc/{pid}/fd")
+    if connection.vendor != "postgresql":
+        name = os.path.realpath(connection.settings_dict["NAME"])
+        return {fd for fd in fds if _link(f"/proc/{pid}/fd/{fd}") == name}
+    port = int(connection.settings_dict.get("PORT") or 5432)
+    inodes = {link[len("socket:[") : -1] for fd in fds if (link := _link(f"/proc/{pid}/fd/{fd}")).startswith("socket:[")}
+    held = set()
+    for table in ("tcp", "tcp6"):
+        try:
+            lines = Path(f"/proc/{pid}/net/{table}").read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            local, remote, state, inode = fields[1], fields[2], fields[3], fields[9]
+            if state == "01" and int(remote.rsplit(":", 1)[1], 16) == port and inode in inodes:  # established
+                held.add(local)
+    return held
+
+
+def _link(path: str) -> str:
+    try:
+        return os.readlink(path)
+    except OSError:
+        return ""

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from django.core.management import call_command
+from django.db import connections
 from rest_framework.authtoken.models import Token
 
 from battles.models import Battle
@@ -97,51 +98,58 @@ def test_eight_clients_writing_at_once_get_no_server_error_and_lose_nothing() ->
                     failures.append(f"{what}: {status} {body}")
 
         def client(n: int) -> None:
-            token = tokens[n]
-            campaign, battle = campaigns[n], battles[n]
-            start.wait()
-            for i in range(ROUNDS):
-                # The shared room: read the version, act; a 409 means someone else was first.
-                version = Room.objects.values_list("version", flat=True).get(pk=room.pk)
-                name = f"w{n}-{i}"
-                status, body = _call(
-                    base, tokens[0], "POST", f"/api/v1/rooms/{room.pk}/actions/",
-                    {"type": "add_character", "payload": {"name": name}, "version": version},
-                )  # fmt: skip
-                record(status, "room action", body)
-                if status == 200:
-                    with lock:
-                        accepted_room_actions.append(name)
-                # The client's own campaign and battle: each accepted write bumps the version.
-                new_name = f"Drift {n}-{i}"
-                status, body = _call(
-                    base,
-                    token,
-                    "PATCH",
-                    f"/api/v1/campaigns/{campaign['id']}/",
-                    {"version": campaign["version"], "name": new_name},
-                )
-                record(status, "campaign rename", body)
-                if status == 200:
-                    campaign["version"] = body["version"]
-                    last_names[campaign["id"]] = new_name
-                status, body = _call(
-                    base,
-                    token,
-                    "PATCH",
-                    f"/api/v1/fp-battles/{battle['id']}/",
-                    {"version": battle["version"], "title": f"Dock {i}"},
-                )
-                record(status, "battle rename", body)
-                if status == 200:
-                    battle["version"] = body["version"]
-                status, body = _call(
-                    base, token, "POST", "/api/v1/bughunt/squads/", {"name": f"Kilo {n}-{i}", "character_names": ["A", "B", "C"]}
-                )
-                record(status, "squad create", body)
-                if status == 201:
-                    with lock:
-                        squads_made[n] += 1
+            try:
+                token = tokens[n]
+                campaign, battle = campaigns[n], battles[n]
+                start.wait()
+                for i in range(ROUNDS):
+                    # The shared room: read the version, act; a 409 means someone else was first.
+                    version = Room.objects.values_list("version", flat=True).get(pk=room.pk)
+                    name = f"w{n}-{i}"
+                    status, body = _call(
+                        base, tokens[0], "POST", f"/api/v1/rooms/{room.pk}/actions/",
+                        {"type": "add_character", "payload": {"name": name}, "version": version},
+                    )  # fmt: skip
+                    record(status, "room action", body)
+                    if status == 200:
+                        with lock:
+                            accepted_room_actions.append(name)
+                    # The client's own campaign and battle: each accepted write bumps the version.
+                    new_name = f"Drift {n}-{i}"
+                    status, body = _call(
+                        base,
+                        token,
+                        "PATCH",
+                        f"/api/v1/campaigns/{campaign['id']}/",
+                        {"version": campaign["version"], "name": new_name},
+                    )
+                    record(status, "campaign rename", body)
+                    if status == 200:
+                        campaign["version"] = body["version"]
+                        last_names[campaign["id"]] = new_name
+                    status, body = _call(
+                        base,
+                        token,
+                        "PATCH",
+                        f"/api/v1/fp-battles/{battle['id']}/",
+                        {"version": battle["version"], "title": f"Dock {i}"},
+                    )
+                    record(status, "battle rename", body)
+                    if status == 200:
+                        battle["version"] = body["version"]
+                    status, body = _call(
+                        base,
+                        token,
+                        "POST",
+                        "/api/v1/bughunt/squads/",
+                        {"name": f"Kilo {n}-{i}", "character_names": ["A", "B", "C"]},
+                    )
+                    record(status, "squad create", body)
+                    if status == 201:
+                        with lock:
+                            squads_made[n] += 1
+            finally:
+                connections.close_all()  # this thread's connection, back to the pool
 
         threads = [threading.Thread(target=client, args=(n,)) for n in range(CLIENTS)]
         for thread in threads:
