@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
 
-from rules.writes import field_of, quoted, table_of
+from rules.writes import RowShape, field_of, quoted, table_of
 
 _STATEMENT: dict[str, str] = {}
 
@@ -36,24 +36,32 @@ def _statement() -> str:
     return found
 
 
+#: Per database vendor: how the statement's rows become a user (:class:`rules.writes.RowShape`).
+_SHAPE: dict[str, RowShape] = {}
+
+
 class TokenAuthentication(authentication.TokenAuthentication):
     """``Authorization: Token <key>``, as DRF's, the token and its user read by one statement
-    written once per process (:func:`_statement`).
+    written once per process (:func:`_statement`), its row built as the ORM builds rows.
 
     Returns ``(user, token)``; raises :class:`rest_framework.exceptions.AuthenticationFailed`
     (401) for an unknown key or an inactive user."""
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Token]:
-        user: Any = next(iter(get_user_model().objects.raw(_statement(), [key])), None)  # with the token's columns
-        if user is None:
-            raise exceptions.AuthenticationFailed(_("Invalid token."))
+        with connection.cursor() as cursor:
+            cursor.execute(_statement(), [key])
+            row = cursor.fetchone()
+            if row is None:
+                raise exceptions.AuthenticationFailed(_("Invalid token."))
+            shape = _SHAPE.get(connection.vendor)
+            if shape is None:
+                token_fields = {"token_key": field_of(Token, "key"), "token_created": field_of(Token, "created")}
+                columns = [column[0] for column in cursor.description]
+                shape = _SHAPE[connection.vendor] = RowShape(get_user_model(), columns, token_fields)
+        user: Any = shape.build(row)
         if not user.is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
-        key, created = user.token_key, user.token_created
-        column = field_of(Token, "created").get_col(Token._meta.db_table)
-        for convert in [*connection.ops.get_db_converters(column), *column.get_db_converters(connection)]:
-            created = convert(created, column, connection)  # as the ORM reads the column (aware on SQLite too)
-        token = Token(key=key, user=user, created=created)
+        token = Token(key=user.token_key, user=user, created=user.token_created)
         token._state.adding = False
         token._state.db = user._state.db
         return user, token

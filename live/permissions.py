@@ -14,6 +14,7 @@ from live.models import Membership, Room
 from rules.bounds import ID_MAX
 from rules.errors import NotAllowed, NotFound
 from rules.selectors import tables_version_column
+from rules.writes import RowShape
 from rules.writes import lock as lock_rows
 
 _RANK = {Role.VIEWER: 0, Role.PLAYER: 1, Role.OWNER: 2}
@@ -46,6 +47,8 @@ def role_in(room: Room, user: Any) -> Role | None:
 # ids take their places.
 _USER_ID, _ROOM_ID = -2_101_000_001, -2_101_000_002
 _ROOM_SQL: dict[tuple[str, bool, bool, bool], tuple[str, tuple[Any, ...]]] = {}
+# How each shape's rows become a Room (with ``seat_role`` and ``tables_token`` set when read).
+_ROOM_SHAPE: dict[tuple[str, bool, bool, bool], RowShape] = {}
 
 
 def _room_statement(*, lock: bool, signed_in: bool, tables_token: bool) -> tuple[str, tuple[Any, ...]]:
@@ -84,9 +87,16 @@ def room_for(
     signed_in = user is not None and getattr(user, "is_authenticated", False)
     if not 0 < room_id <= ID_MAX:  # no such row: PostgreSQL would refuse a number past bigint itself
         raise NotFound("No such room, or it is not shared with you.")
+    key = (connection.vendor, lock, signed_in, tables_token)
     sql, params = _room_statement(lock=lock, signed_in=signed_in, tables_token=tables_token)
     ids = {_ROOM_ID: room_id, _USER_ID: user.pk if signed_in else None}
-    room = next(iter(Room.objects.raw(sql, [ids.get(p, p) if isinstance(p, int) else p for p in params])), None)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [ids.get(p, p) if isinstance(p, int) else p for p in params])
+        row = cursor.fetchone()
+        shape = _ROOM_SHAPE.get(key)
+        if shape is None:  # the statement's columns: the room's fields and the annotations
+            shape = _ROOM_SHAPE[key] = RowShape(Room, [column[0] for column in cursor.description])
+    room = shape.build(row) if row is not None else None
     role = _role(room, signed_in=signed_in, user=user) if room is not None else None
     if room is None or role is None:
         raise NotFound("No such room, or it is not shared with you.")

@@ -160,3 +160,48 @@ def quoted(field: Field[Any, Any]) -> str:
 def table_of(model: type[Model]) -> str:
     """``model``'s table, quoted for this database."""
     return connection.ops.quote_name(model._meta.db_table)
+
+
+class RowShape:
+    """Builds ``model`` instances from the rows of a statement written once, as the ORM builds
+    them from the same columns (``Model.from_db``, each column through the converters the ORM
+    applies to it), without a raw query's per-call set-up.
+
+    ``columns`` names the selected columns in order: a column of one of ``model``'s concrete
+    fields, or any other name, which is set on the instance as an attribute (as a raw query sets
+    its annotations), read through the converters of ``fields[name]`` when given. Fields not
+    selected are deferred."""
+
+    def __init__(self, model: type[Model], columns: Sequence[str], fields: dict[str, Field[Any, Any]] | None = None) -> None:
+        order = {field.column: n for n, field in enumerate(model._meta.concrete_fields)}
+        by_column = {field.column: field for field in model._meta.concrete_fields}
+        self.model = model
+        own: list[tuple[int, int, str]] = []  # (place in the model, place in the row, attname)
+        self.extras: list[tuple[int, str]] = []  # (place, attribute) of the other columns
+        self.readers: list[tuple[int, tuple[Any, ...], Any]] = []  # (place, converters, column) where any apply
+        for place, name in enumerate(columns):
+            field = by_column.get(name)
+            if field is not None:
+                own.append((order[name], place, field.attname))
+            else:
+                self.extras.append((place, name))
+                field = (fields or {}).get(name)
+            if field is not None:
+                column = field.get_col(field.model._meta.db_table)
+                converters = (*connection.ops.get_db_converters(column), *column.get_db_converters(connection))
+                if converters:
+                    self.readers.append((place, converters, column))
+        own.sort()  # from_db takes the values in the model's field order, not the table's
+        self.names = [name for _, _, name in own]
+        self.own = [place for _, place, _ in own]
+
+    def build(self, row: Sequence[Any]) -> Any:
+        """The instance for one ``row`` of the statement."""
+        values = list(row)
+        for place, converters, column in self.readers:
+            for convert in converters:
+                values[place] = convert(values[place], column, connection)
+        instance = self.model.from_db(connection.alias, self.names, [values[place] for place in self.own])
+        for place, name in self.extras:
+            setattr(instance, name, values[place])
+        return instance
