@@ -242,6 +242,7 @@ def main() -> None:
             f"{args.devices} devices, one view (guests)": [""] * args.devices,
             f"{args.devices} devices, six views": [owner_cookie, *player_cookies] * 2 + [""] * (args.devices - 2 * (1 + PLAYERS)),
         }
+        pool_note = f" (pool of {POOL} at most)" if connection.vendor == "postgresql" else ""
         with asgi_server(redis_url=redis, env={"DATABASE_POOL_MAX": str(POOL)}) as server:
             for name, cookies in runs.items():
                 room = make_room(name)
@@ -249,7 +250,7 @@ def main() -> None:
                 r = results[name]
                 print(
                     f"{name:>34}: CPU {r['cpu_ms']:6.1f} ms/action; shown after p50 {r['p50']:6.1f} ms, p95 {r['p95']:6.1f} ms;"
-                    f" DB connections while idle {int(r['idle_connections'])} (pool of {POOL} at most; the streams' {int(r['streams_hold'])})"
+                    f" DB connections while idle {int(r['idle_connections'])}{pool_note}; the streams' {int(r['streams_hold'])}"
                 )
         one = results["1 device (a guest)"]
         for name, r in list(results.items())[1:]:
