@@ -1,10 +1,12 @@
 """A refused form loses nothing: the page that names the field at fault comes back with every
 value the player had typed, ticked or chosen, in the form they sent, and only in that form (the
 crew task's "Your D6" does not fill the fight pick's). The turn page's steps, the crew task,
-and the campaign page's component and contact forms."""
+the campaign page's component and contact forms, and the character page's equipment and
+protection forms."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -141,3 +143,30 @@ def test_the_campaign_page_keeps_a_refused_component_and_contact(player: Any) ->
     shown = forms_of(refused.content.decode())[action(campaign, "contact_add")]
     assert shown["kind"] == ["rival"] and shown["notes"] == ["owes us"] and shown["elite"] == ["on"]
     assert not campaign.rivals.exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("fiveparsecs_tables")
+def test_a_refused_take_off_keeps_its_tick_so_a_resend_does_not_add_the_item(player: Any) -> None:
+    """The character page's equipment and protection forms: "take it away/off instead" comes
+    back ticked with the name typed, so sending the corrected form again removes, not adds."""
+    campaign, client = make(player), signed_in(player)
+    ria = ids(campaign)["Ria"]
+    page = reverse("campaigns:character", args=[campaign.pk, int(ria)])
+    shown = forms_of(client.get(page).content.decode())
+    assert shown[action(campaign, "equip")]["remove"] == [] and shown[action(campaign, "protection")]["remove"] == []
+    for form, sent, field in (
+        ("equip", {"item": "Plasma rifle"}, "item"),
+        ("protection", {"name": "Flak screen", "kind": "screen"}, "name"),
+    ):
+        refused = client.post(
+            action(campaign, form),
+            {"version": _v(campaign), "page": "character", "character": ria, "remove": "on", **sent},
+        )
+        assert refused.status_code == 400 and f"{field} must be one of".encode() in refused.content
+        back = forms_of(refused.content.decode())
+        assert back[action(campaign, form)]["remove"] == ["on"] and back[action(campaign, form)][field] == [sent[field]]
+        html = refused.content.decode().split(f'action="{action(campaign, form)}"')[1].split("</form>")[0]
+        assert re.search(rf'name="{field}"[^>]*aria-invalid="true"', html)  # the field at fault is marked
+        other = "protection" if form == "equip" else "equip"
+        assert back[action(campaign, other)]["remove"] == []  # only the form that was sent
