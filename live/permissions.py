@@ -46,15 +46,17 @@ def role_in(room: Room, user: Any) -> Role | None:
 # placeholder ids, which no real id equals (rooms and users count up from 1), and the call's
 # ids take their places.
 _USER_ID, _ROOM_ID = -2_101_000_001, -2_101_000_002
-_ROOM_SQL: dict[tuple[str, bool, bool, bool], tuple[str, tuple[Any, ...]]] = {}
+# A shape: (database vendor, lock, signed in, tables_token).
+_Shape = tuple[str, bool, bool, bool]
+_ROOM_SQL: dict[_Shape, tuple[str, tuple[Any, ...]]] = {}
 # How each shape's rows become a Room (with ``seat_role`` and ``tables_token`` set when read).
-_ROOM_SHAPE: dict[tuple[str, bool, bool, bool], RowShape] = {}
+_ROOM_SHAPE: dict[_Shape, RowShape] = {}
 
 
-def _room_statement(*, lock: bool, signed_in: bool, tables_token: bool) -> tuple[str, tuple[Any, ...]]:
-    key = (connection.vendor, lock, signed_in, tables_token)
+def _room_statement(key: _Shape) -> tuple[str, tuple[Any, ...]]:
     found = _ROOM_SQL.get(key)
     if found is None:
+        _vendor, lock, signed_in, tables_token = key
         # initial_state (only a replay of the log reads it) stays in the database: one JSON document
         # less to decode per read; a replay loads it when it asks.
         rooms = (lock_rows(Room.objects.all()) if lock else Room.objects.all()).defer("initial_state")
@@ -88,7 +90,7 @@ def room_for(
     if not 0 < room_id <= ID_MAX:  # no such row: PostgreSQL would refuse a number past bigint itself
         raise NotFound("No such room, or it is not shared with you.")
     key = (connection.vendor, lock, signed_in, tables_token)
-    sql, params = _room_statement(lock=lock, signed_in=signed_in, tables_token=tables_token)
+    sql, params = _room_statement(key)
     ids = {_ROOM_ID: room_id, _USER_ID: user.pk if signed_in else None}
     with connection.cursor() as cursor:
         cursor.execute(sql, [ids.get(p, p) if isinstance(p, int) else p for p in params])
