@@ -79,6 +79,7 @@ EVENTS = 40
 SUBSCRIBERS = (1, 50)
 KINDS = ("threat", "bughunt-mission", "fiveparsecs-battle")
 LABELS = {"threat": "threat", "bughunt-mission": "Bug Hunt mission", "fiveparsecs-battle": "Five Parsecs battle"}
+P95_TARGET = 1.5  # action p95 / baseline p95 at most (issue "One tracker kernel ...")
 
 
 def baseline(request: HttpRequest, room_id: int) -> HttpResponse:
@@ -323,6 +324,11 @@ def print_table(title: str, rows: list[Row]) -> None:
         print(
             f"  {LABELS[row.kind]:<20} {a50:8.1f}ms {a95:6.1f}ms {b50:11.1f}ms {b95:6.1f}ms {a95 / b95:8.2f}x"
             f" {cpu_a:9.2f}ms {cpu_b:11.2f}ms {rest_a:10.2f}ms {rest_b:12.2f}ms {row.action.stale:>6}"
+        )
+    for row in rows:
+        ratio = percentile(row.action.latencies, 0.95) / percentile(row.base.latencies, 0.95)
+        print(
+            f"  p95 ratio {LABELS[row.kind]}: {ratio:.2f}x (target <= {P95_TARGET}x) {'MET' if ratio <= P95_TARGET else 'MISSED'}"
         )
 
 

@@ -47,6 +47,7 @@ from tests.tables import load_system_tables  # noqa: E402
 
 LENGTHS = (10, 100, 1_000, 5_000)
 REPEATS = 5
+UNDO_TARGET = 2.0  # undo after the longest log / one action, at most (issue "One tracker kernel ...")
 PROFILE = {"speed": 4, "combat_skill": 0, "toughness": 3}
 SETUP = {
     "crew": [
@@ -135,6 +136,11 @@ def main() -> None:
                 f"undo after {length:>5,} actions: {undos[length] * 1000:8.1f} ms; ratio to one action {undos[length] / one:6.2f}x"
             )
         print(f"undo after {LENGTHS[-1]:,} against undo after {LENGTHS[0]}: {undos[LENGTHS[-1]] / undos[LENGTHS[0]]:.2f}x")
+        longest = undos[LENGTHS[-1]] / one
+        print(
+            f"undo after {LENGTHS[-1]:,} / one action: {longest:.2f}x (target <= {UNDO_TARGET:.0f}x) "
+            f"{'MET' if longest <= UNDO_TARGET else 'MISSED'}"
+        )
         for length in (n for n in LENGTHS if n <= replay_upto):
             room = room_with_log(user, length, keep_states=False)
             undo = median_of(undo_on(user, room), room)
