@@ -10,11 +10,16 @@ phone's width, so the header, Undo and the forms stay where a thumb reaches them
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.test import Client
 
+from live import services
 from tests.asgi_server import asgi_server
 from tests.browser import PHONE, chromium, login
+from tests.factories import UserFactory
+from tests.test_browser_refusals import KINDS, tables  # noqa: F401 (the fixture)
 from tests.test_permission_matrix import MATRIX, _url
 from tests.world import World, build_world
 
@@ -25,6 +30,22 @@ WIDEST = """(width) => [...document.querySelectorAll('main *')]
   .filter(e => e.getBoundingClientRect().right > width + 1 && !e.closest('.overflow-auto'))
   .slice(-3)
   .map(e => `${e.tagName.toLowerCase()}.${e.className} "${(e.textContent || '').trim().slice(0, 30)}"`)"""
+
+
+# Text that reaches past the phone's right edge, outside the header's own scrolling nav (a long
+# word in a flex row overflows its box without widening the box itself).
+TEXT_PAST = """(width) => {
+  const out = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    if (range.getBoundingClientRect().right > width + 1 && !node.parentElement.closest('header, .overflow-auto'))
+      out.push(`${node.parentElement.tagName.toLowerCase()}.${node.parentElement.className} "${node.textContent.trim().slice(0, 30)}"`);
+  }
+  return out.slice(0, 3);
+}"""
+LONG = "Q" + "Xy" * 100  # a name typed as one word, cut to each field's longest
 
 
 def _pages(world: World, client: Client) -> list[str]:
@@ -53,7 +74,7 @@ def _long_names(world: World) -> None:
         (world.user_table, "title"),
     ):
         longest = type(obj)._meta.get_field(field).max_length  # type: ignore[union-attr]
-        setattr(obj, field, ("Q" + "Xy" * 100)[:longest])
+        setattr(obj, field, LONG[:longest])
         obj.save(update_fields=[field])
 
 
@@ -74,4 +95,31 @@ def test_no_page_scrolls_sideways_on_a_phone() -> None:
             width = page.evaluate("document.documentElement.scrollWidth")
             if width > PHONE["width"]:
                 too_wide[url] = (width, page.evaluate(WIDEST, PHONE["width"]))
+    assert not too_wide, too_wide
+
+
+def test_no_table_scrolls_sideways_on_a_phone(tables: None) -> None:  # noqa: F811
+    """Every tracker kind's table, its title and its figures named with long words."""
+    owner = UserFactory.create(username="referee")
+    options: dict[str, dict[str, Any]] = {
+        **KINDS,
+        "bughunt-mission": {"priority": "4", "main_characters": f"{LONG[:60]}, Hicks"},
+        "mass": {"side_a": LONG[:60], "side_b": "Raiders"},
+        "fiveparsecs-salvage": {"crew": f"{LONG[:30]} 1, Bo, Zed 2 bot"},
+    }
+    rooms = {
+        kind: services.room_create(user=owner, kind=kind, title=LONG[:120], options=o, unlisted=True)
+        for kind, o in options.items()
+    }
+    threat = rooms["threat"]
+    services.room_act(user=owner, room_id=threat.pk, type="add_character", payload={"name": LONG[:60]}, version=threat.version)
+    too_wide = {}
+    with asgi_server() as base, chromium() as browser:
+        page = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+        login(page, base, "referee")
+        for kind, room in rooms.items():
+            page.goto(f"{base}/rooms/{room.pk}/")
+            width = page.evaluate("document.documentElement.scrollWidth")
+            if width > PHONE["width"]:
+                too_wide[kind] = (width, page.evaluate(TEXT_PAST, PHONE["width"]))
     assert not too_wide, too_wide
