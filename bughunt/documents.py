@@ -323,6 +323,22 @@ def check(doc: Any) -> None:
             raise DocumentError(f"{where}.mission must be null or the ref of one of the missions.", field=f"{where}.mission")
 
 
+def _imported_line(
+    squad: Squad, line: Mapping[str, Any], missions: Mapping[int, Mission], troopers: Mapping[int, int]
+) -> LogEntry:
+    """The log line of an export's ``line`` for ``squad``. A table action's line from an export made
+    before its undo mark moved to the ``undone`` field keeps that mark in ``data["undone"]``: it is
+    taken from there (as migration 0004 does for stored lines)."""
+    entry = LogEntry(
+        squad=squad,
+        mission=missions[line["mission"]] if line.get("mission") is not None else None,
+        **{f: _remap(line[f], troopers) if f == "data" else line[f] for f in LOG_FIELDS},
+    )
+    if isinstance(entry.data, dict) and "undone" in entry.data:
+        entry.undone = entry.undone or entry.data.pop("undone") is True
+    return entry
+
+
 def build(squad: Squad, doc: Mapping[str, Any], progress: Any = None) -> None:
     """Fill the new, saved ``squad`` from a :func:`check`-ed export: troopers (commanded by the
     owner), missions (without tables: an imported mission in play is finished by hand) and the
@@ -349,13 +365,6 @@ def build(squad: Squad, doc: Mapping[str, Any], progress: Any = None) -> None:
         )
     if progress:
         progress(60)
-    LogEntry.objects.bulk_create(
-        LogEntry(
-            squad=squad,
-            mission=missions[line["mission"]] if line.get("mission") is not None else None,
-            **{f: _remap(line[f], troopers) if f == "data" else line[f] for f in LOG_FIELDS},
-        )
-        for line in doc["log"]
-    )
+    LogEntry.objects.bulk_create(_imported_line(squad, line, missions, troopers) for line in doc["log"])
     if progress:
         progress(90)

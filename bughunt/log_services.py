@@ -53,26 +53,24 @@ def tracker_logged(room: Any, entry: Any) -> LogEntry | None:
     """Copy the table's logged action or undo ``entry`` (a :class:`live.models.RoomAction`) of
     ``room`` into the squad log of the mission it tracks: the events' words prefixed with the
     round and who acted, every roll record, and ``data`` with ``room_action``, ``version``,
-    ``round``, ``type`` and ``undone``. An undo marks the line of the action it took back
-    ``undone``. Returns the new line, or ``None`` for a table that is no squad's mission (a
-    standalone one from the rooms page).
+    ``round`` and ``type``. An undo marks the line of the action it took back ``undone`` (the
+    line's field, as a squad undo does). Returns the new line, or ``None`` for a table that is no
+    squad's mission (a standalone one from the rooms page).
 
     One query: the line is inserted with its squad, mission and turn read from the mission in the
     same statement (:func:`_insert_at_mission`), which inserts nothing at a standalone table; an
-    undo also marks the line it took back."""
+    undo also marks the line it took back (one ``UPDATE``)."""
     words = " ".join(str(e.get("text") or "") for e in entry.events).strip() or entry.type.replace("_", " ")
     who = entry.actor.get_username() if entry.actor_id and entry.actor is not None else "the table"
     turn = room.state.get("round")
     if entry.type == "undo":
         undid = (entry.payload or {}).get("undid")
-        for line in LogEntry.objects.filter(mission__room_id=room.pk, step__startswith=f"{STEP}:", data__version=undid):
-            line.data = {**line.data, "undone": True}
-            line.save(update_fields=["data"])
+        LogEntry.objects.filter(mission__room_id=room.pk, step__startswith=f"{STEP}:", data__version=undid).update(undone=True)
     line = LogEntry(
         step=f"{STEP}: {_filed_under(room, entry).replace('_', ' ')}",
         text=f"Round {turn} ({who}): {words}" if turn else f"({who}) {words}",
         rolls=_rolls(entry.events),
-        data={"room_action": entry.pk, "version": entry.version, "round": turn, "type": entry.type, "undone": False},
+        data={"room_action": entry.pk, "version": entry.version, "round": turn, "type": entry.type},
     )
     return line if _insert_at_mission(line, room_id=room.pk) else None
 

@@ -198,6 +198,14 @@ def test_the_squad_log_api_filters_the_trackers_lines_by_mission_and_step(squad:
     rest = reader.get(page["next"]).json()
     assert len(rest["results"]) == 2 and rest["next"] is None
     assert {e["id"] for e in page["results"]}.isdisjoint(e["id"] for e in rest["results"])
+    room.refresh_from_db()  # the table's undo marks the line it took back, for the API and the screen
+    undo = client_for(people["owner"]).post(f"/api/v1/rooms/{room.pk}/undo/", {"version": room.version}, format="json")
+    assert undo.status_code == 200
+    marks = [e["undone"] for e in reader.get(url, {"step": "tracker: assign"}).json()["results"]]
+    assert marks == [False, False, True]
+    browser = Client()
+    browser.force_login(people["reader"])
+    assert browser.get(f"/bughunt/{squad.pk}/log/", {"step": "tracker: assign reaction"}).content.decode().count("<s>") == 1
 
 
 def test_the_squad_page_by_role(squad: Squad, people) -> None:  # type: ignore[no-untyped-def]

@@ -5,6 +5,7 @@ role and version checks of every write; an export imported as a new squad export
 from __future__ import annotations
 
 import copy
+import importlib
 import json
 from typing import Any
 
@@ -157,6 +158,38 @@ def test_export_import_export_gives_the_same_document(player: Any, other: Any, s
     assert set(loadout) == {str(pk) for pk in made.troopers.values_list("pk", flat=True)}
     with pytest.raises(DropshipError):
         undo(other, made)  # an import starts with nothing to undo
+
+
+def test_an_older_export_keeps_its_undone_table_lines(player: Any, other: Any, squad: Squad) -> None:
+    """Exports made before the table's undo mark moved to the line's ``undone`` field carry it in
+    ``data["undone"]``: the import takes it from there."""
+    played(player, squad)
+    doc = history_services.squad_export(user=player, squad_id=squad.pk)
+    table = [i for i, line in enumerate(doc["log"]) if line["step"].startswith(documents.TABLE_STEP)]
+    assert table
+    for i in table:
+        doc["log"][i]["data"]["undone"] = i == table[0]
+    made = history_services.squad_import(user=other, doc=doc)
+    lines = list(made.log.filter(step__startswith=documents.TABLE_STEP).order_by("id"))
+    assert [line.undone for line in lines] == [i == table[0] for i in table]
+    assert not any("undone" in line.data for line in lines)
+
+
+def test_the_migration_moves_the_table_undo_mark_to_the_field(player: Any, squad: Squad) -> None:
+    from django.apps import apps
+
+    move_mark = importlib.import_module("bughunt.migrations.0004_tracker_undone_field").move_mark
+    marked = {
+        mark: LogEntry.objects.create(
+            squad=squad, turn=1, step="tracker: shoot", text=str(mark), data={"type": "x", "undone": mark}
+        )
+        for mark in (True, False)
+    }
+    squad_undone = LogEntry.objects.create(squad=squad, turn=1, step="edit", text="kept", undone=True)
+    move_mark(apps, None)
+    assert {mark: LogEntry.objects.get(pk=line.pk).undone for mark, line in marked.items()} == {True: True, False: False}
+    assert all(LogEntry.objects.get(pk=line.pk).data == {"type": "x"} for line in marked.values())
+    assert LogEntry.objects.get(pk=squad_undone.pk).undone
 
 
 @pytest.mark.parametrize(
