@@ -10,10 +10,11 @@ an action cost the server). Installed by ``LiveConfig.ready`` (:func:`install`):
   recent events' texts kept, so the streams that write the same event (a view's fragment, the
   room's ``version``) encode it once;
 - :func:`make_id`: the library's ``Last-Event-ID`` builder with each channel's quoted name kept;
-- :class:`LoopListener`: a stream woken from its own event loop is woken directly, not through
-  the loop's wake-up socket.
+- :class:`LoopListener`: a stream waits for its next event on a future (:class:`WakeEvent`), not
+  on a new task per event, and is woken directly from its own event loop, not through the
+  loop's wake-up socket.
 
-The tests compare each with the library's own on the same input.
+The tests compare each with the library's own (or asyncio's) on the same input.
 """
 
 from __future__ import annotations
@@ -75,12 +76,51 @@ def make_id(ids: dict[str, Any]) -> str:
     return ",".join(f"{_quoted(channel)}:{last}" for channel, last in ids.items())
 
 
+class WakeEvent:
+    """``asyncio.Event`` as the library's stream uses it (``set``, ``clear``, ``wait``), where
+    ``wait()`` hands back a future instead of a coroutine.
+
+    The library's stream waits for each wake with ``asyncio.ensure_future(aevent.wait())``: with
+    ``asyncio.Event`` that is a new task per stream per event; a future is taken as it is. Its
+    waiters are resolved by ``set`` (a waiter cancelled or abandoned meanwhile is skipped). Not
+    thread-safe, like ``asyncio.Event``: set it on its loop."""
+
+    __slots__ = ("_set", "_waiters")
+
+    def __init__(self) -> None:
+        self._set = False
+        self._waiters: list[asyncio.Future[bool]] = []
+
+    def set(self) -> None:
+        self._set = True
+        waiters, self._waiters = self._waiters, []
+        for waiter in waiters:
+            if not waiter.done():
+                waiter.set_result(True)
+
+    def clear(self) -> None:
+        self._set = False
+
+    def wait(self) -> asyncio.Future[bool]:
+        """A future that resolves (to ``True``) once the event is set: at once if it is."""
+        waiter = asyncio.get_running_loop().create_future()
+        if self._set:
+            waiter.set_result(True)
+        else:
+            self._waiters.append(waiter)
+        return waiter
+
+
 class LoopListener(Listener):
-    """django-eventstream's stream listener, woken directly (``asyncio.Event.set``) when the
-    waker already runs on the stream's event loop (:func:`live.events.deliver`, the Redis
-    subscriber), instead of through ``call_soon_threadsafe``, which writes to the loop's wake-up
-    socket once per stream and has the loop read it back. From another thread it wakes the
-    library's way."""
+    """django-eventstream's stream listener, waited for without a task per wake
+    (:class:`WakeEvent`), and woken directly when the waker already runs on the stream's event
+    loop (:func:`live.events.deliver`, the Redis subscriber), instead of through
+    ``call_soon_threadsafe``, which writes to the loop's wake-up socket once per stream and has
+    the loop read it back. From another thread it wakes the library's way."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.aevent = WakeEvent()
 
     def wake_threadsafe(self) -> None:
         try:

@@ -54,6 +54,9 @@ _.file  # form field, read through request.FILES
 _.is_anonymous  # the guest user stand-in's attribute, read by Django's auth checks
 _.charset  # a response's charset (a property setter), read by Django for every chunk it encodes
 
+# Called by django-eventstream's stream loop (django_eventstream.views.stream):
+_.wait  # live.streams.WakeEvent: the stream awaits ensure_future(listener.aevent.wait())
+
 # Fields of records that templates, serializers or asdict() read, never by name in Python:
 _.turn_number  # Battle field (list and card)
 _.main_characters  # Squad field (API)

@@ -68,7 +68,7 @@ def test_a_stream_woken_on_its_own_loop_is_woken_without_the_wake_up_socket() ->
         loop.call_soon_threadsafe = counting  # type: ignore[method-assign]
         try:
             listener.wake_threadsafe()  # on the loop: set at once
-            set_on_loop, through_socket = listener.aevent.is_set(), len(calls)
+            set_on_loop, through_socket = listener.aevent.wait().done(), len(calls)
             listener.aevent.clear()
             thread = threading.Thread(target=listener.wake_threadsafe)  # another thread: the library's way
             thread.start()
@@ -81,6 +81,52 @@ def test_a_stream_woken_on_its_own_loop_is_woken_without_the_wake_up_socket() ->
     set_on_loop, through_socket, from_thread_used_socket = asyncio.run(scenario())
     assert set_on_loop and through_socket == 0
     assert from_thread_used_socket
+
+
+@given(st.lists(st.sampled_from(["set", "clear", "wait", "cancel"]), max_size=20))
+def test_a_wake_event_wakes_as_asyncio_event_does(steps: list[str]) -> None:
+    """Waited for as the library's stream does (``ensure_future(aevent.wait())``), the stream's
+    :class:`WakeEvent` and ``asyncio.Event`` agree after every step: whether a new wait returns
+    at once, and which waiters have woken (a cancelled one stays cancelled)."""
+
+    async def scenario() -> None:
+        ours, theirs = streams.WakeEvent(), asyncio.Event()
+        waiters: list[tuple[asyncio.Future[bool], asyncio.Future[bool]]] = []
+        for step in steps:
+            if step == "wait":
+                waiters.append((asyncio.ensure_future(ours.wait()), asyncio.ensure_future(theirs.wait())))
+            elif step == "cancel" and waiters:
+                for waiter in waiters[-1]:
+                    waiter.cancel()
+            elif step in ("set", "clear"):
+                getattr(ours, step)()
+                getattr(theirs, step)()
+            for _ in range(3):  # asyncio.Event's waiters are tasks: let them run
+                await asyncio.sleep(0)
+            assert ours.wait().done() == theirs.is_set()  # a new wait returns at once exactly when set
+            assert [(a.done(), a.cancelled()) for a, _ in waiters] == [(b.done(), b.cancelled()) for _, b in waiters]
+        ours.set()
+        theirs.set()  # as the library's stream does when it ends
+
+    asyncio.run(scenario())
+
+
+def test_a_stream_waits_without_a_task_per_wake() -> None:
+    """The library's stream makes a task of each ``aevent.wait()`` with ``asyncio.Event``; with
+    the listener's :class:`WakeEvent` the wait is a plain future, taken as it is."""
+
+    async def scenario() -> tuple[int, int, bool]:
+        listener = streams.LoopListener()
+        listener.assign_loop()
+        before = len(asyncio.all_tasks())
+        waiter = asyncio.ensure_future(listener.aevent.wait())
+        during = len(asyncio.all_tasks())
+        listener.wake_threadsafe()
+        done, _ = await asyncio.wait([waiter], timeout=5)
+        return before, during, waiter in done
+
+    before, during, woken = asyncio.run(scenario())
+    assert during == before and woken
 
 
 def test_the_streams_use_these_helpers() -> None:
