@@ -335,7 +335,8 @@ def _imported_line(
         **{f: _remap(line[f], troopers) if f == "data" else line[f] for f in LOG_FIELDS},
     )
     if isinstance(entry.data, dict) and "undone" in entry.data:
-        entry.undone = entry.undone or entry.data.pop("undone") is True
+        mark = entry.data.pop("undone")
+        entry.undone = entry.undone or mark is True
     return entry
 
 
