@@ -59,7 +59,8 @@ from rules.writes import table_of
 
 logger = logging.getLogger(__name__)
 
-# django-eventstream publishes every event on this one Redis channel.
+# django-eventstream publishes every event on this one Redis channel; ours carries the Redis
+# database number after it (:func:`redis_channel`).
 REDIS_CHANNEL = "events_channel"
 # Backoff between attempts to reach Redis: from RETRY_FIRST, doubling, at most RETRY_MAX
 # seconds, so a returning Redis is heard within RETRY_MAX (plus jitter) seconds.
@@ -74,6 +75,15 @@ VIEW_SEPARATOR = "."
 # The pushed fragment's event, and the one that tells a device its view is gone (reload the page).
 FRAGMENT_EVENT = "tracker"
 RELOAD_EVENT = "reload"
+
+
+def redis_channel() -> str:
+    """The Redis pub/sub channel this Dropship publishes its events on and listens to:
+    ``events_channel:<database number>`` of ``EVENTSTREAM_REDIS``. Redis delivers a message to
+    every subscriber on the server whatever database each has selected, so two Dropships sharing
+    one Redis server (each on its own database) would otherwise push each other's rooms to their
+    devices."""
+    return f"{REDIS_CHANNEL}:{settings.EVENTSTREAM_REDIS['db']}"
 
 
 def room_channel(room_id: int) -> str:
@@ -138,7 +148,7 @@ def _send(room_id: int, channel: str, event: Event) -> None:
     try:
         if hasattr(settings, "EVENTSTREAM_REDIS") and eventstream.redis_client is not None:
             message = {"channel": channel, "event_type": event.type, "data": event.data, "pub_id": str(event.id)}
-            eventstream.redis_client.publish(REDIS_CHANNEL, json.dumps(message))
+            eventstream.redis_client.publish(redis_channel(), json.dumps(message))
         else:
             push_room(room_id, announce=(channel, event))
     except Exception:  # a dead event bus must not fail a committed write; devices also poll
@@ -408,7 +418,7 @@ class ReconnectingRedisListener(RedisListener):
             client = AsyncRedis(**settings.EVENTSTREAM_REDIS, health_check_interval=HEALTH_CHECK_INTERVAL)
             pubsub = client.pubsub(ignore_subscribe_messages=True)
             try:
-                await pubsub.subscribe(REDIS_CHANNEL)
+                await pubsub.subscribe(redis_channel())
                 if failed:
                     logger.warning("Live events: Redis is back; open streams catch up from the database")
                     wake_open_streams()

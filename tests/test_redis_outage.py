@@ -68,8 +68,8 @@ class OwnRedis:
         _wait_for(lambda: not self._answers(), "redis-server to stop")
 
     def subscribers(self) -> int:
-        """How many connections listen on django-eventstream's channel."""
-        return int(dict(self.client().pubsub_numsub("events_channel")).get(b"events_channel", 0))
+        """How many connections listen on the live events' channel (database 0's)."""
+        return int(dict(self.client().pubsub_numsub("events_channel:0")).get(b"events_channel:0", 0))
 
     def _answers(self) -> bool:
         try:

@@ -16,7 +16,7 @@ from django_eventstream.models import EventCounter
 from django_eventstream.storage import DjangoModelStorage, EventDoesNotExist
 
 from live import services
-from live.events import REDIS_CHANNEL, RoomEventStorage, room_channel
+from live.events import RoomEventStorage, redis_channel, room_channel
 from live.models import RoomAction
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -100,7 +100,7 @@ def test_an_action_and_its_event_commit_together_and_are_sent_after(owner, threa
     if hasattr(settings, "EVENTSTREAM_REDIS"):  # every process hears what send_event would send
         bus.publish.assert_called_once()
         name, message = bus.publish.call_args.args
-        assert name == REDIS_CHANNEL
+        assert name == redis_channel() == f"events_channel:{settings.EVENTSTREAM_REDIS['db']}"
         assert json.loads(message) == {
             "channel": channel,
             "event_type": "version",
@@ -121,3 +121,29 @@ def test_a_dead_event_bus_does_not_fail_the_committed_action(owner, threat_table
         result = services.room_act(user=owner, room_id=room.pk, type="add_character", payload={"name": "Ripley"}, version=0)
     assert result.room.version == 1
     assert json.loads(json.loads(_rows(room_channel(room.pk))[-1][2])) == {"room": room.pk, "version": 1}  # kept for catch-up
+
+
+@pytest.mark.redis
+def test_dropships_on_two_redis_databases_do_not_hear_each_other() -> None:
+    """Redis pub/sub ignores the selected database: the channel name carries it, so a Dropship on
+    database ``db`` hears its own events and not those of another on ``db + 1``."""
+    from django.test import override_settings
+    from django_eventstream.event import Event
+    from redis import Redis
+
+    from live import events
+
+    ours = dict(settings.EVENTSTREAM_REDIS)
+    theirs = {**ours, "db": ours["db"] + 1 if ours["db"] < 15 else ours["db"] - 1}
+    listener = Redis(**ours).pubsub(ignore_subscribe_messages=True)
+    listener.subscribe(redis_channel())
+    event = Event("room-1", "version", json.dumps({"room": 1, "version": 2}), 2)
+    try:
+        for config in (theirs, ours):
+            with override_settings(EVENTSTREAM_REDIS=config), mock.patch.object(eventstream, "redis_client", Redis(**config)):
+                events._send(1, "room-1", event)
+        heard = [listener.get_message(timeout=0.2) for _ in range(10)]  # the subscribe reply reads as None
+    finally:
+        listener.close()
+    assert redis_channel() != f"events_channel:{theirs['db']}"
+    assert [json.loads(m["data"])["pub_id"] for m in heard if m] == ["2"]  # its own event, once
