@@ -1,6 +1,9 @@
 # Dropship: `make run` to play, `make test` to check. Needs only Python 3.12+ and make.
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# Test processes (pytest-xdist): one per CPU core; each has its own test database and, with
+# REDIS_URL, its own Redis database (tests/settings.py). TEST_WORKERS=0 runs in this process.
+TEST_WORKERS ?= auto
 
 # The first Python 3.12+ found: on PATH, then pyenv's versions.
 PYTHON ?= $(shell for p in python3.13 python3.12 python3; do \
@@ -16,7 +19,7 @@ MANAGE := DROPSHIP_SERVE_HOST=$(HOST) $(UV) run --frozen python manage.py
 
 help:
 	@echo "make run    serve Dropship on http://$(HOST):$(PORT) (HOST=0.0.0.0 for phones on your network)"
-	@echo "make test   run the test suite"
+	@echo "make test   run the test suite (TEST_WORKERS=auto: one process per core)"
 	@echo "make lint   ruff, mypy, the engine import contract and make deadcode"
 	@echo "make deadcode  code nothing calls (vulture; settings in pyproject.toml, tools/vulture_whitelist.py)"
 
@@ -40,8 +43,13 @@ run: install
 	@if [ "$(HOST)" = "127.0.0.1" ]; then echo "Only this computer can open it: phones need make run HOST=0.0.0.0"; fi
 	@DROPSHIP_SERVE_HOST=$(HOST) $(UV) run --frozen uvicorn config.asgi:application --host $(HOST) --port $(PORT) --log-level warning
 
+# The schema fuzzing runs in one process after the rest: schemathesis gives all its operations
+# one test id, and pytest-xdist would run one of them.
+SCHEMA_FUZZ := tests/test_api_schemathesis.py
+
 test: install
-	@$(UV) run --frozen pytest $(PYTEST_ARGS)
+	@$(UV) run --frozen pytest -n $(TEST_WORKERS) --dist loadfile --ignore=$(SCHEMA_FUZZ) $(PYTEST_ARGS)
+	@$(UV) run --frozen pytest $(SCHEMA_FUZZ) $(PYTEST_ARGS)
 
 lint: install
 	@$(UV) run --frozen ruff check .

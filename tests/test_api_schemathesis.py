@@ -11,6 +11,7 @@ SQLite too, but NUL bytes and integer overflow only surface on PostgreSQL (CI se
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -33,6 +34,10 @@ from config.wsgi import application
 from tests.world import World, build_world
 
 pytestmark = pytest.mark.django_db
+
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    # Every operation below has the same test id; pytest-xdist would run one and drop the rest.
+    raise RuntimeError("the schema fuzzing runs in one process: pytest without -n (make test does)")
 
 EXAMPLES_PER_OPERATION = 10
 # The whole fuzzing run's cap: operations still waiting when it is spent skip, each saying so (the

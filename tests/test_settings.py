@@ -185,3 +185,13 @@ def test_an_unknown_api_address_answers_json_404() -> None:
 def test_html_pages_are_compressed() -> None:
     response = Client().get("/tables/", HTTP_ACCEPT_ENCODING="gzip")
     assert response["Content-Encoding"] == "gzip"
+
+
+def test_each_test_process_has_a_redis_database_of_its_own() -> None:
+    """pytest-xdist's worker gwN takes the Redis database N below REDIS_URL's, wrapping at 0."""
+    from tests.settings import worker_redis_url
+
+    assert worker_redis_url("redis://127.0.0.1:6379/15", 0) == "redis://127.0.0.1:6379/15"
+    assert worker_redis_url("redis://127.0.0.1:6379/15", 1) == "redis://127.0.0.1:6379/14"
+    assert worker_redis_url("redis://:secret@redis:6379", 1) == "redis://:secret@redis:6379/15"
+    assert len({worker_redis_url("redis://127.0.0.1/3", n) for n in range(16)}) == 16
